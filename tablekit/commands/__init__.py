@@ -1,0 +1,1 @@
+"""The ``tablekit`` subcommands, one module each (``add_parser`` + ``run``)."""

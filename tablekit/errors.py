@@ -1,0 +1,35 @@
+"""One exception tree for tablekit.
+
+Every class also inherits the matching built-in, so callers that only know
+Python's exceptions still catch them (the way gpiozero's ``exc.py`` does it).
+
+>>> from tablekit.errors import InvalidTile, TablekitError
+>>> issubclass(InvalidTile, ValueError) and issubclass(InvalidTile, TablekitError)
+True
+"""
+
+from __future__ import annotations
+
+
+class TablekitError(Exception):
+    """Base class of every error tablekit raises on purpose."""
+
+
+class InvalidTile(TablekitError, ValueError):
+    """A tile or a tile string in mpsz notation that cannot be read."""
+
+
+class TooManyCopies(InvalidTile):
+    """More copies of a tile than a set holds (four, one of them red for a red five)."""
+
+
+class InvalidHand(TablekitError, ValueError):
+    """A win description that cannot be scored: wrong tile count, bad meld, bad flags."""
+
+
+class RefusedHand(InvalidHand):
+    """A well-formed hand that does not score: not complete, or no yaku."""
+
+
+class RulesError(TablekitError, ValueError):
+    """An unknown preset, a broken rules file or an option with an impossible value."""

@@ -1,0 +1,1 @@
+"""Game record formats: Tenhou mjlog import, the agari.jsonl data set, exports."""

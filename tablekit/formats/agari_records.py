@@ -1,0 +1,170 @@
+"""Read the decoded Tenhou wins of ``agari.jsonl`` and check tablekit's scorer on them.
+
+Each record holds the winner's tiles as Tenhou 136-ids, the melds, the dora and
+ura indicators, the situational flags and Tenhou's result. :func:`check_record`
+scores the hand with tablekit and lists every difference from Tenhou's result.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from tablekit.errors import InvalidHand
+from tablekit.formats.tenhou_rules import lobby_rules
+from tablekit.rules.hand import WINDS, Meld, Win
+from tablekit.rules.payments import Claim, settle_ron, settle_win
+from tablekit.rules.presets import TENHOU, Rules
+from tablekit.rules.scoring import DORA_NAMES, HandValue, score_hand
+from tablekit.tiles import Tile
+
+MELD_KINDS = {"chi": "chi", "pon": "pon", "daiminkan": "kan", "ankan": "ankan",
+              "shouminkan": "shouminkan"}
+LIMIT_NAMES = {"kazoe yakuman": "yakuman"}
+
+
+@dataclass(frozen=True)
+class RecordCheck:
+    """The outcome of one record: why it was skipped, or its mismatches (empty = match)."""
+
+    record_id: str
+    skipped: str | None
+    mismatches: tuple[str, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        return self.skipped is None and not self.mismatches
+
+
+def read_records(path: Path) -> Iterator[dict[str, Any]]:
+    """Yield one dict per line of a JSON-lines file."""
+    with path.open(encoding="utf-8") as handle:
+        for line in handle:
+            if line.strip():
+                yield json.loads(line)
+
+
+def skip_reason(record: dict[str, Any]) -> str | None:
+    """Why a record is outside the standard four-player Tenhou rules, or None."""
+    if record["rules"]["players"] != 4:
+        return "sanma (three-player)"
+    return None
+
+
+def win_from_record(record: dict[str, Any]) -> Win:
+    """The :class:`Win` a record describes, with its recorded situational flags."""
+    flags = record["flags_from_events"]
+    melds = tuple(_meld(m) for m in record["melds"])
+    riichi = flags["is_riichi"] or flags["is_daburu_riichi"]
+    return Win(
+        hand=tuple(_tiles(record["closed_tiles_136"])),
+        win_tile=Tile.from_136(record["win_tile_136"]),
+        melds=melds,
+        tsumo=record["win_type"] == "tsumo",
+        seat_wind=WINDS.index(record["seat_wind"]),
+        round_wind=WINDS.index(record["round_wind"]),
+        riichi=flags["is_riichi"],
+        double_riichi=flags["is_daburu_riichi"],
+        ippatsu=flags["is_ippatsu"],
+        rinshan=flags["is_rinshan"],
+        chankan=flags["is_chankan"],
+        haitei=flags["is_haitei"],
+        houtei=flags["is_houtei"],
+        tenhou=flags["is_tenhou"],
+        chiihou=flags["is_chiihou"],
+        dora=tuple(_tiles(record["dora_indicators_136"])),
+        ura=tuple(_tiles(record["ura_indicators_136"])) if riichi else (),
+        honba=record["honba"],
+        sticks=record["riichi_sticks"],
+    )
+
+
+def _tiles(ids: list[int]) -> list[Tile]:
+    return [Tile.from_136(i) for i in ids]
+
+
+def _meld(data: dict[str, Any]) -> Meld:
+    called = Tile.from_136(data["called_tile"]) if data.get("called_tile") is not None else None
+    return Meld(MELD_KINDS[data["type"]], tuple(_tiles(data["tiles"])),  # type: ignore[arg-type]
+                from_seat=data.get("from_seat"), called=called)
+
+
+def record_deltas(record: dict[str, Any], value: HandValue, rules: Rules = TENHOU) -> list[int]:
+    """Score changes for the record's win; on a multiple ron, this winner's share only."""
+    winner, dealer = record["winner_seat"], record["dealer_seat"]
+    honba, sticks = record["honba"], record["riichi_sticks"]
+    if record["win_type"] == "tsumo":
+        return settle_win(value, winner, dealer, None, honba, sticks, rules, record["pao_seat"])
+    if record.get("multi_ron"):
+        honba = record["honba_paid"] and honba
+        sticks = record["riichi_sticks_paid"] and sticks
+    claim = Claim(winner, value, record["pao_seat"])
+    return settle_ron([claim], record["from_seat"], dealer, honba, sticks, rules)
+
+
+def check_record(record: dict[str, Any], rules: Rules | None = None) -> RecordCheck:
+    """Score one record with tablekit and compare every figure with Tenhou's.
+
+    Without ``rules`` the record's own lobby rules apply.
+    """
+    reason = skip_reason(record)
+    if reason:
+        return RecordCheck(record["id"], reason)
+    rules = rules or lobby_rules(record["rules"]["go_type"])
+    try:
+        value = score_hand(win_from_record(record), rules)
+    except InvalidHand as error:
+        return RecordCheck(record["id"], None, (f"refused: {error}",))
+    return RecordCheck(record["id"], None, tuple(_differences(record, value, rules)))
+
+
+def _differences(record: dict[str, Any], value: HandValue, rules: Rules) -> list[str]:
+    result = record["result"]
+    expected_yaku = {(y[2], y[1]) for y in result["yaku"] if y[1]}
+    expected_yaku |= {(y[1], 13) for y in result["yakuman"]}
+    got_yaku = {(y.name, 13 if y.yakuman else y.han) for y in value.yaku}
+    out = []
+    if got_yaku != expected_yaku:
+        out.append(f"yaku {sorted(got_yaku)} != tenhou {sorted(expected_yaku)}")
+    if not result["yakuman"]:
+        if value.han != result["han"]:
+            out.append(f"han {value.han} != tenhou {result['han']}")
+        if value.fu != result["fu"]:
+            out.append(f"fu {value.fu} != tenhou {result['fu']}")
+    limit = LIMIT_NAMES.get(value.limit, value.limit)
+    if limit == "mangan" and value.fu * 2 ** (value.han + 2) < 2000:
+        limit = ""  # Tenhou names no limit for a kiriage mangan
+    if limit != result["limit_name"] and not (value.yakuman and "yakuman" in result["limit_name"]):
+        out.append(f"limit {limit!r} != tenhou {result['limit_name']!r}")
+    points = _points(value, record, rules)
+    if points != result["points"]:
+        out.append(f"points {points} != tenhou {result['points']}")
+    deltas = record_deltas(record, value, rules)
+    if deltas != result["sc_deltas"]:
+        out.append(f"score changes {deltas} != tenhou {result['sc_deltas']}")
+    return out
+
+
+def _points(value: HandValue, record: dict[str, Any], rules: Rules) -> int:
+    """The hand's face value as Tenhou records it (no honba, no sticks)."""
+    deltas = settle_win(value, record["winner_seat"], record["dealer_seat"],
+                        None if value.tsumo else (record["winner_seat"] + 1) % 4, 0, 0, rules)
+    return deltas[record["winner_seat"]]
+
+
+def summarise(checks: list[RecordCheck]) -> dict[str, Any]:
+    """Counts for a report: checked, matched, skipped by reason."""
+    skipped: dict[str, int] = {}
+    for check in checks:
+        if check.skipped:
+            skipped[check.skipped] = skipped.get(check.skipped, 0) + 1
+    checked = [c for c in checks if c.skipped is None]
+    return {"records": len(checks), "checked": len(checked),
+            "matched": sum(c.ok for c in checked), "skipped": skipped}
+
+
+__all__ = ["DORA_NAMES", "RecordCheck", "check_record", "read_records", "record_deltas",
+           "summarise", "win_from_record"]

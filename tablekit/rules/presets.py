@@ -1,0 +1,240 @@
+"""Rule presets (``tenhou``, ``ema2016``, ``wrc2025``) and house-rule files.
+
+A preset is a frozen :class:`Rules`; a club's TOML file names a base preset
+and overrides single options::
+
+    base = "tenhou"
+    name = "Thursday club"
+    kiriage = true
+    uma = [15, 5, -5, -15]
+
+>>> rules = load_rules("tenhou")
+>>> rules.red_fives, rules.kiriage, rules.multi_ron
+(True, False, 'double')
+>>> with_options(rules, kiriage=True).kiriage
+True
+>>> ("Kiriage mangan", "no") in load_rules("tenhou").describe()
+True
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from tablekit.errors import RulesError
+
+Kazoe = Literal["yakuman", "sanbaiman"]
+MultiRon = Literal["all", "double", "head_bump"]
+Length = Literal["hanchan", "tonpuusen"]
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Every rule choice tablekit needs, with Tenhou's values as defaults."""
+
+    name: str = "tenhou"
+    title: str = "Tenhou (ranked lobbies)"
+    source: str = "tenhou.net rules page (https://tenhou.net/man/#RULE)"
+    # tiles and hand value
+    red_fives: bool = True
+    open_tanyao: bool = True
+    kiriage: bool = False
+    kazoe: Kazoe = "yakuman"
+    yakuman_stacking: bool = True
+    double_yakuman_hands: bool = False
+    double_wind_fu: int = 4
+    # payments
+    honba_value: int = 300
+    noten_payment: int = 3000
+    riichi_deposit: int = 1000
+    pao: bool = True
+    multi_ron: MultiRon = "double"
+    multi_ron_honba: Literal["nearest", "each"] = "nearest"
+    # game flow and final score
+    start_points: int = 25000
+    return_points: int = 30000
+    uma: tuple[int, int, int, int] = (20, 10, -10, -20)
+    busting: bool = True
+    length: Length = "hanchan"
+    agari_yame: bool = True
+    sudden_death_extension: bool = True
+    leftover_sticks_to_first: bool = True
+    abortive_draws: bool = True
+    nagashi_mangan: bool = True
+    chombo: str = "mangan payment (dealer 4,000 all; others 2,000/4,000), hand replayed"
+    notes: tuple[str, ...] = field(default_factory=tuple)
+
+    @property
+    def oka(self) -> int:
+        """Points the winner receives from the others' return points (20,000 on Tenhou)."""
+        return (self.return_points - self.start_points) * 4
+
+    def describe(self) -> list[tuple[str, str]]:
+        """Every choice as ``(label, value)`` lines, for the display and ``--help``."""
+        yes = {True: "yes", False: "no"}
+        multi = {"all": "double and triple ron", "double": "double ron; triple ron is a draw",
+                 "head_bump": "head bump (nearest winner only)"}
+        uma = "/".join(f"{u:+d}" for u in self.uma)
+        return [
+            ("Rules", self.title),
+            ("Red fives", yes[self.red_fives]),
+            ("Open tanyao", yes[self.open_tanyao]),
+            ("Kiriage mangan", yes[self.kiriage]),
+            ("13+ han", "kazoe yakuman" if self.kazoe == "yakuman" else "sanbaiman"),
+            ("Yakuman stack", yes[self.yakuman_stacking]),
+            ("Double yakuman hands", yes[self.double_yakuman_hands]),
+            ("Double-wind pair", f"{self.double_wind_fu} fu"),
+            ("Honba", f"{self.honba_value:,}"),
+            ("Noten payment", f"{self.noten_payment:,}"),
+            ("Pao", yes[self.pao]),
+            ("Multiple ron", multi[self.multi_ron]),
+            ("Honba on multiple ron", "nearest winner" if self.multi_ron_honba == "nearest"
+             else "each winner"),
+            ("Start / return", f"{self.start_points:,} / {self.return_points:,}"),
+            ("Uma", uma),
+            ("Busting", yes[self.busting]),
+            ("Length", "East only" if self.length == "tonpuusen" else "East + South"),
+            ("Dealer may stop when top", yes[self.agari_yame]),
+            ("Extension to West", yes[self.sudden_death_extension]),
+            ("Leftover sticks", "to first place" if self.leftover_sticks_to_first else "lost"),
+            ("Abortive draws", yes[self.abortive_draws]),
+            ("Nagashi mangan", yes[self.nagashi_mangan]),
+            ("Chombo", self.chombo),
+        ]
+
+
+TENHOU = Rules(
+    notes=(
+        "Kan dora: at once for a closed kan, after the discard for open and added kans.",
+        "Triple ron is an abortive draw; double ron pays honba and sticks to the nearest winner.",
+    ),
+)
+
+EMA2016 = Rules(
+    name="ema2016",
+    title="EMA Riichi Competition Rules 2016",
+    source="European Mahjong Association, Rules for Japanese Mahjong, 2016 edition",
+    red_fives=False,
+    kazoe="sanbaiman",
+    yakuman_stacking=False,
+    double_wind_fu=4,
+    multi_ron="all",
+    multi_ron_honba="each",
+    start_points=30000,
+    return_points=30000,
+    uma=(15, 5, -5, -15),
+    busting=False,
+    agari_yame=False,
+    sudden_death_extension=False,
+    abortive_draws=False,
+    nagashi_mangan=False,
+    chombo="20,000 points taken from the final score, hand replayed",
+    notes=(
+        "No abortive draws; the game always plays East 1 to South 4.",
+        "Double and triple ron: the discarder pays each winner.",
+    ),
+)
+
+WRC2025 = Rules(
+    name="wrc2025",
+    title="World Riichi Championship Rules 2025",
+    source="World Riichi Championship rule book (WRC rules, 2025 edition)",
+    red_fives=False,
+    kazoe="sanbaiman",
+    yakuman_stacking=False,
+    double_wind_fu=2,
+    multi_ron="head_bump",
+    start_points=30000,
+    return_points=30000,
+    uma=(15, 5, -5, -15),
+    busting=False,
+    agari_yame=False,
+    sudden_death_extension=False,
+    abortive_draws=False,
+    nagashi_mangan=False,
+    chombo="20,000 points taken from the final score, hand replayed",
+    notes=(
+        "Head bump: only the first winner counter-clockwise from the discarder wins.",
+        "A double-wind pair gives 2 fu.",
+    ),
+)
+
+PRESETS: dict[str, Rules] = {r.name: r for r in (TENHOU, EMA2016, WRC2025)}
+_FIELDS = {f.name: f for f in dataclasses.fields(Rules)}
+_CHOICES = {"kazoe": ("yakuman", "sanbaiman"), "multi_ron": ("all", "double", "head_bump"),
+            "length": ("hanchan", "tonpuusen"),
+            "multi_ron_honba": ("nearest", "each"), "double_wind_fu": (2, 4)}
+
+
+def with_options(rules: Rules, **options: Any) -> Rules:
+    """A copy of ``rules`` with some options changed, each one checked."""
+    for key, value in options.items():
+        _check_option(key, value, rules.name)
+    if "uma" in options:
+        options["uma"] = tuple(options["uma"])
+    if "notes" in options:
+        options["notes"] = tuple(options["notes"])
+    return dataclasses.replace(rules, **options)
+
+
+def _check_option(key: str, value: Any, where: str) -> None:
+    if key not in _FIELDS:
+        known = ", ".join(sorted(_FIELDS))
+        raise RulesError(f"{where}: unknown rule option {key!r} (known: {known})")
+    expected = type(getattr(TENHOU, key))
+    if key in _CHOICES and value not in _CHOICES[key]:
+        raise RulesError(f"{where}: {key} must be one of {_CHOICES[key]}, not {value!r}")
+    if expected is tuple:
+        if not isinstance(value, (list, tuple)):
+            raise RulesError(f"{where}: {key} must be a list, not {value!r}")
+        if key == "uma" and (len(value) != 4 or not all(isinstance(u, int) for u in value)):
+            raise RulesError(f"{where}: uma must be four whole numbers, not {value!r}")
+        return
+    if not isinstance(value, expected) or (expected is int and isinstance(value, bool)):
+        raise RulesError(f"{where}: {key} must be {expected.__name__}, not {value!r}")
+    if expected is int and value < 0:
+        raise RulesError(f"{where}: {key} cannot be negative ({value})")
+
+
+def load_rules(spec: str | Path | None = None) -> Rules:
+    """A preset by name, or a TOML file of house rules on top of a preset.
+
+    >>> load_rules("wrc2025").double_wind_fu
+    2
+    >>> load_rules("mleague")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    tablekit.errors.RulesError: unknown rules 'mleague': use a preset (tenhou, ...) or a .toml file
+    """
+    if spec is None:
+        return TENHOU
+    text = str(spec)
+    if text in PRESETS:
+        return PRESETS[text]
+    path = Path(text)
+    if path.suffix != ".toml" and not path.exists():
+        names = ", ".join(PRESETS)
+        raise RulesError(f"unknown rules {text!r}: use a preset ({names}) or a .toml file")
+    return rules_from_toml(path)
+
+
+def rules_from_toml(path: Path) -> Rules:
+    """Read a house-rules file: ``base`` (a preset name) plus options to override."""
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise RulesError(f"rules file {path} does not exist") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
+        raise RulesError(f"rules file {path} is not valid TOML: {error}") from None
+    base_name = data.pop("base", "tenhou")
+    if base_name not in PRESETS:
+        raise RulesError(f"{path}: base {base_name!r} is not a preset ({', '.join(PRESETS)})")
+    data.setdefault("name", path.stem)
+    data.setdefault("title", f"{data['name']} (house rules on {base_name})")
+    for key, value in data.items():
+        _check_option(key, value, str(path))
+    return with_options(PRESETS[base_name], **data)
