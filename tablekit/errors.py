@@ -33,3 +33,7 @@ class RefusedHand(InvalidHand):
 
 class RulesError(TablekitError, ValueError):
     """An unknown preset, a broken rules file or an option with an impossible value."""
+
+
+class InvalidRecord(TablekitError, ValueError):
+    """A game record that cannot be read: not mjlog XML, broken XML, or an impossible value."""

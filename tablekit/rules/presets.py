@@ -65,7 +65,8 @@ class Rules:
     leftover_sticks_to_first: bool = True
     abortive_draws: bool = True
     nagashi_mangan: bool = True
-    chombo: str = "mangan payment (dealer 4,000 all; others 2,000/4,000), hand replayed"
+    chombo: Literal["mangan", "penalty"] = "mangan"
+    chombo_penalty: int = 20000
     notes: tuple[str, ...] = field(default_factory=tuple)
 
     @property
@@ -103,7 +104,8 @@ class Rules:
             ("Leftover sticks", "to first place" if self.leftover_sticks_to_first else "lost"),
             ("Abortive draws", yes[self.abortive_draws]),
             ("Nagashi mangan", yes[self.nagashi_mangan]),
-            ("Chombo", self.chombo),
+            ("Chombo", "mangan payment, hand replayed" if self.chombo == "mangan"
+             else f"{self.chombo_penalty:,} off the final score, hand replayed"),
         ]
 
 
@@ -132,7 +134,7 @@ EMA2016 = Rules(
     sudden_death_extension=False,
     abortive_draws=False,
     nagashi_mangan=False,
-    chombo="20,000 points taken from the final score, hand replayed",
+    chombo="penalty",
     notes=(
         "No abortive draws; the game always plays East 1 to South 4.",
         "Double and triple ron: the discarder pays each winner.",
@@ -156,7 +158,7 @@ WRC2025 = Rules(
     sudden_death_extension=False,
     abortive_draws=False,
     nagashi_mangan=False,
-    chombo="20,000 points taken from the final score, hand replayed",
+    chombo="penalty",
     notes=(
         "Head bump: only the first winner counter-clockwise from the discarder wins.",
         "A double-wind pair gives 2 fu.",
@@ -166,8 +168,8 @@ WRC2025 = Rules(
 PRESETS: dict[str, Rules] = {r.name: r for r in (TENHOU, EMA2016, WRC2025)}
 _FIELDS = {f.name: f for f in dataclasses.fields(Rules)}
 _CHOICES = {"kazoe": ("yakuman", "sanbaiman"), "multi_ron": ("all", "double", "head_bump"),
-            "length": ("hanchan", "tonpuusen"),
-            "multi_ron_honba": ("nearest", "each"), "double_wind_fu": (2, 4)}
+            "length": ("hanchan", "tonpuusen"), "multi_ron_honba": ("nearest", "each"),
+            "chombo": ("mangan", "penalty"), "double_wind_fu": (2, 4)}
 
 
 def with_options(rules: Rules, **options: Any) -> Rules:
@@ -198,6 +200,25 @@ def _check_option(key: str, value: Any, where: str) -> None:
         raise RulesError(f"{where}: {key} must be {expected.__name__}, not {value!r}")
     if expected is int and value < 0:
         raise RulesError(f"{where}: {key} cannot be negative ({value})")
+
+
+def rules_to_dict(rules: Rules) -> dict[str, Any]:
+    """Every option as plain JSON values, for the journal.
+
+    >>> rules_from_dict(rules_to_dict(WRC2025)) == WRC2025
+    True
+    """
+    data = dataclasses.asdict(rules)
+    return {k: list(v) if isinstance(v, tuple) else v for k, v in data.items()}
+
+
+def rules_from_dict(data: dict[str, Any]) -> Rules:
+    """Rules from :func:`rules_to_dict` output, or ``{"base": preset, **overrides}``."""
+    data = dict(data)
+    base = data.pop("base", "tenhou")
+    if base not in PRESETS:
+        raise RulesError(f"base {base!r} is not a preset ({', '.join(PRESETS)})")
+    return with_options(PRESETS[base], **data)
 
 
 def load_rules(spec: str | Path | None = None) -> Rules:

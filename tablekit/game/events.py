@@ -1,0 +1,222 @@
+"""The events that change a game: a closed set of small frozen dataclasses.
+
+Camera, buttons and record importers produce them; :func:`tablekit.game.reducer.apply`
+consumes them; the journal writes them as tagged JSON lines, tiles in mpsz.
+
+>>> event = Discard(seat=2, tile=Tile.from_code("0p"))
+>>> to_json(event)
+'{"type": "discard", "seat": 2, "tile": "0p", "tsumogiri": false}'
+>>> from_json(to_json(event)) == event
+True
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from dataclasses import dataclass
+from typing import Any, Literal, Union, get_args, get_type_hints
+
+from tablekit.errors import TablekitError
+from tablekit.rules.hand import Meld, MeldKind
+from tablekit.tiles import Tile, parse_tiles, to_mpsz
+
+AbortKind = Literal["nine_terminals", "four_winds", "four_riichi", "four_kans", "triple_ron"]
+
+
+class BadEvent(TablekitError, ValueError):
+    """An event that cannot be read, or that contradicts the table (named in the message)."""
+
+
+@dataclass(frozen=True)
+class GameStarted:
+    """A new game: the rules (a preset name or a full option dict) and optional names."""
+
+    rules: dict[str, Any]
+    names: tuple[str, ...] = ()
+    first_dealer: int = 0
+
+
+@dataclass(frozen=True)
+class HandStarted:
+    """The deal of the next hand; ``dora`` is the first indicator when it is known."""
+
+    dora: Tile | None = None
+
+
+@dataclass(frozen=True)
+class Draw:
+    """A seat draws (``tile`` None when nobody saw it); ``rinshan`` after a kan."""
+
+    seat: int
+    tile: Tile | None = None
+    rinshan: bool = False
+
+
+@dataclass(frozen=True)
+class Discard:
+    seat: int
+    tile: Tile
+    tsumogiri: bool = False
+
+
+@dataclass(frozen=True)
+class RiichiDeclared:
+    """The seat declares riichi; its next discard is the riichi tile, the stick goes
+    down when that discard is not ronned."""
+
+    seat: int
+
+
+@dataclass(frozen=True)
+class Call:
+    """chi, pon, kan (open, from a discard), shouminkan (added) or ankan (closed)."""
+
+    seat: int
+    kind: MeldKind
+    tiles: tuple[Tile, ...]
+    called: Tile | None = None
+    from_seat: int | None = None
+
+    def meld(self) -> Meld:
+        return Meld(self.kind, self.tiles, self.from_seat, self.called)
+
+
+@dataclass(frozen=True)
+class DoraRevealed:
+    indicator: Tile
+
+
+@dataclass(frozen=True)
+class WinnerHand:
+    """One winner's revealed hand: concealed tiles with the winning tile, and its melds
+    (taken from the table state when empty and the seat called)."""
+
+    seat: int
+    hand: tuple[Tile, ...]
+    win_tile: Tile
+
+
+@dataclass(frozen=True)
+class Won:
+    """One tsumo (``from_seat`` None) or one or more ron on the same tile."""
+
+    winners: tuple[WinnerHand, ...]
+    from_seat: int | None = None
+    ura: tuple[Tile, ...] = ()
+
+
+@dataclass(frozen=True)
+class ExhaustiveDraw:
+    """The wall ran out; ``tenpai`` seats declared, ``nagashi`` seats made nagashi mangan."""
+
+    tenpai: tuple[int, ...] = ()
+    nagashi: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class AbortiveDraw:
+    kind: AbortKind
+    seat: int | None = None
+
+
+@dataclass(frozen=True)
+class Chombo:
+    """A penalty against ``seat``; the preset says what it costs."""
+
+    seat: int
+
+
+@dataclass(frozen=True)
+class GameEnded:
+    """Ends the game now (time called); otherwise the rules end it by themselves."""
+
+    reason: str = "ended by the players"
+
+
+@dataclass(frozen=True)
+class Undo:
+    """Takes back the last ``count`` actions that are still in force."""
+
+    count: int = 1
+
+
+@dataclass(frozen=True)
+class Redo:
+    """Puts back the last action taken back by :class:`Undo`."""
+
+    count: int = 1
+
+
+Event = Union[  # noqa: UP007 - the union is read at run time by get_args
+    GameStarted, HandStarted, Draw, Discard, RiichiDeclared, Call, DoraRevealed, Won,
+    ExhaustiveDraw, AbortiveDraw, Chombo, GameEnded, Undo, Redo,
+]
+EVENT_TYPES: dict[str, type] = {
+    "game_started": GameStarted, "hand_started": HandStarted, "draw": Draw, "discard": Discard,
+    "riichi": RiichiDeclared, "call": Call, "dora": DoraRevealed, "won": Won,
+    "exhaustive_draw": ExhaustiveDraw, "abortive_draw": AbortiveDraw, "chombo": Chombo,
+    "game_ended": GameEnded, "undo": Undo, "redo": Redo,
+}
+TYPE_NAMES = {cls: name for name, cls in EVENT_TYPES.items()}
+assert set(EVENT_TYPES.values()) == set(get_args(Event))
+
+
+def to_dict(event: Event) -> dict[str, Any]:
+    """The event as a JSON-ready dict with a ``type`` tag first."""
+    out: dict[str, Any] = {"type": TYPE_NAMES[type(event)]}
+    for item in dataclasses.fields(event):
+        out[item.name] = _encode(getattr(event, item.name))
+    return out
+
+
+def to_json(event: Event) -> str:
+    return json.dumps(to_dict(event), ensure_ascii=False)
+
+
+def from_dict(data: dict[str, Any]) -> Event:
+    """Read an event written by :func:`to_dict`; a bad field raises :class:`BadEvent`."""
+    data = dict(data)
+    cls = EVENT_TYPES.get(data.pop("type", None))
+    if cls is None:
+        raise BadEvent(f"unknown event type in {data!r}")
+    hints = get_type_hints(cls)
+    try:
+        return cls(**{k: _decode(v, hints[k]) for k, v in data.items()})
+    except (KeyError, TypeError, ValueError) as error:
+        raise BadEvent(f"cannot read {cls.__name__} from {data!r}: {error}") from None
+
+
+def from_json(line: str) -> Event:
+    try:
+        return from_dict(json.loads(line))
+    except json.JSONDecodeError as error:
+        raise BadEvent(f"not a JSON event: {line[:80]!r} ({error})") from None
+
+
+def _encode(value: Any) -> Any:
+    if isinstance(value, Tile):
+        return value.code
+    if isinstance(value, tuple) and value and all(isinstance(v, Tile) for v in value):
+        return to_mpsz(value)
+    if isinstance(value, tuple):
+        return [_encode(v) for v in value]
+    if dataclasses.is_dataclass(value):
+        return {f.name: _encode(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    return value
+
+
+def _decode(value: Any, hint: Any) -> Any:
+    text = str(hint)
+    if value is None:
+        return None
+    if "tuple[Tile" in text:
+        return tuple(parse_tiles(value)) if isinstance(value, str) else ()
+    if "Tile" in text and "WinnerHand" not in text:
+        return Tile.from_code(value)
+    if "WinnerHand" in text:
+        return tuple(WinnerHand(v["seat"], tuple(parse_tiles(v["hand"])),
+                                Tile.from_code(v["win_tile"])) for v in value)
+    if "tuple" in text:
+        return tuple(value)
+    return value

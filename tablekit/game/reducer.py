@@ -1,0 +1,369 @@
+"""The pure reducer: ``apply(state, event) -> state``.
+
+An event that contradicts the table raises :class:`BadEvent` naming the event
+and the reason, and the state is left as it was (states are immutable).
+
+>>> from tablekit.game.events import GameStarted, HandStarted, Draw, Discard
+>>> from tablekit.tiles import Tile
+>>> state = replay([GameStarted({"base": "tenhou"}), HandStarted(), Draw(0)])
+>>> state = apply(state, Discard(0, Tile.from_code("1z")))
+>>> state.wall, state.turn, state.seats[0].discards
+(69, 1, (Tile('1z'),))
+>>> apply(state, Discard(3, Tile.from_code("9m")))
+Traceback (most recent call last):
+...
+tablekit.game.events.BadEvent: discard by seat 3 (9m): it is seat 1's turn to draw
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import replace
+from typing import Any
+
+from tablekit.errors import InvalidHand
+from tablekit.game.events import (
+    AbortiveDraw,
+    BadEvent,
+    Call,
+    Chombo,
+    Discard,
+    DoraRevealed,
+    Draw,
+    Event,
+    ExhaustiveDraw,
+    GameEnded,
+    GameStarted,
+    HandStarted,
+    RiichiDeclared,
+    Won,
+    to_dict,
+)
+from tablekit.game.progression import final_standings, finish_hand
+from tablekit.game.state import SEATS, HandResult, Phase, PondTile, TableState
+from tablekit.game.wins import score_won
+from tablekit.rules.hand import Meld
+from tablekit.rules.presets import TENHOU, rules_from_dict
+from tablekit.rules.scoring import round_up
+from tablekit.tiles import Tile
+
+Handler = Callable[[TableState, Any], TableState]
+
+
+def apply(state: TableState, event: Event) -> TableState:
+    """The state after ``event``; raises :class:`BadEvent` if the event cannot happen."""
+    handler = _HANDLERS.get(type(event))
+    if handler is None:
+        raise BadEvent(f"{_describe(event)}: undo and redo are journal actions, not table events")
+    try:
+        new = handler(state, event)
+    except InvalidHand as error:
+        raise BadEvent(f"{_describe(event)}: {error}") from None
+    return replace(new, events=state.events + 1)
+
+
+def replay(events: Iterable[Event], state: TableState | None = None) -> TableState:
+    """Fold events into a state (a new game's when none is given)."""
+    state = state or TableState.new(TENHOU)
+    for event in events:
+        state = apply(state, event)
+    return state
+
+
+def _describe(event: Event) -> str:
+    data = to_dict(event)
+    kind = data.pop("type").replace("_", " ")
+    seat = data.get("seat")
+    tile = data.get("tile") or data.get("called")
+    parts = [kind] + ([f"by seat {seat}"] if seat is not None else [])
+    return " ".join(parts) + (f" ({tile})" if tile else "")
+
+
+def _refuse(event: Event, reason: str) -> BadEvent:
+    return BadEvent(f"{_describe(event)}: {reason}")
+
+
+def _need_phase(state: TableState, event: Event, *phases: Phase) -> None:
+    if state.phase not in phases:
+        raise _refuse(event, f"the game is at '{state.phase.value}'")
+
+
+def _need_seat(event: Event, seat: int | None) -> None:
+    if seat is not None and seat not in range(SEATS):
+        raise _refuse(event, f"there is no seat {seat} (seats are 0-3)")
+
+
+# -- game and hand boundaries ------------------------------------------------------------
+
+def _game_started(state: TableState, event: GameStarted) -> TableState:
+    _need_phase(state, event, Phase.NOT_STARTED, Phase.GAME_OVER)
+    _need_seat(event, event.first_dealer)
+    new = TableState.new(rules_from_dict(event.rules), event.names, event.first_dealer)
+    return replace(new, phase=Phase.HAND_OVER)
+
+
+def _hand_started(state: TableState, event: HandStarted) -> TableState:
+    _need_phase(state, event, Phase.HAND_OVER)
+    fresh = TableState.new(state.rules)
+    return replace(
+        state, phase=Phase.HAND_IN_PLAY, seats=fresh.seats, dora=(() if event.dora is None
+                                                                  else (event.dora,)),
+        wall=fresh.wall, turn=state.dealer, to_draw=True, last_discard=None,
+        pending_riichi=None, last_draw_rinshan=False, chankan_tile=None, interrupted=False,
+        kans=0, result=None)
+
+
+def _game_ended(state: TableState, event: GameEnded) -> TableState:
+    _need_phase(state, event, Phase.HAND_OVER, Phase.HAND_IN_PLAY)
+    return final_standings(state, event.reason)
+
+
+# -- turns ---------------------------------------------------------------------------------
+
+def _draw(state: TableState, event: Draw) -> TableState:
+    _need_phase(state, event, Phase.HAND_IN_PLAY)
+    _need_seat(event, event.seat)
+    if state.turn != event.seat or not state.to_draw:
+        raise _refuse(event, _whose_turn(state))
+    if state.wall <= 0:
+        raise _refuse(event, "the wall is empty: the hand is an exhaustive draw")
+    if event.rinshan != state.kan_draw:
+        need = "a replacement draw after a kan" if state.kan_draw else "no kan to replace"
+        raise _refuse(event, f"expected {need}")
+    state = _settle_riichi(state)
+    seat = state.seats[event.seat]
+    state = state.with_seat(event.seat, draws=seat.draws + 1)
+    return replace(state, wall=state.wall - 1, to_draw=False, last_draw_rinshan=event.rinshan,
+                   kan_draw=False, chankan_tile=None, last_discard=None)
+
+
+def _discard(state: TableState, event: Discard) -> TableState:
+    _need_phase(state, event, Phase.HAND_IN_PLAY)
+    _need_seat(event, event.seat)
+    if state.turn != event.seat or state.to_draw:
+        raise _refuse(event, _whose_turn(state))
+    seat = state.seats[event.seat]
+    riichi_tile = seat.riichi_declared and not seat.riichi and state.pending_riichi is None
+    pond = (*seat.pond, PondTile(event.tile, riichi=riichi_tile, tsumogiri=event.tsumogiri))
+    state = state.with_seat(event.seat, pond=pond, ippatsu=seat.ippatsu and not seat.riichi)
+    _check_counts(state, event)
+    return replace(state, turn=(event.seat + 1) % SEATS, to_draw=True,
+                   last_discard=(event.seat, event.tile), last_draw_rinshan=False,
+                   pending_riichi=event.seat if riichi_tile else state.pending_riichi)
+
+
+def _whose_turn(state: TableState) -> str:
+    action = "draw" if state.to_draw else "discard"
+    return f"it is seat {state.turn}'s turn to {action}"
+
+
+def _riichi(state: TableState, event: RiichiDeclared) -> TableState:
+    _need_phase(state, event, Phase.HAND_IN_PLAY)
+    _need_seat(event, event.seat)
+    seat = state.seats[event.seat]
+    problems = [
+        (state.turn != event.seat or state.to_draw, "only after drawing, before discarding"),
+        (seat.riichi or seat.riichi_declared, "this seat is already in riichi"),
+        (any(m.opened for m in seat.melds), "riichi needs a closed hand"),
+        (state.scores[event.seat] < state.rules.riichi_deposit,
+         f"needs {state.rules.riichi_deposit:,} points for the stick"),
+        (state.wall < SEATS, "too few tiles left in the wall"),
+    ]
+    for broken, reason in problems:
+        if broken:
+            raise _refuse(event, reason)
+    double = seat.draws == 1 and not seat.pond and not state.interrupted
+    return state.with_seat(event.seat, riichi_declared=True, double_riichi=double)
+
+
+def _settle_riichi(state: TableState) -> TableState:
+    """Put down the stick of a riichi whose discard was not ronned."""
+    seat_index = state.pending_riichi
+    if seat_index is None:
+        return state
+    scores = list(state.scores)
+    scores[seat_index] -= state.rules.riichi_deposit
+    state = state.with_seat(seat_index, riichi=True, ippatsu=True)
+    return replace(state, scores=tuple(scores), sticks=state.sticks + 1, pending_riichi=None)
+
+
+# -- calls and dora ------------------------------------------------------------------------
+
+def _call(state: TableState, event: Call) -> TableState:
+    _need_phase(state, event, Phase.HAND_IN_PLAY)
+    _need_seat(event, event.seat)
+    meld = event.meld()
+    if event.kind in ("ankan", "shouminkan"):
+        state = _own_kan(state, event, meld)
+    else:
+        state = _claim(state, event, meld)
+    state = _break_ippatsu(state)
+    _check_counts(state, event)
+    return replace(state, interrupted=True)
+
+
+def _claim(state: TableState, event: Call, meld: Meld) -> TableState:
+    if state.last_discard is None or not state.to_draw:
+        raise _refuse(event, "there is no discard to claim")
+    discarder, tile = state.last_discard
+    checks = [
+        (event.from_seat != discarder, f"the last discard came from seat {discarder}"),
+        (event.seat == discarder, "a player cannot claim their own discard"),
+        (event.called != tile, f"the last discard is {tile}"),
+        (event.called is not None and event.called not in event.tiles,
+         "the claimed tile is not in the meld"),
+        (event.kind == "chi" and event.seat != (discarder + 1) % SEATS,
+         "chi only from the player on the left"),
+    ]
+    for broken, reason in checks:
+        if broken:
+            raise _refuse(event, reason)
+    state = _settle_riichi(state)
+    pond = state.seats[discarder].pond
+    state = state.with_seat(discarder, pond=(*pond[:-1], replace(pond[-1], claimed=True)))
+    seat = state.seats[event.seat]
+    is_kan = event.kind == "kan"
+    state = state.with_seat(event.seat, melds=(*seat.melds, meld))
+    return replace(state, turn=event.seat, to_draw=is_kan, kan_draw=is_kan, last_discard=None,
+                   kans=state.kans + is_kan)
+
+
+def _own_kan(state: TableState, event: Call, meld: Meld) -> TableState:
+    if state.turn != event.seat or state.to_draw:
+        raise _refuse(event, "a closed or added kan is declared after drawing")
+    seat = state.seats[event.seat]
+    melds = seat.melds
+    if event.kind == "shouminkan":
+        kind = event.tiles[0].kind
+        pons = [i for i, m in enumerate(melds) if m.kind == "pon" and m.tiles[0].kind == kind]
+        if not pons:
+            raise _refuse(event, f"seat {event.seat} has no pon of {event.tiles[0].plain_code}")
+        old = melds[pons[0]]
+        meld = Meld("shouminkan", meld.tiles, old.from_seat, old.called)
+        melds = (*melds[:pons[0]], meld, *melds[pons[0] + 1:])
+    else:
+        melds = (*melds, meld)
+    state = state.with_seat(event.seat, melds=melds)
+    chankan = event.tiles[0].plain if event.kind == "shouminkan" else None
+    return replace(state, to_draw=True, kan_draw=True, kans=state.kans + 1,
+                   chankan_tile=chankan, last_discard=None)
+
+
+def _break_ippatsu(state: TableState) -> TableState:
+    seats = tuple(replace(s, ippatsu=False) for s in state.seats)
+    return replace(state, seats=seats)
+
+
+def _dora(state: TableState, event: DoraRevealed) -> TableState:
+    _need_phase(state, event, Phase.HAND_IN_PLAY, Phase.HAND_OVER)
+    if len(state.dora) >= 5:
+        raise _refuse(event, "five dora indicators are already showing")
+    state = replace(state, dora=(*state.dora, event.indicator))
+    _check_counts(state, event)
+    return state
+
+
+def _check_counts(state: TableState, event: Event) -> None:
+    """At most four of a kind can be visible on the table."""
+    visible: Counter[int] = Counter(t.kind for t in state.dora)
+    for seat in state.seats:
+        visible.update(p.tile.kind for p in seat.pond if not p.claimed)
+        visible.update(t.kind for m in seat.melds for t in m.tiles)
+    over = [Tile(k).plain_code for k, n in sorted(visible.items()) if n > 4]
+    if over:
+        raise _refuse(event, f"more than four {', '.join(over)} would be on the table")
+
+
+# -- the end of a hand ---------------------------------------------------------------------
+
+def _won(state: TableState, event: Won) -> TableState:
+    _need_phase(state, event, Phase.HAND_IN_PLAY)
+    try:
+        wins, deltas, riichi_returned = score_won(state, event)
+    except BadEvent as error:
+        raise _refuse(event, str(error)) from None
+    if riichi_returned:
+        state = replace(state, pending_riichi=None)
+    result = HandResult("win", tuple(deltas), wins=wins, detail=_label(state))
+    dealer_won = any(w.seat == state.dealer for w in wins)
+    return finish_hand(state, result, dealer_continues=dealer_won, sticks_taken=True)
+
+
+def _exhaustive(state: TableState, event: ExhaustiveDraw) -> TableState:
+    _need_phase(state, event, Phase.HAND_IN_PLAY)
+    if state.wall > 0:
+        raise _refuse(event, f"the wall still has {state.wall} tiles")
+    for seat in (*event.tenpai, *event.nagashi):
+        _need_seat(event, seat)
+    state = _settle_riichi(state)
+    deltas = _nagashi_deltas(state, event.nagashi) if event.nagashi else _noten_deltas(
+        state, event.tenpai)
+    result = HandResult("exhaustive_draw", tuple(deltas), tenpai=tuple(sorted(event.tenpai)),
+                        detail="nagashi mangan" if event.nagashi else _label(state))
+    return finish_hand(state, result, dealer_continues=state.dealer in event.tenpai)
+
+
+def _noten_deltas(state: TableState, tenpai: tuple[int, ...]) -> list[int]:
+    ready = set(tenpai)
+    if len(ready) in (0, SEATS):
+        return [0] * SEATS
+    gain = state.rules.noten_payment // len(ready)
+    loss = state.rules.noten_payment // (SEATS - len(ready))
+    return [gain if s in ready else -loss for s in range(SEATS)]
+
+
+def _nagashi_deltas(state: TableState, seats: tuple[int, ...]) -> list[int]:
+    deltas = [0] * SEATS
+    for winner in seats:
+        for payer in range(SEATS):
+            if payer != winner:
+                pays = 4000 if state.dealer in (winner, payer) else 2000
+                deltas[payer] -= pays
+                deltas[winner] += pays
+    return deltas
+
+
+def _abortive(state: TableState, event: AbortiveDraw) -> TableState:
+    _need_phase(state, event, Phase.HAND_IN_PLAY)
+    allowed = state.rules.abortive_draws or (
+        event.kind == "triple_ron" and state.rules.multi_ron == "double")
+    if not allowed:
+        raise _refuse(event, f"there are no abortive draws under {state.rules.title}")
+    if event.kind != "triple_ron":
+        state = _settle_riichi(state)
+    else:
+        state = replace(state, pending_riichi=None)
+    result = HandResult("abortive_draw", (0,) * SEATS, detail=event.kind.replace("_", " "))
+    return finish_hand(state, result, dealer_continues=True)
+
+
+def _chombo(state: TableState, event: Chombo) -> TableState:
+    _need_phase(state, event, Phase.HAND_IN_PLAY)
+    _need_seat(event, event.seat)
+    deltas = [0] * SEATS
+    refunds = [s for s in range(SEATS) if state.seats[s].riichi]
+    for seat in refunds:
+        deltas[seat] += state.rules.riichi_deposit
+    if state.rules.chombo == "mangan":
+        for payer_to in range(SEATS):
+            if payer_to != event.seat:
+                pays = round_up(4000 if state.dealer in (event.seat, payer_to) else 2000)
+                deltas[event.seat] -= pays
+                deltas[payer_to] += pays
+    state = replace(state, sticks=state.sticks - len(refunds), pending_riichi=None)
+    result = HandResult("chombo", tuple(deltas), detail=f"chombo by seat {event.seat}")
+    return finish_hand(state, result, dealer_continues=True, replay_hand=True,
+                       penalty_seat=event.seat if state.rules.chombo == "penalty" else None)
+
+
+def _label(state: TableState) -> str:
+    return state.short_label
+
+
+_HANDLERS: dict[type, Handler] = {
+    GameStarted: _game_started, HandStarted: _hand_started, Draw: _draw, Discard: _discard,
+    RiichiDeclared: _riichi, Call: _call, DoraRevealed: _dora, Won: _won,
+    ExhaustiveDraw: _exhaustive, AbortiveDraw: _abortive, Chombo: _chombo,
+    GameEnded: _game_ended,
+}

@@ -1,0 +1,151 @@
+"""The table state the reducer folds events into (immutable; each event makes a new one).
+
+>>> state = TableState.new(TENHOU)
+>>> state.scores, state.round_label
+((25000, 25000, 25000, 25000), 'East 1')
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from enum import Enum
+
+from tablekit.rules.hand import WINDS, Meld
+from tablekit.rules.presets import TENHOU, Rules
+from tablekit.rules.scoring import HandValue
+from tablekit.tiles import WIND_NAMES, Tile
+
+SEATS = 4
+LIVE_WALL = 70  # 136 tiles - 14 dead wall - 4 x 13 dealt
+
+
+class Phase(Enum):
+    """Where the game stands."""
+
+    NOT_STARTED = "not started"
+    HAND_IN_PLAY = "hand in play"
+    HAND_OVER = "hand over"
+    GAME_OVER = "game over"
+
+
+@dataclass(frozen=True)
+class PondTile:
+    tile: Tile
+    riichi: bool = False
+    tsumogiri: bool = False
+    claimed: bool = False
+
+
+@dataclass(frozen=True)
+class SeatState:
+    """One player's side of the table during a hand."""
+
+    pond: tuple[PondTile, ...] = ()
+    melds: tuple[Meld, ...] = ()
+    riichi: bool = False
+    double_riichi: bool = False
+    ippatsu: bool = False
+    draws: int = 0
+    riichi_declared: bool = False
+
+    @property
+    def discards(self) -> tuple[Tile, ...]:
+        return tuple(p.tile for p in self.pond)
+
+
+@dataclass(frozen=True)
+class WinResult:
+    """One scored win of a hand result, for the display and the journal check."""
+
+    seat: int
+    value: HandValue
+    from_seat: int | None
+    pao_seat: int | None
+    hand: tuple[Tile, ...]
+    win_tile: Tile
+    melds: tuple[Meld, ...]
+
+
+@dataclass(frozen=True)
+class HandResult:
+    """How the last hand ended and what every seat gained or lost."""
+
+    kind: str  # "win", "exhaustive_draw", "abortive_draw", "chombo"
+    deltas: tuple[int, ...]
+    wins: tuple[WinResult, ...] = ()
+    tenpai: tuple[int, ...] = ()
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class Standing:
+    seat: int
+    rank: int
+    points: int
+    score: float  # (points - return points) / 1000 + uma (+ oka for first)
+
+
+@dataclass(frozen=True)
+class TableState:
+    """Everything on the table: points, winds, counters, ponds, melds and the last result."""
+
+    rules: Rules
+    phase: Phase = Phase.NOT_STARTED
+    scores: tuple[int, ...] = (25000,) * SEATS
+    names: tuple[str, ...] = ()
+    first_dealer: int = 0
+    round_wind: int = 0
+    hand_number: int = 0  # 0-3 within the round wind
+    honba: int = 0
+    sticks: int = 0
+    seats: tuple[SeatState, ...] = (SeatState(),) * SEATS
+    dora: tuple[Tile, ...] = ()
+    wall: int = LIVE_WALL
+    turn: int | None = None  # the seat to act next
+    to_draw: bool = False  # that seat draws next (else it discards)
+    kan_draw: bool = False  # the next draw is a replacement tile after a kan
+    last_discard: tuple[int, Tile] | None = None
+    pending_riichi: int | None = None
+    last_draw_rinshan: bool = False
+    chankan_tile: Tile | None = None
+    interrupted: bool = False  # a call has happened in the hand
+    kans: int = 0
+    result: HandResult | None = None
+    standings: tuple[Standing, ...] = ()
+    penalties: tuple[int, ...] = (0,) * SEATS  # chombo points taken from the final score
+    end_reason: str = ""
+    events: int = field(default=0, compare=False)
+
+    @classmethod
+    def new(cls, rules: Rules = TENHOU, names: tuple[str, ...] = (), first_dealer: int = 0
+            ) -> TableState:
+        return cls(rules=rules, scores=(rules.start_points,) * SEATS, names=names,
+                   first_dealer=first_dealer)
+
+    @property
+    def dealer(self) -> int:
+        return (self.first_dealer + self.hand_number) % SEATS
+
+    def seat_wind(self, seat: int) -> int:
+        """0-3 for East..North: the dealer is East."""
+        return (seat - self.dealer) % SEATS
+
+    @property
+    def round_label(self) -> str:
+        """``East 1``, ``South 4``..."""
+        return f"{WIND_NAMES[self.round_wind]} {self.hand_number + 1}"
+
+    @property
+    def short_label(self) -> str:
+        """``E1-0`` style label with honba."""
+        return f"{WINDS[self.round_wind]}{self.hand_number + 1}-{self.honba}"
+
+    @property
+    def total_points(self) -> int:
+        """Points plus deposits on the table: constant through a game."""
+        return sum(self.scores) + self.sticks * self.rules.riichi_deposit
+
+    def with_seat(self, seat: int, **changes: object) -> TableState:
+        seats = list(self.seats)
+        seats[seat] = replace(seats[seat], **changes)
+        return replace(self, seats=tuple(seats))

@@ -1,0 +1,109 @@
+"""Scoring a :class:`~tablekit.game.events.Won` event against the table.
+
+The situational flags come from the event history the state keeps: riichi,
+double riichi and ippatsu per seat, rinshan from the last draw, chankan from an
+added kan, haitei and houtei from the wall, tenhou and chiihou from the first
+uninterrupted draw. Pao follows from who fed the third dragon or fourth wind set.
+"""
+
+from __future__ import annotations
+
+from tablekit.game.events import BadEvent, WinnerHand, Won
+from tablekit.game.state import SEATS, TableState, WinResult
+from tablekit.rules.hand import Meld, Win
+from tablekit.rules.payments import Claim, settle_ron, settle_win
+from tablekit.rules.scoring import score_hand
+
+DRAGONS = range(31, 34)
+WINDS = range(27, 31)
+
+
+def score_won(state: TableState, event: Won) -> tuple[tuple[WinResult, ...], list[int], bool]:
+    """The scored wins, the score changes, and whether a riichi stick goes back."""
+    tsumo = event.from_seat is None or (
+        len(event.winners) == 1 and event.winners[0].seat == event.from_seat)
+    if tsumo:
+        wins = (_tsumo_win(state, event),)
+        return wins, _tsumo_deltas(state, wins[0]), False
+    winners = _ron_winners(state, event)
+    wins = tuple(_ron_win(state, event, hand) for hand in winners)
+    claims = [Claim(w.seat, w.value, w.pao_seat) for w in wins]
+    deltas = settle_ron(claims, event.from_seat, state.dealer, state.honba, state.sticks,
+                        state.rules)
+    return wins, deltas, state.pending_riichi == event.from_seat
+
+
+def _tsumo_win(state: TableState, event: Won) -> WinResult:
+    if len(event.winners) != 1:
+        raise BadEvent("a tsumo has exactly one winner")
+    hand = event.winners[0]
+    if state.turn != hand.seat or state.to_draw:
+        raise BadEvent(f"seat {hand.seat} has not just drawn")
+    seat = state.seats[hand.seat]
+    first_draw = seat.draws == 1 and not seat.pond and not state.interrupted
+    flags = {
+        "tsumo": True,
+        "rinshan": state.last_draw_rinshan,
+        "haitei": state.wall == 0 and not state.last_draw_rinshan,
+        "tenhou": first_draw and hand.seat == state.dealer,
+        "chiihou": first_draw and hand.seat != state.dealer,
+    }
+    return _scored(state, hand, None, flags, event.ura)
+
+
+def _ron_winners(state: TableState, event: Won) -> list[WinnerHand]:
+    discarder = event.from_seat
+    order = sorted(event.winners, key=lambda w: (w.seat - discarder) % SEATS)
+    if state.rules.multi_ron == "head_bump":
+        order = order[:1]
+    if state.rules.multi_ron == "double" and len(order) > 2:
+        raise BadEvent("triple ron is an abortive draw under these rules")
+    return order
+
+
+def _ron_win(state: TableState, event: Won, hand: WinnerHand) -> WinResult:
+    discarder = event.from_seat
+    if state.chankan_tile is not None and state.turn == discarder:
+        if hand.win_tile.kind != state.chankan_tile.kind:
+            raise BadEvent(f"the added kan was of {state.chankan_tile}, not {hand.win_tile}")
+        flags = {"chankan": True}
+    elif state.last_discard is not None and state.last_discard[0] == discarder:
+        tile = state.last_discard[1]
+        if hand.win_tile != tile:
+            raise BadEvent(f"seat {discarder}'s last discard is {tile}, not {hand.win_tile}")
+        flags = {"houtei": state.wall == 0}
+    else:
+        raise BadEvent(f"seat {discarder} has no discard or added kan to win on")
+    return _scored(state, hand, discarder, flags, event.ura)
+
+
+def _scored(state: TableState, hand: WinnerHand, discarder: int | None, flags: dict[str, bool],
+            ura: tuple) -> WinResult:
+    seat = state.seats[hand.seat]
+    riichi = seat.riichi
+    win = Win(
+        hand=hand.hand, win_tile=hand.win_tile, melds=seat.melds,
+        seat_wind=state.seat_wind(hand.seat), round_wind=state.round_wind,
+        riichi=riichi and not seat.double_riichi, double_riichi=riichi and seat.double_riichi,
+        ippatsu=riichi and seat.ippatsu, dora=state.dora, ura=ura if riichi else (),
+        honba=state.honba, sticks=state.sticks, **flags,
+    )
+    value = score_hand(win, state.rules)
+    return WinResult(hand.seat, value, discarder, _pao_seat(seat.melds, hand.seat), hand.hand,
+                     hand.win_tile, seat.melds)
+
+
+def _pao_seat(melds: tuple[Meld, ...], winner: int) -> int | None:
+    """Who fed the third dragon set or the fourth wind set, if anyone did."""
+    for group, needed in ((DRAGONS, 3), (WINDS, 4)):
+        sets = [m for m in melds if m.kind != "chi" and m.tiles[0].kind in group]
+        if len(sets) == needed:
+            last = sets[-1]
+            if last.kind != "ankan" and last.from_seat not in (None, winner):
+                return last.from_seat
+    return None
+
+
+def _tsumo_deltas(state: TableState, win: WinResult) -> list[int]:
+    return settle_win(win.value, win.seat, state.dealer, None, state.honba, state.sticks,
+                      state.rules, pao_seat=win.pao_seat)

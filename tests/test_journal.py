@@ -1,0 +1,156 @@
+"""Journal, undo/redo and crash recovery (kill -9 at random points of a game)."""
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from engine_helpers import Table
+
+from tablekit.game.events import (
+    BadEvent,
+    Discard,
+    Draw,
+    ExhaustiveDraw,
+    GameStarted,
+    HandStarted,
+    Undo,
+    from_json,
+    to_json,
+)
+from tablekit.game.journal import Journal, read_journal
+from tablekit.game.reducer import replay
+from tablekit.game.session import Session, in_force
+from tablekit.tiles import Tile
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def recorded_game() -> list:
+    """Two whole hands of events: draws and discards to the end of the wall, then a draw."""
+    events = [GameStarted({"base": "tenhou"})]
+    table = Table()
+
+    def record(*new):
+        events.extend(new)
+        return table(*new)
+
+    for _ in range(2):
+        record(HandStarted(Tile.from_code("1m")))
+        table.filler = 0
+        while table.state.wall > 0:
+            seat = table.state.turn
+            tile = Tile(33 - table.filler % 34)
+            table.filler += 1
+            record(Draw(seat), Discard(seat, tile))
+        record(ExhaustiveDraw(tenpai=(table.state.dealer,)))
+    return events
+
+
+def test_every_event_round_trips_through_json():
+    for event in recorded_game():
+        assert from_json(to_json(event)) == event
+
+
+def test_undo_and_redo_are_journalled_and_rebuild_the_state(tmp_path):
+    events = recorded_game()[:60]
+    game = Session.open(tmp_path / "g.jsonl")
+    for event in events:
+        game.submit(event)
+    after = game.state
+    game.undo(3)
+    assert game.state == replay(events[:-3])
+    game.redo()
+    assert game.state == replay(events[:-2])
+    game.close()
+    again = Session.open(tmp_path / "g.jsonl")
+    assert again.state == replay(events[:-2])
+    assert again.can_redo
+    assert [type(e) for e in again.history[-2:]] == [Undo, type(again.history[-1])]
+    assert after != again.state
+
+
+def test_a_new_event_after_undo_drops_the_redo_branch():
+    a, b, c = recorded_game()[:3]
+    active, undone = in_force([a, b, Undo(), c])
+    assert active == [a, c] and undone == []
+    with pytest.raises(BadEvent, match="nothing left to undo"):
+        in_force([a, Undo(2)])
+
+
+def test_a_refused_event_is_not_journalled(tmp_path):
+    game = Session.open(tmp_path / "g.jsonl")
+    for event in recorded_game()[:3]:
+        game.submit(event)
+    before = game.state
+    with pytest.raises(BadEvent):
+        game.submit(Discard(3, Tile.from_code("1m")))
+    assert game.state == before
+    game.close()
+    assert len(read_journal(tmp_path / "g.jsonl").events) == 3
+
+
+def test_a_torn_last_line_is_dropped_and_trimmed(tmp_path):
+    path = tmp_path / "g.jsonl"
+    events = recorded_game()[:5]
+    with Journal(path) as journal:
+        for event in events:
+            journal.append(event)
+    with path.open("a") as handle:
+        handle.write('{"type": "draw", "se')
+    contents = read_journal(path)
+    assert contents.events == events and contents.torn_tail.startswith('{"type"')
+    game = Session.open(path)
+    game.submit(Discard(1, Tile.from_code("9s")))
+    game.close()
+    assert read_journal(path).torn_tail == ""
+
+
+def test_a_corrupt_line_in_the_middle_is_an_error_naming_the_line(tmp_path):
+    path = tmp_path / "g.jsonl"
+    path.write_text(to_json(recorded_game()[0]) + "\nnot json\n" + to_json(Draw(0)) + "\n")
+    with pytest.raises(BadEvent, match="line 2"):
+        read_journal(path)
+
+
+WRITER = """
+import json, sys
+from pathlib import Path
+from tablekit.game.events import from_json
+from tablekit.game.session import Session
+events = [from_json(line) for line in Path(sys.argv[2]).read_text().splitlines()]
+game = Session.open(Path(sys.argv[1]))
+for event in events[len(game.history):]:
+    game.submit(event)
+    print(len(game.history), flush=True)
+"""
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_kill_9_at_a_random_point_then_resume_exactly(tmp_path, seed):
+    events = recorded_game()
+    script = tmp_path / "events.jsonl"
+    script.write_text("\n".join(to_json(e) for e in events) + "\n")
+    journal = tmp_path / "game.jsonl"
+    rng = random.Random(seed)
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    for _ in range(3):
+        proc = subprocess.Popen([sys.executable, "-c", WRITER, str(journal), str(script)],
+                                stdout=subprocess.PIPE, env=env)
+        time.sleep(rng.uniform(0.3, 1.2))
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=10)
+        resumed = Session.open(journal)
+        done = len(resumed.history)
+        assert resumed.state == replay(events[:done])
+        resumed.close()
+    final = subprocess.run([sys.executable, "-c", WRITER, str(journal), str(script)],
+                           env=env, capture_output=True, timeout=120, check=True)
+    assert final.returncode == 0
+    assert Session.open(journal).state == replay(events)
+    assert json.loads(journal.read_text().splitlines()[0])["type"] == "game_started"
