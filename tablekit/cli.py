@@ -5,9 +5,9 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
-from tablekit.commands import score
+from tablekit.commands import replay, score
 
-COMMANDS = (score,)
+COMMANDS = (score, replay)
 
 
 def build_parser() -> argparse.ArgumentParser:

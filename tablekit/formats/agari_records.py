@@ -14,11 +14,12 @@ from pathlib import Path
 from typing import Any
 
 from tablekit.errors import InvalidHand
+from tablekit.formats.tenhou_check import value_mismatches
 from tablekit.formats.tenhou_rules import lobby_rules
 from tablekit.rules.hand import WINDS, Meld, Win
 from tablekit.rules.payments import Claim, settle_ron, settle_win
 from tablekit.rules.presets import TENHOU, Rules
-from tablekit.rules.scoring import DORA_NAMES, HandValue, score_hand
+from tablekit.rules.scoring import HandValue, score_hand
 from tablekit.tiles import Tile
 
 MELD_KINDS = {"chi": "chi", "pon": "pon", "daiminkan": "kan", "ankan": "ankan",
@@ -123,36 +124,18 @@ def check_record(record: dict[str, Any], rules: Rules | None = None) -> RecordCh
 
 def _differences(record: dict[str, Any], value: HandValue, rules: Rules) -> list[str]:
     result = record["result"]
-    expected_yaku = {(y[2], y[1]) for y in result["yaku"] if y[1]}
-    expected_yaku |= {(y[1], 13) for y in result["yakuman"]}
-    got_yaku = {(y.name, 13 if y.yakuman else y.han) for y in value.yaku}
-    out = []
-    if got_yaku != expected_yaku:
-        out.append(f"yaku {sorted(got_yaku)} != tenhou {sorted(expected_yaku)}")
-    if not result["yakuman"]:
-        if value.han != result["han"]:
-            out.append(f"han {value.han} != tenhou {result['han']}")
-        if value.fu != result["fu"]:
-            out.append(f"fu {value.fu} != tenhou {result['fu']}")
+    out = value_mismatches(value, [(y[2], y[1]) for y in result["yaku"]],
+                           [y[1] for y in result["yakuman"]], result["han"], result["fu"],
+                           result["points"], rules)
     limit = LIMIT_NAMES.get(value.limit, value.limit)
     if limit == "mangan" and value.fu * 2 ** (value.han + 2) < 2000:
         limit = ""  # Tenhou names no limit for a kiriage mangan
     if limit != result["limit_name"] and not (value.yakuman and "yakuman" in result["limit_name"]):
         out.append(f"limit {limit!r} != tenhou {result['limit_name']!r}")
-    points = _points(value, record, rules)
-    if points != result["points"]:
-        out.append(f"points {points} != tenhou {result['points']}")
     deltas = record_deltas(record, value, rules)
     if deltas != result["sc_deltas"]:
         out.append(f"score changes {deltas} != tenhou {result['sc_deltas']}")
     return out
-
-
-def _points(value: HandValue, record: dict[str, Any], rules: Rules) -> int:
-    """The hand's face value as Tenhou records it (no honba, no sticks)."""
-    deltas = settle_win(value, record["winner_seat"], record["dealer_seat"],
-                        None if value.tsumo else (record["winner_seat"] + 1) % 4, 0, 0, rules)
-    return deltas[record["winner_seat"]]
 
 
 def summarise(checks: list[RecordCheck]) -> dict[str, Any]:
@@ -166,5 +149,5 @@ def summarise(checks: list[RecordCheck]) -> dict[str, Any]:
             "matched": sum(c.ok for c in checked), "skipped": skipped}
 
 
-__all__ = ["DORA_NAMES", "RecordCheck", "check_record", "read_records", "record_deltas",
+__all__ = ["RecordCheck", "check_record", "read_records", "record_deltas",
            "summarise", "win_from_record"]

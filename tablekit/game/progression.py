@@ -2,8 +2,9 @@
 
 End conditions, each from the preset: busting (a score below zero), the last
 hand of a hanchan or tonpuusen, the dealer's last-hand finish when leading
-(``agari_yame``), and Tenhou's extension into the next wind until someone
-reaches the return points. Final standings add leftover riichi sticks to first
+after a win (``agari_yame``) or tenpai (``tenpai_yame``; an abortive draw plays
+on), and Tenhou's extension into the next wind until someone reaches the return
+points. Final standings add leftover riichi sticks to first
 place, then oka and uma; ties go to the seat nearer the first dealer.
 """
 
@@ -34,7 +35,9 @@ def finish_hand(state: TableState, result: HandResult, dealer_continues: bool,
         state = replace(state, round_wind=state.round_wind + number // SEATS,
                         hand_number=number % SEATS,
                         honba=0 if result.kind == "win" else state.honba + 1)
-    reason = _end_reason(state, played, dealer_continues)
+    may_stop = (result.kind == "win" and state.rules.agari_yame) or (
+        result.kind == "exhaustive_draw" and state.rules.tenpai_yame)
+    reason = _end_reason(state, played, dealer_continues, dealer_may_stop=may_stop)
     return final_standings(state, reason) if reason else state
 
 
@@ -42,7 +45,8 @@ def _hand_index(state: TableState) -> int:
     return state.round_wind * SEATS + state.hand_number
 
 
-def _end_reason(state: TableState, played: int, dealer_continues: bool) -> str:
+def _end_reason(state: TableState, played: int, dealer_continues: bool, dealer_may_stop: bool
+                ) -> str:
     rules = state.rules
     last = (SEATS if rules.length == "tonpuusen" else 2 * SEATS) - 1
     top = max(state.scores)
@@ -53,11 +57,11 @@ def _end_reason(state: TableState, played: int, dealer_continues: bool) -> str:
     if played > last and top >= rules.return_points:
         return f"{top:,} points reached in the extra round"
     if not rules.sudden_death_extension:
-        if dealer_continues and rules.agari_yame and not _dealer_leads(state):
+        if dealer_continues and not (dealer_may_stop and _dealer_leads(state)):
             return ""
         return "the last hand was played"
     if dealer_continues:
-        if rules.agari_yame and _dealer_leads(state) and top >= rules.return_points:
+        if dealer_may_stop and _dealer_leads(state) and top >= rules.return_points:
             return "the dealer finished the last hand in the lead"
         return ""
     if top >= rules.return_points or played >= last + SEATS:

@@ -110,8 +110,8 @@ def _hand_started(state: TableState, event: HandStarted) -> TableState:
         state, phase=Phase.HAND_IN_PLAY, seats=fresh.seats, dora=(() if event.dora is None
                                                                   else (event.dora,)),
         wall=fresh.wall, turn=state.dealer, to_draw=True, last_discard=None,
-        pending_riichi=None, last_draw_rinshan=False, chankan_tile=None, interrupted=False,
-        kans=0, result=None)
+        pending_riichi=None, last_draw_rinshan=False, kan_draw=False, chankan_tile=None,
+        interrupted=False, kans=0, result=None)
 
 
 def _game_ended(state: TableState, event: GameEnded) -> TableState:
@@ -132,6 +132,8 @@ def _draw(state: TableState, event: Draw) -> TableState:
         need = "a replacement draw after a kan" if state.kan_draw else "no kan to replace"
         raise _refuse(event, f"expected {need}")
     state = _settle_riichi(state)
+    if event.rinshan:  # an added kan breaks ippatsu only once nobody robbed it
+        state = _break_ippatsu(state)
     seat = state.seats[event.seat]
     state = state.with_seat(event.seat, draws=seat.draws + 1)
     return replace(state, wall=state.wall - 1, to_draw=False, last_draw_rinshan=event.rinshan,
@@ -198,7 +200,8 @@ def _call(state: TableState, event: Call) -> TableState:
         state = _own_kan(state, event, meld)
     else:
         state = _claim(state, event, meld)
-    state = _break_ippatsu(state)
+    if event.kind != "shouminkan":
+        state = _break_ippatsu(state)
     _check_counts(state, event)
     return replace(state, interrupted=True)
 

@@ -61,6 +61,7 @@ class Rules:
     busting: bool = True
     length: Length = "hanchan"
     agari_yame: bool = True
+    tenpai_yame: bool = True
     sudden_death_extension: bool = True
     leftover_sticks_to_first: bool = True
     abortive_draws: bool = True
@@ -99,7 +100,8 @@ class Rules:
             ("Uma", uma),
             ("Busting", yes[self.busting]),
             ("Length", "East only" if self.length == "tonpuusen" else "East + South"),
-            ("Dealer may stop when top", yes[self.agari_yame]),
+            ("Last hand ends on a leading dealer's win", yes[self.agari_yame]),
+            ("... or tenpai", yes[self.tenpai_yame]),
             ("Extension to West", yes[self.sudden_death_extension]),
             ("Leftover sticks", "to first place" if self.leftover_sticks_to_first else "lost"),
             ("Abortive draws", yes[self.abortive_draws]),
@@ -131,6 +133,7 @@ EMA2016 = Rules(
     uma=(15, 5, -5, -15),
     busting=False,
     agari_yame=False,
+    tenpai_yame=False,
     sudden_death_extension=False,
     abortive_draws=False,
     nagashi_mangan=False,
@@ -155,6 +158,7 @@ WRC2025 = Rules(
     uma=(15, 5, -5, -15),
     busting=False,
     agari_yame=False,
+    tenpai_yame=False,
     sudden_death_extension=False,
     abortive_draws=False,
     nagashi_mangan=False,

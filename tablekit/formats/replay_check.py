@@ -1,0 +1,149 @@
+"""Replay recorded games through importer, engine and scorer, and compare with the record.
+
+Each hand is checked three ways: the table before the deal (round, dealer, honba,
+sticks, scores) against Tenhou's INIT; every seat's score change against the
+record; every win's han, fu, points and yaku against Tenhou's AGARI. At the end
+the final scores are compared with Tenhou's ``owari``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from tablekit.errors import TablekitError
+from tablekit.formats.tenhou import YAKU_BY_ID, ImportedGame, ImportedHand, import_file
+from tablekit.formats.tenhou_check import value_mismatches
+from tablekit.game.events import BadEvent
+from tablekit.game.reducer import apply
+from tablekit.game.state import Phase, TableState
+
+
+@dataclass
+class GameReport:
+    path: Path
+    skipped: str | None = None
+    hands: int = 0
+    hands_ok: int = 0
+    wins: int = 0
+    wins_ok: int = 0
+    final_ok: bool = False
+    mismatches: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+    table: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return self.skipped is None and not self.mismatches and self.final_ok
+
+
+def log_files(paths: Iterable[Path]) -> Iterator[Path]:
+    """Every file under the given files and folders, sorted."""
+    for path in paths:
+        if path.is_dir():
+            yield from sorted(p for p in path.rglob("*") if p.is_file())
+        else:
+            yield path
+
+
+def check_game(path: Path) -> GameReport:
+    start = time.perf_counter()
+    report = GameReport(path)
+    try:
+        game = import_file(path)
+    except TablekitError as error:
+        report.skipped = _reason(error)
+        return report
+    _run(game, report)
+    report.seconds = time.perf_counter() - start
+    return report
+
+
+def _reason(error: Exception) -> str:
+    text = str(error)
+    return text.split(":")[0] if "three-player" not in text else "three-player (sanma) game"
+
+
+def _run(game: ImportedGame, report: GameReport) -> None:
+    state = apply(TableState.new(), game.start)
+    total = state.total_points
+    for hand in game.hands:
+        report.hands += 1
+        label = state.short_label
+        problems = _table_mismatches(state, hand)
+        try:
+            for event in hand.events:
+                state = apply(state, event)
+                if state.total_points != total:
+                    raise BadEvent(f"points plus deposits changed to {state.total_points:,}")
+        except BadEvent as error:
+            report.mismatches.append(f"{label}: engine refused: {error}")
+            return
+        problems += _result_mismatches(state, hand, report)
+        report.hands_ok += not problems
+        report.mismatches.extend(f"{label}: {p}" for p in problems)
+        report.table.append(_table_line(label, state))
+    _check_final(state, game, report)
+
+
+def _table_mismatches(state: TableState, hand: ImportedHand) -> list[str]:
+    init = hand.init
+    expected = (init.round_index // 4, init.round_index % 4, init.dealer, init.honba, init.sticks,
+                tuple(init.scores))
+    got = (state.round_wind, state.hand_number, state.dealer, state.honba, state.sticks,
+           state.scores)
+    if got == expected:
+        return []
+    return [f"table before the deal (wind, hand, dealer, honba, sticks, scores) {got} "
+            f"!= tenhou {expected}"]
+
+
+def _result_mismatches(state: TableState, hand: ImportedHand, report: GameReport) -> list[str]:
+    result = state.result
+    if result is None:
+        return ["the hand did not end"]
+    problems = []
+    if result.deltas != hand.deltas:
+        problems.append(f"score changes {list(result.deltas)} != tenhou {list(hand.deltas)}")
+    for agari in hand.wins:
+        report.wins += 1
+        mine = [w for w in result.wins if w.seat == agari.who]
+        if not mine:
+            problems.append(f"seat {agari.who}'s win is missing")
+            continue
+        found = value_mismatches(
+            mine[0].value, [(YAKU_BY_ID[i], h) for i, h in agari.yaku],
+            [YAKU_BY_ID[i] for i in agari.yakuman], _han(agari), agari.fu, agari.points,
+            state.rules)
+        report.wins_ok += not found
+        problems.extend(f"seat {agari.who}: {p}" for p in found)
+    return problems
+
+
+def _han(agari: object) -> int:
+    return sum(h for _, h in agari.yaku)  # type: ignore[attr-defined]
+
+
+def _check_final(state: TableState, game: ImportedGame, report: GameReport) -> None:
+    final = game.hands[-1].final if game.hands else None
+    if final is None:
+        report.mismatches.append("the record has no final scores")
+        return
+    if state.phase is not Phase.GAME_OVER:
+        report.mismatches.append(f"tenhou ended the game, the engine did not ({state.round_label})")
+        return
+    points = tuple(s.points for s in sorted(state.standings, key=lambda s: s.seat))
+    if points != tuple(final):
+        report.mismatches.append(f"final scores {list(points)} != tenhou {list(final)}")
+        return
+    report.final_ok = True
+
+
+def _table_line(label: str, state: TableState) -> str:
+    result = state.result
+    kind = result.kind.replace("_", " ") if result else "?"
+    deltas = " ".join(f"{d:+7d}" for d in (result.deltas if result else ()))
+    scores = " ".join(f"{s:7d}" for s in state.scores)
+    return f"{label:<7} {kind:<16} {deltas}   {scores}"
