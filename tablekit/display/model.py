@@ -1,0 +1,59 @@
+"""What the scoreboard shows: the table state plus the app's current screen.
+
+The app builds a :class:`ScreenModel`; renderers draw it and nothing else, so a
+screen can be rendered from any example state (``tablekit screens``).
+
+>>> from tablekit.game.state import TableState
+>>> ScreenModel(TableState.new()).mode
+<Mode.SCOREBOARD: 'scoreboard'>
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import Literal
+
+from tablekit.game.state import TableState, WinResult
+
+Layout = Literal["facing", "centre"]
+
+
+class Mode(Enum):
+    SCOREBOARD = "scoreboard"        # the game in play (or between hands)
+    WIN_CONFIRM = "win confirm"      # a scored win waiting for OK (or UNDO to cancel)
+    HAND_RESULT = "hand result"      # the last hand's result (win, exhaustive or abortive draw)
+    TENPAI_ENTRY = "tenpai entry"    # exhaustive draw: each seat declares tenpai / noten
+    FINAL = "final"                  # the final standings with oka and uma
+    MENU = "menu"                    # the UNDO-hold menu
+
+
+@dataclass(frozen=True)
+class WinPreview:
+    """A win scored but not applied: points move only after OK."""
+
+    wins: tuple[WinResult, ...]
+    deltas: tuple[int, ...]
+    doubts: tuple[str, ...] = ()     # uncertain reads, e.g. "7p read at 62%: 7p or 8p?"
+
+
+@dataclass(frozen=True)
+class Menu:
+    title: str
+    items: tuple[str, ...]
+    selected: int = 0
+
+
+@dataclass(frozen=True)
+class ScreenModel:
+    """Everything one frame of the scoreboard shows."""
+
+    state: TableState
+    mode: Mode = Mode.SCOREBOARD
+    layout: Layout = "facing"
+    preview: WinPreview | None = None
+    tenpai: tuple[bool, ...] | None = None
+    menu: Menu | None = None
+    warnings: tuple[str, ...] = ()   # camera lost, uncertain read, low confidence
+    message: str = ""                # the last refusal or hint, one line
+    differences_for: int | None = None  # a seat asking for its point differences
