@@ -5,9 +5,9 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
-from tablekit.commands import replay, score
+from tablekit.commands import export, replay, score
 
-COMMANDS = (score, replay)
+COMMANDS = (score, replay, export)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,135 @@
+"""Export a tracked game as mjai JSON lines, so clubs can keep records.
+
+Tiles nobody saw (draws the camera cannot see, the concealed hands) are ``"?"``.
+Scores, deltas and reach acceptance come from replaying the events through
+the engine, so the export always agrees with what the scoreboard showed.
+
+>>> from tablekit.game.events import GameStarted, HandStarted, Draw, Discard
+>>> from tablekit.tiles import Tile
+>>> lines = to_mjai([GameStarted({"base": "tenhou"}), HandStarted(Tile.from_code("5z")),
+...                  Draw(0), Discard(0, Tile.from_code("0p"))])
+>>> [line["type"] for line in lines]
+['start_game', 'start_kyoku', 'tsumo', 'dahai']
+>>> lines[1]["dora_marker"], lines[3]["pai"], lines[2]["pai"]
+('P', '5pr', '?')
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from tablekit.game.events import (
+    AbortiveDraw, Call, Chombo, Discard, DoraRevealed, Draw, Event, ExhaustiveDraw, GameEnded,
+    GameStarted, HandStarted, RiichiDeclared, Won,
+)
+from tablekit.game.reducer import apply
+from tablekit.game.state import Phase, TableState
+from tablekit.tiles import Tile
+
+HONORS = ("E", "S", "W", "N", "P", "F", "C")
+WINDS = ("E", "S", "W", "N")
+MJAI_CALLS = {"chi": "chi", "pon": "pon", "kan": "daiminkan", "ankan": "ankan",
+              "shouminkan": "kakan"}
+
+
+def mjai_tile(tile: Tile | None) -> str:
+    """A tile in mjai notation (``5mr`` is a red five, ``P``/``F``/``C`` the dragons).
+
+    >>> [mjai_tile(Tile.from_code(c)) for c in ("1m", "0s", "1z", "5z", "7z")] + [mjai_tile(None)]
+    ['1m', '5sr', 'E', 'P', 'C', '?']
+    """
+    if tile is None:
+        return "?"
+    if tile.is_honor:
+        return HONORS[tile.kind - 27]
+    return f"{tile.number}{tile.suit}" + ("r" if tile.red else "")
+
+
+def to_mjai(events: Iterable[Event]) -> list[dict[str, Any]]:
+    """The mjai records for a list of engine events (undo/redo already resolved)."""
+    out: list[dict[str, Any]] = []
+    state = TableState.new()
+    for event in events:
+        before = state
+        state = apply(state, event)
+        out.extend(_records(before, state, event))
+    if state.phase is Phase.GAME_OVER and (not out or out[-1]["type"] != "end_game"):
+        out.append({"type": "end_game", "scores": list(state.scores)})
+    return out
+
+
+def write_mjai(events: Iterable[Event]) -> Iterator[str]:
+    for record in to_mjai(events):
+        yield json.dumps(record, ensure_ascii=False)
+
+
+def _records(before: TableState, after: TableState, event: Event) -> list[dict[str, Any]]:
+    out = _accepted_reach(before, after)
+    out.extend(_event_records(before, after, event))
+    if after.phase is not Phase.HAND_IN_PLAY and before.phase is Phase.HAND_IN_PLAY:
+        out.append({"type": "end_kyoku"})
+    return out
+
+
+def _accepted_reach(before: TableState, after: TableState) -> list[dict[str, Any]]:
+    seat = before.pending_riichi
+    if seat is None or after.sticks <= before.sticks:
+        return []
+    deltas = [0, 0, 0, 0]
+    deltas[seat] = -before.rules.riichi_deposit
+    scores = [s + d for s, d in zip(before.scores, deltas, strict=True)]
+    return [{"type": "reach_accepted", "actor": seat, "deltas": deltas, "scores": scores}]
+
+
+def _event_records(before: TableState, after: TableState, event: Event) -> list[dict[str, Any]]:
+    if isinstance(event, GameStarted):
+        return [{"type": "start_game", "names": list(event.names) or ["", "", "", ""]}]
+    if isinstance(event, HandStarted):
+        return [{"type": "start_kyoku", "bakaze": WINDS[after.round_wind],
+                 "dora_marker": mjai_tile(event.dora), "kyoku": after.hand_number + 1,
+                 "honba": after.honba, "kyotaku": after.sticks, "oya": after.dealer,
+                 "scores": list(after.scores), "tehais": [["?"] * 13 for _ in range(4)]}]
+    if isinstance(event, Draw):
+        return [{"type": "tsumo", "actor": event.seat, "pai": mjai_tile(event.tile)}]
+    if isinstance(event, Discard):
+        return [{"type": "dahai", "actor": event.seat, "pai": mjai_tile(event.tile),
+                 "tsumogiri": event.tsumogiri}]
+    if isinstance(event, RiichiDeclared):
+        return [{"type": "reach", "actor": event.seat}]
+    if isinstance(event, Call):
+        return [_call(event)]
+    if isinstance(event, DoraRevealed):
+        return [{"type": "dora", "dora_marker": mjai_tile(event.indicator)}]
+    return _hand_end(before, after, event)
+
+
+def _call(event: Call) -> dict[str, Any]:
+    record: dict[str, Any] = {"type": MJAI_CALLS[event.kind], "actor": event.seat}
+    tiles = list(event.tiles)
+    if event.kind == "ankan":
+        record["consumed"] = [mjai_tile(t) for t in tiles]
+        return record
+    called = event.called if event.called in tiles else tiles[0]
+    tiles.remove(called)
+    record["pai"] = mjai_tile(called)
+    record["consumed"] = [mjai_tile(t) for t in tiles]
+    if event.kind != "shouminkan":
+        record["target"] = event.from_seat
+    return record
+
+
+def _hand_end(before: TableState, after: TableState, event: Event) -> list[dict[str, Any]]:
+    result = after.result
+    if isinstance(event, Won) and result is not None:
+        return [{"type": "hora", "actor": w.seat,
+                 "target": w.seat if w.from_seat is None else w.from_seat,
+                 "deltas": list(result.deltas) if i == 0 else [0, 0, 0, 0],
+                 "ura_markers": [mjai_tile(t) for t in event.ura]}
+                for i, w in enumerate(result.wins)]
+    if isinstance(event, (ExhaustiveDraw, AbortiveDraw, Chombo)) and result is not None:
+        return [{"type": "ryukyoku", "deltas": list(result.deltas)}]
+    if isinstance(event, GameEnded):
+        return [{"type": "end_game", "scores": list(after.scores)}]
+    return []

@@ -1,0 +1,71 @@
+"""Recorded games through importer, engine and scorer; mjai export."""
+
+import json
+
+from conftest import FIXTURES
+
+from tablekit.cli import main
+from tablekit.formats.mjai import to_mjai
+from tablekit.formats.replay_check import check_game
+from tablekit.formats.tenhou import import_file
+
+GAME = FIXTURES / "mjlog" / "tenhou-python-bot-28.xml"
+
+
+def test_fixture_game_matches_tenhou_hand_by_hand():
+    report = check_game(GAME)
+    assert report.mismatches == [] and report.ok
+    assert report.hands == 6 and report.hands_ok == 6 and report.wins_ok == report.wins == 5
+
+
+def test_replay_check_prints_a_json_summary_last(capsys):
+    assert main(["replay", "--check", str(GAME)]) == 0
+    summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert summary["games"] == summary["games_ok"] == 1
+    assert set(summary) >= {"games", "games_ok", "hands", "hands_ok", "wins", "wins_ok",
+                            "skipped"}
+
+
+def test_replay_without_check_prints_the_hand_table(capsys):
+    assert main(["replay", str(GAME)]) == 0
+    out = capsys.readouterr().out
+    assert "E1-0" in out and "win" in out
+
+
+def test_a_tampered_record_is_a_mismatch_with_non_zero_exit(tmp_path, capsys):
+    text = GAME.read_text()
+    tampered = tmp_path / "tampered.xml"
+    start = text.index('sc="') + 4
+    end = text.index('"', start)
+    values = text[start:end].split(",")
+    values[1] = str(int(values[1]) + 10)   # seat 0 gains 1,000 more than it did
+    tampered.write_text(text[:start] + ",".join(values) + text[end:])
+    assert main(["replay", "--check", str(tampered)]) == 1
+    assert "score changes" in capsys.readouterr().out
+
+
+def test_mjai_export_agrees_with_the_engine():
+    game = import_file(GAME)
+    records = to_mjai(game.events)
+    kinds = [r["type"] for r in records]
+    assert kinds[0] == "start_game" and kinds[-1] == "end_game"
+    assert kinds.count("start_kyoku") == kinds.count("end_kyoku") == 6
+    assert kinds.count("hora") == 5 and kinds.count("ryukyoku") == 1
+    assert kinds.count("reach") == kinds.count("reach_accepted") == 6
+    for record in records:
+        if record["type"] == "hora":
+            assert sum(record["deltas"]) >= 0
+
+
+def test_export_command_writes_mjai_lines(tmp_path):
+    out = tmp_path / "game.mjai.jsonl"
+    assert main(["export", str(GAME), "--out", str(out)]) == 0
+    lines = out.read_text().splitlines()
+    assert json.loads(lines[0])["type"] == "start_game"
+
+
+def test_shared_logs_sample_replays_exactly(shared_data):
+    folder = shared_data / "tenhou" / "logs" / "MahjongRepository+tenhou-python-bot"
+    reports = [check_game(p) for p in sorted(folder.iterdir())[:15]]
+    played = [r for r in reports if not r.skipped]
+    assert played and all(r.ok for r in played), [r.mismatches[:2] for r in played if not r.ok]
