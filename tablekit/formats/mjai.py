@@ -21,8 +21,19 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from tablekit.game.events import (
-    AbortiveDraw, Call, Chombo, Discard, DoraRevealed, Draw, Event, ExhaustiveDraw, GameEnded,
-    GameStarted, HandStarted, RiichiDeclared, Won,
+    AbortiveDraw,
+    Call,
+    Chombo,
+    Discard,
+    DoraRevealed,
+    Draw,
+    Event,
+    ExhaustiveDraw,
+    GameEnded,
+    GameStarted,
+    HandStarted,
+    RiichiDeclared,
+    Won,
 )
 from tablekit.game.reducer import apply
 from tablekit.game.state import Phase, TableState
