@@ -39,9 +39,14 @@ class GameStarted:
 
 @dataclass(frozen=True)
 class HandStarted:
-    """The deal of the next hand; ``dora`` is the first indicator when it is known."""
+    """The deal of the next hand; ``dora`` is the first indicator when it is known.
+
+    ``tracked`` False scores the hand from buttons alone: no draws or discards are
+    followed, riichi sticks go down at once, wins are entered as han and fu.
+    """
 
     dora: Tile | None = None
+    tracked: bool = True
 
 
 @dataclass(frozen=True)
@@ -89,12 +94,16 @@ class DoraRevealed:
 
 @dataclass(frozen=True)
 class WinnerHand:
-    """One winner's revealed hand: concealed tiles with the winning tile, and its melds
-    (taken from the table state when empty and the seat called)."""
+    """One winner: the revealed concealed tiles with the winning tile (melds come from
+    the table), or, for a hand scored without tile tracking, the han and fu people
+    entered (``hand`` empty, ``win_tile`` None)."""
 
     seat: int
-    hand: tuple[Tile, ...]
-    win_tile: Tile
+    hand: tuple[Tile, ...] = ()
+    win_tile: Tile | None = None
+    han: int | None = None
+    fu: int | None = None
+    yakuman: int = 0
 
 
 @dataclass(frozen=True)
@@ -206,6 +215,11 @@ def _encode(value: Any) -> Any:
     return value
 
 
+def _winner(data: dict[str, Any]) -> WinnerHand:
+    hints = get_type_hints(WinnerHand)
+    return WinnerHand(**{k: _decode(v, hints[k]) for k, v in data.items()})
+
+
 def _decode(value: Any, hint: Any) -> Any:
     text = str(hint)
     if value is None:
@@ -215,8 +229,7 @@ def _decode(value: Any, hint: Any) -> Any:
     if "Tile" in text and "WinnerHand" not in text:
         return Tile.from_code(value)
     if "WinnerHand" in text:
-        return tuple(WinnerHand(v["seat"], tuple(parse_tiles(v["hand"])),
-                                Tile.from_code(v["win_tile"])) for v in value)
+        return tuple(_winner(v) for v in value)
     if "tuple" in text:
         return tuple(value)
     return value

@@ -89,6 +89,11 @@ def _need_phase(state: TableState, event: Event, *phases: Phase) -> None:
         raise _refuse(event, f"the game is at '{state.phase.value}'")
 
 
+def _need_tracked(state: TableState, event: Event) -> None:
+    if not state.tracked:
+        raise _refuse(event, "this hand is kept from the buttons alone; tiles are not followed")
+
+
 def _need_seat(event: Event, seat: int | None) -> None:
     if seat is not None and seat not in range(SEATS):
         raise _refuse(event, f"there is no seat {seat} (seats are 0-3)")
@@ -111,7 +116,7 @@ def _hand_started(state: TableState, event: HandStarted) -> TableState:
                                                                   else (event.dora,)),
         wall=fresh.wall, turn=state.dealer, to_draw=True, last_discard=None,
         pending_riichi=None, last_draw_rinshan=False, kan_draw=False, chankan_tile=None,
-        interrupted=False, kans=0, result=None)
+        interrupted=False, kans=0, result=None, tracked=event.tracked)
 
 
 def _game_ended(state: TableState, event: GameEnded) -> TableState:
@@ -123,6 +128,7 @@ def _game_ended(state: TableState, event: GameEnded) -> TableState:
 
 def _draw(state: TableState, event: Draw) -> TableState:
     _need_phase(state, event, Phase.HAND_IN_PLAY)
+    _need_tracked(state, event)
     _need_seat(event, event.seat)
     if state.turn != event.seat or not state.to_draw:
         raise _refuse(event, _whose_turn(state))
@@ -142,6 +148,7 @@ def _draw(state: TableState, event: Draw) -> TableState:
 
 def _discard(state: TableState, event: Discard) -> TableState:
     _need_phase(state, event, Phase.HAND_IN_PLAY)
+    _need_tracked(state, event)
     _need_seat(event, event.seat)
     if state.turn != event.seat or state.to_draw:
         raise _refuse(event, _whose_turn(state))
@@ -164,6 +171,8 @@ def _riichi(state: TableState, event: RiichiDeclared) -> TableState:
     _need_phase(state, event, Phase.HAND_IN_PLAY)
     _need_seat(event, event.seat)
     seat = state.seats[event.seat]
+    if not state.tracked:
+        return _untracked_riichi(state, event)
     problems = [
         (state.turn != event.seat or state.to_draw, "only after drawing, before discarding"),
         (seat.riichi or seat.riichi_declared, "this seat is already in riichi"),
@@ -177,6 +186,16 @@ def _riichi(state: TableState, event: RiichiDeclared) -> TableState:
             raise _refuse(event, reason)
     double = seat.draws == 1 and not seat.pond and not state.interrupted
     return state.with_seat(event.seat, riichi_declared=True, double_riichi=double)
+
+
+def _untracked_riichi(state: TableState, event: RiichiDeclared) -> TableState:
+    """Without tile tracking the stick goes down at once."""
+    if state.seats[event.seat].riichi:
+        raise _refuse(event, "this seat is already in riichi")
+    if state.scores[event.seat] < state.rules.riichi_deposit:
+        raise _refuse(event, f"needs {state.rules.riichi_deposit:,} points for the stick")
+    state = replace(state, pending_riichi=event.seat)
+    return _settle_riichi(state.with_seat(event.seat, riichi_declared=True))
 
 
 def _settle_riichi(state: TableState) -> TableState:
@@ -194,6 +213,7 @@ def _settle_riichi(state: TableState) -> TableState:
 
 def _call(state: TableState, event: Call) -> TableState:
     _need_phase(state, event, Phase.HAND_IN_PLAY)
+    _need_tracked(state, event)
     _need_seat(event, event.seat)
     meld = event.meld()
     if event.kind in ("ankan", "shouminkan"):
@@ -295,7 +315,7 @@ def _won(state: TableState, event: Won) -> TableState:
 
 def _exhaustive(state: TableState, event: ExhaustiveDraw) -> TableState:
     _need_phase(state, event, Phase.HAND_IN_PLAY)
-    if state.wall > 0:
+    if state.tracked and state.wall > 0:
         raise _refuse(event, f"the wall still has {state.wall} tiles")
     for seat in (*event.tenpai, *event.nagashi):
         _need_seat(event, seat)

@@ -110,6 +110,7 @@ class TableState:
     chankan_tile: Tile | None = None
     interrupted: bool = False  # a call has happened in the hand
     kans: int = 0
+    tracked: bool = True  # draws and discards are followed (camera or record)
     result: HandResult | None = None
     standings: tuple[Standing, ...] = ()
     penalties: tuple[int, ...] = (0,) * SEATS  # chombo points taken from the final score

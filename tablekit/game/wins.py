@@ -12,7 +12,7 @@ from tablekit.game.events import BadEvent, WinnerHand, Won
 from tablekit.game.state import SEATS, TableState, WinResult
 from tablekit.rules.hand import Meld, Win
 from tablekit.rules.payments import Claim, settle_ron, settle_win
-from tablekit.rules.scoring import score_hand
+from tablekit.rules.scoring import HandValue, YakuItem, basic_points, score_hand
 
 DRAGONS = range(31, 34)
 WINDS = range(27, 31)
@@ -37,6 +37,8 @@ def _tsumo_win(state: TableState, event: Won) -> WinResult:
     if len(event.winners) != 1:
         raise BadEvent("a tsumo has exactly one winner")
     hand = event.winners[0]
+    if not state.tracked:
+        return _scored(state, hand, None, {"tsumo": True}, event.ura)
     if state.turn != hand.seat or state.to_draw:
         raise BadEvent(f"seat {hand.seat} has not just drawn")
     seat = state.seats[hand.seat]
@@ -63,6 +65,10 @@ def _ron_winners(state: TableState, event: Won) -> list[WinnerHand]:
 
 def _ron_win(state: TableState, event: Won, hand: WinnerHand) -> WinResult:
     discarder = event.from_seat
+    if hand.seat == discarder or discarder not in range(SEATS):
+        raise BadEvent(f"seat {hand.seat} cannot win on seat {discarder}'s tile")
+    if not state.tracked:
+        return _scored(state, hand, discarder, {}, event.ura)
     if state.chankan_tile is not None and state.turn == discarder:
         if hand.win_tile.kind != state.chankan_tile.kind:
             raise BadEvent(f"the added kan was of {state.chankan_tile}, not {hand.win_tile}")
@@ -80,6 +86,11 @@ def _ron_win(state: TableState, event: Won, hand: WinnerHand) -> WinResult:
 def _scored(state: TableState, hand: WinnerHand, discarder: int | None, flags: dict[str, bool],
             ura: tuple) -> WinResult:
     seat = state.seats[hand.seat]
+    if hand.han is not None or hand.yakuman:
+        value = entered_value(state, hand, tsumo=discarder is None)
+        return WinResult(hand.seat, value, discarder, None, (), hand.win_tile, seat.melds)
+    if hand.win_tile is None:
+        raise BadEvent(f"seat {hand.seat}'s win has neither tiles nor an entered value")
     riichi = seat.riichi
     win = Win(
         hand=hand.hand, win_tile=hand.win_tile, melds=seat.melds,
@@ -91,6 +102,18 @@ def _scored(state: TableState, hand: WinnerHand, discarder: int | None, flags: d
     value = score_hand(win, state.rules)
     return WinResult(hand.seat, value, discarder, _pao_seat(seat.melds, hand.seat), hand.hand,
                      hand.win_tile, seat.melds)
+
+
+def entered_value(state: TableState, hand: WinnerHand, tsumo: bool) -> HandValue:
+    """A hand value people entered as han and fu (or a yakuman count)."""
+    han, fu = hand.han or 0, hand.fu or 30
+    if not hand.yakuman and (han < 1 or fu < 20 or (fu != 25 and fu % 10)):
+        raise BadEvent(f"{han} han {fu} fu is not a hand value")
+    base, limit = basic_points(han, fu, hand.yakuman, state.rules)
+    item = YakuItem("entered", 13 * hand.yakuman or han, hand.yakuman)
+    return HandValue(han=13 * hand.yakuman or han, fu=fu, yaku=(item,), fu_items=(),
+                     limit=limit, base=base, yakuman=hand.yakuman,
+                     is_dealer=hand.seat == state.dealer, tsumo=tsumo)
 
 
 def _pao_seat(melds: tuple[Meld, ...], winner: int) -> int | None:

@@ -1,0 +1,413 @@
+"""The app's flow: an explicit state machine from button presses and camera events to
+engine events, and to the screen the display draws.
+
+Stages (pibooth's states, as an Enum): between hands, in play, collecting wins
+(a short window so that simultaneous WIN presses make a multiple ron), entering a
+value by hand (no camera), choosing who dealt in (no camera), confirming a win,
+tenpai declarations, the menu, and the final standings. Points never move before
+OK: a win is scored on a copy of the state and shown first.
+
+Buttons: RIICHI declares riichi; WIN claims ron, held WIN is tsumo; CALL held shows
+the seat's point differences; OK starts a hand, confirms, or (at an empty wall, or
+without a camera) opens the tenpai declarations; UNDO takes back the last action,
+held UNDO opens the menu.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Protocol
+
+from tablekit.display.model import Layout, Menu, Mode, ScreenModel, WinPreview
+from tablekit.game.events import (
+    AbortiveDraw,
+    BadEvent,
+    Chombo,
+    Event,
+    ExhaustiveDraw,
+    GameEnded,
+    GameStarted,
+    HandStarted,
+    RiichiDeclared,
+    WinnerHand,
+    Won,
+)
+from tablekit.game.reducer import apply
+from tablekit.game.session import Session
+from tablekit.game.state import SEATS, Phase
+from tablekit.io.presses import ButtonName, ButtonPress
+from tablekit.rules.presets import PRESETS, Rules, rules_to_dict
+from tablekit.tiles import Tile
+
+WIN_WINDOW = 1.5  # seconds to wait for a second WIN press on the same discard
+DIFFERENCES_SHOWN = 6.0
+HAN_STEPS = (*range(1, 14), "yakuman", "2x yakuman")
+FU_STEPS = (30, 40, 50, 60, 70, 80, 90, 100, 110, 20, 25)
+ABORTS = ("nine_terminals", "four_winds", "four_riichi", "four_kans", "triple_ron")
+
+
+class Stage(Enum):
+    BETWEEN_HANDS = "between hands"
+    PLAY = "play"
+    COLLECT_WINS = "collect wins"
+    CHOOSE_DISCARDER = "choose discarder"
+    ENTER_VALUE = "enter value"
+    CONFIRM_WIN = "confirm win"
+    TENPAI = "tenpai"
+    MENU = "menu"
+    FINAL = "final"
+
+
+@dataclass(frozen=True)
+class WinReading:
+    """What the camera read for a win: each winner's hand, the ura dora, and doubts."""
+
+    winners: tuple[WinnerHand, ...]
+    ura: tuple[Tile, ...] = ()
+    doubts: tuple[str, ...] = ()
+
+
+class WinReader(Protocol):
+    """Reads the revealed hands when players press WIN (the vision pipeline, or a fake)."""
+
+    def read_win(self, seats: tuple[int, ...], from_seat: int | None) -> WinReading: ...
+
+
+@dataclass
+class Entry:
+    """A value being entered by hand for one winner."""
+
+    seat: int
+    han_step: int = 0
+    fu_step: int = 0
+
+    def winner(self) -> WinnerHand:
+        step = HAN_STEPS[self.han_step]
+        if isinstance(step, str):
+            return WinnerHand(self.seat, yakuman=2 if step.startswith("2x") else 1)
+        return WinnerHand(self.seat, han=step, fu=FU_STEPS[self.fu_step])
+
+
+@dataclass
+class Flow:
+    """The live app: feed it presses and camera events, draw :meth:`screen`."""
+
+    session: Session
+    reader: WinReader | None = None
+    clock: Callable[[], float] = time.monotonic
+    layout: Layout = "facing"
+    stage: Stage = Stage.BETWEEN_HANDS
+    message: str = ""
+    warnings: tuple[str, ...] = ()
+    claims: list[tuple[int, bool]] = field(default_factory=list)
+    claim_deadline: float = 0.0
+    discarder: int | None = None
+    entries: list[Entry] = field(default_factory=list)
+    pending: Won | None = None
+    preview: WinPreview | None = None
+    tenpai: list[bool] = field(default_factory=lambda: [False] * SEATS)
+    menu: Menu | None = None
+    differences_for: int | None = None
+    differences_until: float = 0.0
+    next_rules: str = "tenhou"
+
+    def __post_init__(self) -> None:
+        self.stage = self._resting_stage()
+        self.next_rules = self.session.state.rules.name if (
+            self.session.state.rules.name in PRESETS) else "tenhou"
+
+    # -- inputs -------------------------------------------------------------------------
+
+    def start_game(self, rules: Rules, names: tuple[str, ...] = ()) -> None:
+        """Begin a new game under ``rules`` (the journal keeps the old one's history)."""
+        self._submit(GameStarted(rules_to_dict(rules), names))
+        self.stage = self._resting_stage()
+
+    def handle(self, item: ButtonPress | Event) -> None:
+        """One input: a button press, or an event the camera saw."""
+        if isinstance(item, ButtonPress):
+            self.message = ""
+            getattr(self, f"_on_{self.stage.name.lower()}")(item)
+        else:
+            self._submit(item)
+        self.tick()
+
+    def tick(self) -> None:
+        """Time-based steps: the end of the WIN window, hiding point differences."""
+        now = self.clock()
+        if self.stage is Stage.COLLECT_WINS and now >= self.claim_deadline:
+            self._resolve_claims()
+        if self.differences_for is not None and now >= self.differences_until:
+            self.differences_for = None
+
+    def warn(self, *warnings: str) -> None:
+        """Show warnings from the camera (lost, uncertain read, low confidence)."""
+        self.warnings = tuple(warnings)
+
+    # -- the screen ---------------------------------------------------------------------
+
+    def screen(self) -> ScreenModel:
+        state = self.session.state
+        mode = {
+            Stage.CONFIRM_WIN: Mode.WIN_CONFIRM, Stage.ENTER_VALUE: Mode.WIN_CONFIRM,
+            Stage.TENPAI: Mode.TENPAI_ENTRY, Stage.MENU: Mode.MENU, Stage.FINAL: Mode.FINAL,
+        }.get(self.stage, Mode.SCOREBOARD)
+        if self.stage is Stage.BETWEEN_HANDS and state.result is not None:
+            mode = Mode.HAND_RESULT
+        return ScreenModel(
+            state=state, mode=mode, layout=self.layout, preview=self.preview,
+            tenpai=tuple(self.tenpai) if self.stage is Stage.TENPAI else None,
+            menu=self.menu if self.stage is Stage.MENU else None, warnings=self.warnings,
+            message=self.message, differences_for=self.differences_for)
+
+    # -- stages -------------------------------------------------------------------------
+
+    def _on_between_hands(self, press: ButtonPress) -> None:
+        if press.name is ButtonName.OK:
+            self._submit(HandStarted(tracked=self.reader is not None))
+            self.stage = self._resting_stage()
+        else:
+            self._common(press)
+
+    def _on_play(self, press: ButtonPress) -> None:
+        state = self.session.state
+        if press.name is ButtonName.RIICHI:
+            self._submit(RiichiDeclared(press.seat))  # type: ignore[arg-type]
+        elif press.name is ButtonName.WIN:
+            self.claims = [(press.seat, press.long)]  # type: ignore[list-item]
+            self.claim_deadline = self.clock() + (0 if press.long else WIN_WINDOW)
+            self.stage = Stage.COLLECT_WINS
+        elif press.name is ButtonName.OK and (not state.tracked or state.wall == 0):
+            self._open_tenpai()
+        elif press.name is ButtonName.CALL and not press.long and state.tracked:
+            self.message = f"seat {press.seat} calls: lay the meld down for the camera"
+        else:
+            self._common(press)
+
+    def _on_collect_wins(self, press: ButtonPress) -> None:
+        if press.name is ButtonName.WIN and press.seat not in [s for s, _ in self.claims]:
+            if any(tsumo for _, tsumo in self.claims) or press.long:
+                self.message = "a tsumo has one winner"
+                return
+            self.claims.append((press.seat, False))  # type: ignore[arg-type]
+        elif press.name is ButtonName.OK:
+            self._resolve_claims()
+        elif press.name is ButtonName.UNDO:
+            self._back_to_play("win cancelled")
+
+    def _on_choose_discarder(self, press: ButtonPress) -> None:
+        claimed = [s for s, _ in self.claims]
+        if press.seat is not None and press.seat not in claimed:
+            self.discarder = press.seat
+            self._read_or_enter()
+        elif press.name is ButtonName.UNDO:
+            self._back_to_play("win cancelled")
+        else:
+            self.message = "who dealt in? that player presses any of their buttons"
+
+    def _on_enter_value(self, press: ButtonPress) -> None:
+        entry = self.entries[0]
+        if press.name is ButtonName.RIICHI:
+            entry.han_step = (entry.han_step + 1) % len(HAN_STEPS)
+        elif press.name is ButtonName.CALL:
+            entry.fu_step = (entry.fu_step + 1) % len(FU_STEPS)
+        elif press.name is ButtonName.OK:
+            self._preview_entries(confirm=True)
+            return
+        elif press.name is ButtonName.UNDO:
+            self._back_to_play("win cancelled")
+            return
+        self._preview_entries(confirm=False)
+
+    def _on_confirm_win(self, press: ButtonPress) -> None:
+        if press.name is ButtonName.OK and self.pending is not None:
+            self._submit(self.pending)
+            self.pending, self.preview = None, None
+            self.stage = self._resting_stage()
+        elif press.name is ButtonName.UNDO:
+            self._back_to_play("win cancelled: no points moved")
+
+    def _on_tenpai(self, press: ButtonPress) -> None:
+        if press.seat is not None:
+            self.tenpai[press.seat] = not self.tenpai[press.seat]
+        elif press.name is ButtonName.OK:
+            ready = tuple(s for s in range(SEATS) if self.tenpai[s])
+            self._submit(ExhaustiveDraw(tenpai=ready))
+            self.stage = self._resting_stage()
+        else:
+            self.stage = self._resting_stage()
+
+    def _on_menu(self, press: ButtonPress) -> None:
+        assert self.menu is not None
+        if press.name is ButtonName.UNDO and press.long:
+            self.stage = self._resting_stage()
+        elif press.name is ButtonName.UNDO or press.seat is not None:
+            step = -1 if press.name is ButtonName.RIICHI else 1
+            selected = (self.menu.selected + step) % len(self.menu.items)
+            self.menu = Menu(self.menu.title, self.menu.items, selected)
+        elif press.name is ButtonName.OK:
+            self.stage = self._resting_stage()
+            self._choose(self.menu.items[self.menu.selected])
+
+    def _on_final(self, press: ButtonPress) -> None:
+        self._common(press)
+
+    # -- shared steps -------------------------------------------------------------------
+
+    def _common(self, press: ButtonPress) -> None:
+        if press.name is ButtonName.UNDO and press.long:
+            self._open_menu()
+        elif press.name is ButtonName.UNDO:
+            self._undo()
+        elif press.name is ButtonName.CALL and press.long:
+            self.differences_for = press.seat
+            self.differences_until = self.clock() + DIFFERENCES_SHOWN
+        elif press.name is not ButtonName.OK:
+            self.message = f"{press} does nothing now ({self.stage.value})"
+
+    def _undo(self) -> None:
+        try:
+            self.session.undo()
+            self.message = "took back the last action"
+        except BadEvent as error:
+            self.message = str(error)
+        self.stage = self._resting_stage()
+
+    def _submit(self, event: Event) -> bool:
+        try:
+            self.session.submit(event)
+        except BadEvent as error:
+            self.message = str(error)
+            return False
+        return True
+
+    def _resting_stage(self) -> Stage:
+        phase = self.session.state.phase
+        if phase is Phase.GAME_OVER:
+            return Stage.FINAL
+        return Stage.PLAY if phase is Phase.HAND_IN_PLAY else Stage.BETWEEN_HANDS
+
+    def _back_to_play(self, message: str) -> None:
+        self.claims, self.entries, self.pending, self.preview = [], [], None, None
+        self.discarder = None
+        self.stage = self._resting_stage()
+        self.message = message
+
+    # -- wins ---------------------------------------------------------------------------
+
+    def _resolve_claims(self) -> None:
+        state = self.session.state
+        tsumo = any(long for _, long in self.claims)
+        if tsumo:
+            self.discarder = None
+        elif state.tracked:
+            self.discarder = self._tracked_discarder()
+            if self.discarder is None:
+                self._back_to_play("no discard to win on: hold WIN for tsumo")
+                return
+        else:
+            self.stage = Stage.CHOOSE_DISCARDER
+            self.message = "who dealt in? that player presses any of their buttons"
+            return
+        self._read_or_enter()
+
+    def _tracked_discarder(self) -> int | None:
+        state = self.session.state
+        if state.chankan_tile is not None:
+            return state.turn
+        return state.last_discard[0] if state.last_discard else None
+
+    def _read_or_enter(self) -> None:
+        seats = tuple(sorted((s for s, _ in self.claims),
+                             key=lambda s: (s - (self.discarder or 0)) % SEATS))
+        if self.reader is None:
+            self.entries = [Entry(seat) for seat in seats]
+            self.stage = Stage.ENTER_VALUE
+            self._preview_entries(confirm=False)
+            return
+        reading = self.reader.read_win(seats, self.discarder)
+        self._propose(Won(reading.winners, self.discarder, reading.ura), reading.doubts)
+
+    def _preview_entries(self, confirm: bool) -> None:
+        won = Won(tuple(e.winner() for e in self.entries), self.discarder)
+        if not confirm:
+            self.preview = self._preview(won, ())
+            self.message = "RIICHI: han +1   CALL: next fu   OK: done   UNDO: cancel"
+            return
+        self._propose(won, ())
+
+    def _propose(self, won: Won, doubts: tuple[str, ...]) -> None:
+        preview = self._preview(won, doubts)
+        if preview is None:
+            self._back_to_play(self.message)
+            return
+        self.pending, self.preview = won, preview
+        self.stage = Stage.CONFIRM_WIN
+
+    def _preview(self, won: Won, doubts: tuple[str, ...]) -> WinPreview | None:
+        try:
+            after = apply(self.session.state, won)
+        except BadEvent as error:
+            self.message = str(error)
+            return None
+        result = after.result
+        assert result is not None
+        return WinPreview(result.wins, result.deltas, doubts)
+
+    # -- draws and the menu -------------------------------------------------------------
+
+    def _open_tenpai(self) -> None:
+        seats = self.session.state.seats
+        self.tenpai = [seat.riichi for seat in seats]
+        self.stage = Stage.TENPAI
+        self.message = "each tenpai player presses a button; OK when done"
+
+    def _open_menu(self) -> None:
+        state = self.session.state
+        items = ["Close", "Undo", "Redo"]
+        if state.phase is Phase.HAND_IN_PLAY:
+            items.append("Exhaustive draw (tenpai)")
+            if state.rules.abortive_draws:
+                items += [f"Abortive draw: {a.replace('_', ' ')}" for a in ABORTS]
+            items += [f"Chombo: seat {s}" for s in range(SEATS)]
+        items += [f"Layout: {'centre' if self.layout == 'facing' else 'facing'}",
+                  "End the game now", f"New game ({self.next_rules})", "Rules for a new game"]
+        self.menu = Menu("Menu", tuple(items))
+        self.stage = Stage.MENU
+
+    def _choose(self, item: str) -> None:
+        if item == "Undo":
+            self._undo()
+        elif item == "Redo":
+            self._redo()
+        elif item.startswith("Exhaustive"):
+            self._open_tenpai()
+        elif item.startswith("Abortive draw: "):
+            kind = item.removeprefix("Abortive draw: ").replace(" ", "_")
+            self._submit(AbortiveDraw(kind))  # type: ignore[arg-type]
+            self.stage = self._resting_stage()
+        elif item.startswith("Chombo: seat "):
+            self._submit(Chombo(int(item[-1])))
+            self.stage = self._resting_stage()
+        elif item.startswith("Layout: "):
+            self.layout = item.removeprefix("Layout: ")  # type: ignore[assignment]
+        elif item == "End the game now":
+            self._submit(GameEnded("ended from the menu"))
+            self.stage = self._resting_stage()
+        elif item.startswith("New game"):
+            self.start_game(PRESETS[self.next_rules])
+        elif item == "Rules for a new game":
+            names = list(PRESETS)
+            self.next_rules = names[(names.index(self.next_rules) + 1) % len(names)]
+            self._open_menu()
+
+    def _redo(self) -> None:
+        try:
+            self.session.redo()
+            self.message = "put back the last action"
+        except BadEvent as error:
+            self.message = str(error)
+        self.stage = self._resting_stage()

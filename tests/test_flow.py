@@ -1,0 +1,225 @@
+"""Button flows end to end: gpiozero MockFactory pins -> ButtonBoard -> Flow -> engine."""
+
+import queue
+
+import pytest
+from gpiozero.pins.mock import MockFactory
+
+from tablekit.flow import Flow, Stage, WinReading
+from tablekit.game.events import Discard, Draw, WinnerHand
+from tablekit.game.session import Session
+from tablekit.io.buttons import ButtonBoard
+from tablekit.io.pinmap import load_pinmap
+from tablekit.io.presses import ButtonName
+from tablekit.rules.presets import TENHOU, with_options
+from tablekit.tiles import Tile, parse_tiles
+
+PINFU = "234567m234p67899s"
+PINS = load_pinmap()
+
+
+class FakeReader:
+    """The camera's reading of revealed hands, scripted per seat."""
+
+    def __init__(self, hands: dict[int, str]) -> None:
+        self.hands = hands
+        self.asked: list[tuple] = []
+
+    def read_win(self, seats, from_seat):
+        self.asked.append((seats, from_seat))
+        tile = Tile.from_code("6s")
+        return WinReading(tuple(WinnerHand(s, tuple(parse_tiles(self.hands[s])), tile)
+                                for s in seats))
+
+
+class Rig:
+    """Mock pins, a fake clock, the board and the flow, wired like the app."""
+
+    def __init__(self, tmp_path, reader=None, rules=TENHOU):
+        self.now = 0.0
+        self.presses: queue.Queue = queue.Queue()
+        self.factory = MockFactory()
+        self.board = ButtonBoard(self.presses, pin_factory=self.factory, clock=lambda: self.now)
+        self.flow = Flow(Session.open(tmp_path / "game.jsonl"), reader=reader,
+                         clock=lambda: self.now)
+        self.flow.start_game(rules)
+
+    def press(self, name: ButtonName, seat=None, hold=0.1):
+        pin = self.factory.pin(PINS.pin_for(name, seat))
+        pin.drive_low()
+        self.advance(hold)
+        pin.drive_high()
+        self.advance(0.05)
+
+    def advance(self, seconds: float):
+        self.now += seconds
+        self.board.poll()
+        self.pump()
+
+    def pump(self):
+        while not self.presses.empty():
+            self.flow.handle(self.presses.get_nowait())
+        self.flow.tick()
+
+    def camera(self, *events):
+        for event in events:
+            self.flow.handle(event)
+
+    @property
+    def state(self):
+        return self.flow.session.state
+
+    def close(self):
+        self.board.close()
+        self.flow.session.close()
+
+
+@pytest.fixture
+def rig(tmp_path):
+    made = []
+
+    def build(**kwargs):
+        made.append(Rig(tmp_path, **kwargs))
+        return made[-1]
+
+    try:
+        yield build
+    finally:
+        for item in made:
+            item.close()
+
+
+def play_to_seat_discarding(r: Rig, discarder: int, tile: str):
+    """Camera events: draws and discards until ``discarder`` throws ``tile``."""
+    fillers = iter(Tile(k) for k in range(33, 0, -1))
+    while r.state.turn != discarder:
+        seat = r.state.turn
+        r.camera(Draw(seat), Discard(seat, next(fillers)))
+    r.camera(Draw(discarder), Discard(discarder, Tile.from_code(tile)))
+
+
+def test_riichi_refused_under_1000_points(rig):
+    r = rig(reader=FakeReader({}), rules=with_options(TENHOU, start_points=900,
+                                                      return_points=900))
+    r.press(ButtonName.OK)
+    assert r.flow.stage is Stage.PLAY
+    r.camera(Draw(0))
+    r.press(ButtonName.RIICHI, 0)
+    assert "needs 1,000 points" in r.flow.message
+    assert r.state.seats[0].riichi_declared is False
+
+
+def test_riichi_refused_with_an_empty_wall(rig):
+    r = rig(reader=FakeReader({}))
+    r.press(ButtonName.OK)
+    fillers = [Tile(k % 34) for k in range(200)]
+    while r.state.wall > 2:
+        seat = r.state.turn
+        r.camera(Draw(seat), Discard(seat, fillers[r.state.wall % 34]))
+    r.camera(Draw(r.state.turn))
+    r.press(ButtonName.RIICHI, r.state.turn)
+    assert "too few tiles" in r.flow.message
+
+
+def test_a_win_is_shown_first_then_confirmed_then_undone(rig):
+    reader = FakeReader({1: PINFU})
+    r = rig(reader=reader)
+    r.press(ButtonName.OK)
+    play_to_seat_discarding(r, 0, "6s")
+    before = r.state.scores
+    r.press(ButtonName.WIN, 1)
+    assert r.flow.stage is Stage.COLLECT_WINS
+    r.advance(2.0)                                   # the WIN window closes
+    assert r.flow.stage is Stage.CONFIRM_WIN and reader.asked == [((1,), 0)]
+    assert r.state.scores == before                  # nothing moved yet
+    screen = r.flow.screen()
+    assert screen.mode.value == "win confirm" and screen.preview.deltas[1] > 0
+    r.press(ButtonName.OK)
+    assert r.state.scores != before and r.state.result.kind == "win"
+    r.press(ButtonName.UNDO)
+    assert r.state.scores == before and r.flow.stage is Stage.PLAY
+
+
+def test_undo_at_confirmation_cancels_the_win(rig):
+    r = rig(reader=FakeReader({2: PINFU}))
+    r.press(ButtonName.OK)
+    play_to_seat_discarding(r, 1, "6s")
+    r.press(ButtonName.WIN, 2)
+    r.advance(2.0)
+    r.press(ButtonName.UNDO)
+    assert r.flow.stage is Stage.PLAY and "no points moved" in r.flow.message
+    assert r.state.result is None
+
+
+def test_double_ron_from_two_win_presses(rig):
+    r = rig(reader=FakeReader({1: PINFU, 3: PINFU}))
+    r.press(ButtonName.OK)
+    play_to_seat_discarding(r, 0, "6s")
+    r.press(ButtonName.WIN, 3)
+    r.press(ButtonName.WIN, 1)
+    r.press(ButtonName.WIN, 1)                       # pressed twice: still one claim
+    r.advance(2.0)
+    assert [w.seat for w in r.flow.preview.wins] == [1, 3]
+    r.press(ButtonName.OK)
+    deltas = r.state.result.deltas
+    assert deltas[0] < 0 and deltas[1] > 0 and deltas[3] > 0 and sum(deltas) == 0
+
+
+def test_exhaustive_draw_with_tenpai_declarations_without_a_camera(rig):
+    r = rig()
+    r.press(ButtonName.OK)                           # start the hand (kept from buttons)
+    r.press(ButtonName.OK)                           # no camera: OK opens the declarations
+    assert r.flow.stage is Stage.TENPAI
+    r.press(ButtonName.WIN, 1)
+    r.press(ButtonName.RIICHI, 2)
+    r.press(ButtonName.OK)
+    assert r.state.result.deltas == (-1500, 1500, 1500, -1500)
+    assert r.flow.screen().mode.value == "hand result"
+
+
+def test_a_win_entered_by_hand_without_a_camera(rig):
+    r = rig()
+    r.press(ButtonName.OK)
+    r.press(ButtonName.RIICHI, 2)                    # stick at once without a camera
+    assert r.state.sticks == 1
+    r.press(ButtonName.WIN, 2)
+    r.advance(2.0)
+    assert r.flow.stage is Stage.CHOOSE_DISCARDER
+    r.press(ButtonName.CALL, 0)                      # seat 0 dealt in
+    assert r.flow.stage is Stage.ENTER_VALUE
+    r.press(ButtonName.RIICHI, 2)                    # 2 han
+    r.press(ButtonName.OK)                           # 2 han 30 fu = 2,000
+    r.press(ButtonName.OK)
+    assert r.state.result.deltas == (-2000, 0, 3000, 0)
+
+
+def test_bounce_on_every_button_gives_one_press(rig):
+    r = rig()
+    for (name, seat), pin_number in PINS.buttons.items():
+        pin = r.factory.pin(pin_number)
+        for _ in range(5):                           # 5 ms of contact bounce
+            pin.drive_low()
+            r.now += 0.001
+            pin.drive_high()
+            r.now += 0.001
+        pin.drive_low()
+        r.now += 0.2
+        pin.drive_high()
+        r.now += 0.05
+        presses = []
+        while not r.presses.empty():
+            presses.append(r.presses.get_nowait())
+        assert [(p.name, p.seat) for p in presses] == [(name, seat)], (name, seat, presses)
+
+
+def test_held_undo_opens_the_menu_and_abortive_draw_from_it(rig):
+    r = rig()
+    r.press(ButtonName.OK)
+    r.press(ButtonName.UNDO, hold=1.5)
+    assert r.flow.stage is Stage.MENU
+    items = r.flow.menu.items
+    target = items.index("Abortive draw: nine terminals")
+    for _ in range(target):
+        r.press(ButtonName.UNDO)
+    r.press(ButtonName.OK)
+    assert r.state.result.kind == "abortive_draw"
