@@ -1,0 +1,96 @@
+"""Rules-aware reading of a revealed hand from uncertain tile reads.
+
+The camera gives each tile position a few candidate tiles with probabilities.
+:func:`rank_hands` finds the most probable readings that a game allows: the
+concealed tiles form a complete hand with the melds, and no kind appears more
+than four times over everything visible on the table. Readings come ranked,
+so the display can show the best one and say how sure it is.
+
+>>> reads = [TileRead.sure(t) for t in parse_tiles("234567m234p67899s")]
+>>> reads[-1] = TileRead(((Tile.from_code("8s"), 0.55), (Tile.from_code("9s"), 0.45)))
+>>> best = rank_hands(reads)[0]
+>>> to_mpsz(best.tiles), round(best.share, 2)
+('234567m234p67899s', 1.0)
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from mahjong.agari import Agari
+
+from tablekit.tiles import Tile, parse_tiles, to_34_counts, to_mpsz
+
+BEAM = 256
+FLOOR = 1e-6
+
+
+@dataclass(frozen=True)
+class TileRead:
+    """Candidate tiles for one position, most likely first; probabilities sum to <= 1."""
+
+    candidates: tuple[tuple[Tile, float], ...]
+
+    @classmethod
+    def sure(cls, tile: Tile) -> TileRead:
+        return cls(((tile, 1.0),))
+
+    @property
+    def best(self) -> tuple[Tile, float]:
+        return self.candidates[0]
+
+
+@dataclass(frozen=True)
+class HandReading:
+    """One reading of the hand: tiles in position order, its probability, and its share
+    of the probability of all readings the rules allow."""
+
+    tiles: tuple[Tile, ...]
+    log_p: float
+    share: float = 1.0
+
+    @property
+    def probability(self) -> float:
+        return math.exp(self.log_p)
+
+
+def rank_hands(reads: Sequence[TileRead], melds: int = 0, visible: Counter[int] | None = None,
+               limit: int = 5) -> list[HandReading]:
+    """Readings of the concealed tiles that complete a hand, most probable first.
+
+    ``melds`` is the number of called sets beside the hand; ``visible`` counts kinds
+    already seen elsewhere on the table (ponds, melds, dora indicators).
+    """
+    visible = visible or Counter()
+    beam: list[tuple[float, tuple[Tile, ...]]] = [(0.0, ())]
+    for read in reads:
+        grown = []
+        for log_p, tiles in beam:
+            for tile, p in read.candidates:
+                grown.append((log_p + math.log(max(p, FLOOR)), (*tiles, tile)))
+        grown = [g for g in grown if _fits(g[1], visible)]
+        beam = sorted(grown, key=lambda g: -g[0])[:BEAM]
+    complete = [(lp, t) for lp, t in beam if _is_complete(t, melds)]
+    if not complete:
+        return []
+    total = sum(math.exp(lp) for lp, _ in complete)
+    return [HandReading(t, lp, math.exp(lp) / total) for lp, t in complete[:limit]]
+
+
+def _fits(tiles: tuple[Tile, ...], visible: Counter[int]) -> bool:
+    counts = Counter(t.kind for t in tiles)
+    reds = Counter(t.kind for t in tiles if t.red)
+    return all(n + visible[k] <= 4 for k, n in counts.items()) and all(
+        n <= 1 for n in reds.values())
+
+
+def _is_complete(tiles: tuple[Tile, ...], melds: int) -> bool:
+    if len(tiles) != 14 - 3 * melds:
+        return False
+    return Agari.is_agari(to_34_counts(tiles))
+
+
+__all__ = ["HandReading", "TileRead", "parse_tiles", "rank_hands", "to_mpsz"]
