@@ -5,9 +5,9 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
-from tablekit.commands import export, replay, score
+from tablekit.commands import export, replay, score, screens, sim
 
-COMMANDS = (score, replay, export)
+COMMANDS = (score, replay, export, screens, sim)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,76 @@
+"""``tablekit screens``: render every scoreboard screen to PNG files.
+
+The states come from a real game (the committed Tenhou fixture by default) replayed through
+the engine; the files are the documentation gallery and a test fixture. pygame is imported
+only when the command runs, so the other commands never need a display.
+
+>>> parse_size("800x480"), parse_size("1920X1080")
+((800, 480), (1920, 1080))
+>>> parse_size("80x48")
+Traceback (most recent call last):
+...
+argparse.ArgumentTypeError: '80x48': screens smaller than 320x200 are not supported
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+from tablekit.errors import TablekitError
+
+_SIZE = re.compile(r"^(\d+)[xX](\d+)$")
+
+
+def add_parser(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "screens", help="render every scoreboard screen to PNG files",
+        description="Render every scoreboard screen (scoreboard, differences, warnings, win "
+                    "confirmation, hand results, tenpai entry, final standings, menu) with "
+                    "states replayed from a real game, one PNG file per screen.")
+    parser.add_argument("--out", type=Path, required=True, metavar="DIR")
+    parser.add_argument("--size", type=parse_size, default=(800, 480), metavar="WxH",
+                        help="screen size in pixels (default 800x480)")
+    parser.add_argument("--layout", choices=("facing", "centre"), default="facing",
+                        help="facing: all upright; centre: each seat's panel turned to it")
+    parser.add_argument("--game", type=Path, default=None, metavar="MJLOG",
+                        help="the Tenhou mjlog game to take states from (default: the "
+                             "committed fixture game)")
+    parser.set_defaults(run=run)
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """``WIDTHxHEIGHT`` in pixels."""
+    match = _SIZE.match(text.strip())
+    if not match:
+        raise argparse.ArgumentTypeError(f"{text!r}: write the size as WIDTHxHEIGHT, "
+                                         "e.g. 800x480")
+    width, height = int(match.group(1)), int(match.group(2))
+    if width < 320 or height < 200:
+        raise argparse.ArgumentTypeError(f"{text!r}: screens smaller than 320x200 are not "
+                                         "supported")
+    return width, height
+
+
+def run(args: argparse.Namespace) -> int:
+    from tablekit.display.backends import PngDisplay
+    from tablekit.display.examples import FIXTURE_GAME, example_screens
+
+    game = args.game or FIXTURE_GAME
+    if not game.is_file():
+        print(f"tablekit screens: no game at {game} (give one with --game)", file=sys.stderr)
+        return 2
+    try:
+        examples = example_screens(game, args.layout)
+    except TablekitError as error:
+        print(f"tablekit screens: {game}: {error}", file=sys.stderr)
+        return 2
+    display = PngDisplay(args.out, args.size)
+    for example in examples:
+        path, _ = display.save(example.model, f"{example.name}-{args.layout}")
+        print(path)
+    display.close()
+    return 0

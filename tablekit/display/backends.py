@@ -1,0 +1,139 @@
+"""Where frames go: a window, the Pi's screen through KMSDRM, or PNG files.
+
+Every back end has ``size``, ``show(model) -> Frame`` and ``close()``; pick one by name with
+:func:`open_display`. The PNG back end needs no video driver at all.
+
+>>> import tempfile
+>>> from tablekit.game.state import TableState
+>>> with tempfile.TemporaryDirectory() as folder:
+...     display = open_display("png", folder=folder, size=(800, 480))
+...     frame = display.show(ScreenModel(TableState.new()))
+...     [path.name for path in display.saved], frame.text_of("centre.round")
+(['frame-0001.png'], 'East 1')
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Protocol
+
+import pygame
+
+from tablekit.display.canvas import Frame
+from tablekit.display.model import ScreenModel
+from tablekit.display.render import render
+from tablekit.errors import TablekitError
+
+BACKENDS = ("window", "kmsdrm", "png")
+DEFAULT_SIZE = (800, 480)
+
+
+class DisplayError(TablekitError, RuntimeError):
+    """A display that cannot be opened (no such video driver, no screen)."""
+
+
+class Display(Protocol):
+    size: tuple[int, int]
+
+    def show(self, model: ScreenModel) -> Frame: ...
+
+    def close(self) -> None: ...
+
+
+class PngDisplay:
+    """Renders off-screen and saves each frame as ``frame-0001.png``, ``frame-0002.png``...,
+    or (``numbered=False``) replaces ``scoreboard.png`` each time. ``saved`` is the history."""
+
+    def __init__(self, folder: Path | str, size: tuple[int, int] = DEFAULT_SIZE,
+                 numbered: bool = True) -> None:
+        self.folder = Path(folder)
+        self.size = size
+        self.numbered = numbered
+        self.saved: list[Path] = []
+        self.folder.mkdir(parents=True, exist_ok=True)
+
+    def show(self, model: ScreenModel) -> Frame:
+        name = f"frame-{len(self.saved) + 1:04d}" if self.numbered else "scoreboard"
+        return self.save(model, name)[1]
+
+    def save(self, model: ScreenModel, name: str) -> tuple[Path, Frame]:
+        """Render ``model`` into ``NAME.png`` (written whole, then moved into place)."""
+        surface = pygame.Surface(self.size)
+        frame = render(model, surface)
+        path = self.folder / f"{name}.png"
+        partial = self.folder / f".{name}.partial.png"
+        pygame.image.save(surface, str(partial))
+        os.replace(partial, path)
+        self.saved.append(path)
+        return path, frame
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+class WindowDisplay:
+    """A pygame window (or, with ``fullscreen``, the whole screen), opened on first show.
+
+    ``driver`` sets ``SDL_VIDEODRIVER`` while the display is open (``kmsdrm`` on a Pi
+    without a desktop); the previous value comes back on :meth:`close`.
+    """
+
+    def __init__(self, size: tuple[int, int] = DEFAULT_SIZE, fullscreen: bool = False,
+                 driver: str | None = None, title: str = "tablekit") -> None:
+        self.size = size
+        self.fullscreen = fullscreen
+        self.driver = driver
+        self.title = title
+        self.frames = 0
+        self._surface: pygame.Surface | None = None
+        self._saved_driver: str | None = None
+
+    def open(self) -> None:
+        if self._surface is not None:
+            return
+        if self.driver:
+            self._saved_driver = os.environ.get("SDL_VIDEODRIVER")
+            os.environ["SDL_VIDEODRIVER"] = self.driver
+        try:
+            pygame.display.init()
+            flags = pygame.FULLSCREEN if self.fullscreen else 0
+            self._surface = pygame.display.set_mode(self.size, flags)
+        except pygame.error as error:
+            self.close()
+            raise DisplayError(f"cannot open a {self.driver or 'window'} display: {error}"
+                               ) from None
+        pygame.display.set_caption(self.title)
+        pygame.mouse.set_visible(not self.fullscreen)  # a touch panel shows no pointer
+        self.size = self._surface.get_size()
+
+    def show(self, model: ScreenModel) -> Frame:
+        self.open()
+        assert self._surface is not None
+        frame = render(model, self._surface)
+        pygame.display.flip()
+        pygame.event.pump()
+        self.frames += 1
+        return frame
+
+    def close(self) -> None:
+        self._surface = None
+        pygame.display.quit()
+        if self.driver:
+            if self._saved_driver is None:
+                os.environ.pop("SDL_VIDEODRIVER", None)
+            else:
+                os.environ["SDL_VIDEODRIVER"] = self._saved_driver
+
+
+def open_display(kind: str, size: tuple[int, int] | None = None,
+                 folder: Path | str = "out/screens") -> Display:
+    """``window``, ``kmsdrm`` (full screen at the screen's own size unless ``size`` is
+    given) or ``png`` (numbered files in ``folder``)."""
+    if kind == "window":
+        return WindowDisplay(size or DEFAULT_SIZE)
+    if kind == "kmsdrm":
+        return WindowDisplay(size or (0, 0), fullscreen=True, driver="kmsdrm")
+    if kind == "png":
+        return PngDisplay(folder, size or DEFAULT_SIZE)
+    raise DisplayError(f"unknown display {kind!r}: use one of {', '.join(BACKENDS)}")

@@ -1,0 +1,116 @@
+"""Example screens from a real game: the committed Tenhou fixture replayed through the engine.
+
+Every state comes from :func:`tablekit.game.reducer.apply` over real events: the game's
+hands as recorded, plus two short branches the game did not have (an abortive draw and a
+double ron) written as events. Win previews are the engine's own scoring of the ``Won``
+event, before it is applied. No pygame here: the app and tests can build these freely.
+
+>>> names = [example.name for example in example_screens()]
+>>> names[:4]
+['scoreboard', 'differences', 'warnings', 'win-confirm']
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from tablekit.display.model import Layout, Menu, Mode, ScreenModel, WinPreview
+from tablekit.formats.tenhou import ImportedGame, import_file
+from tablekit.game.events import (
+    AbortiveDraw,
+    Discard,
+    Draw,
+    Event,
+    GameStarted,
+    HandStarted,
+    WinnerHand,
+    Won,
+)
+from tablekit.game.reducer import apply, replay
+from tablekit.game.state import TableState
+from tablekit.tiles import Tile, parse_tiles
+
+FIXTURE_GAME = (Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "mjlog"
+                / "tenhou-python-bot-28.xml")
+MENU = Menu("Menu", ("Undo the last action", "Correct the last hand", "Enter tenpai",
+                     "Show the rules", "End the game"), selected=1)
+
+
+@dataclass(frozen=True)
+class Example:
+    name: str
+    model: ScreenModel
+
+
+@dataclass(frozen=True)
+class HandStates:
+    """One replayed hand: the state before its last event, that event, and the state after."""
+
+    before: TableState
+    last: Event
+    after: TableState
+
+
+def replay_hands(game: ImportedGame) -> list[HandStates]:
+    state = apply(TableState.new(), game.start)
+    hands = []
+    for hand in game.hands:
+        state = replay(hand.events[:-1], state)
+        after = apply(state, hand.events[-1])
+        hands.append(HandStates(state, hand.events[-1], after))
+        state = after
+    return hands
+
+
+def preview(state: TableState, won: Won, doubts: tuple[str, ...] = ()) -> WinPreview:
+    """What WIN_CONFIRM shows: the engine's result of ``won``, not applied to ``state``."""
+    result = apply(state, won).result
+    assert result is not None
+    return WinPreview(result.wins, result.deltas, doubts)
+
+
+def example_screens(game: Path = FIXTURE_GAME, layout: Layout = "facing") -> list[Example]:
+    """Every screen the scoreboard has, from the game in ``game`` (a Tenhou mjlog file)."""
+    hands = replay_hands(import_file(game))
+    draw, ron, big_tsumo, last = hands[0], hands[2], hands[3], hands[-1]
+    assert isinstance(last.last, Won) and isinstance(ron.last, Won)
+    examples = [
+        Example("scoreboard", ScreenModel(last.before)),
+        Example("differences", ScreenModel(big_tsumo.before, differences_for=2)),
+        Example("warnings", ScreenModel(
+            big_tsumo.before, warnings=("Camera lost: check the cable", "Low confidence 54%"),
+            message="Riichi refused: seat 2 is already in riichi")),
+        Example("win-confirm", ScreenModel(last.before, Mode.WIN_CONFIRM, preview=preview(
+            last.before, last.last, ("8s read at 64%: 8s or 9s?",)))),
+        Example("win-confirm-double-ron", _double_ron()),
+        Example("hand-result-win", ScreenModel(ron.after, Mode.HAND_RESULT)),
+        Example("tenpai-entry", ScreenModel(draw.before, Mode.TENPAI_ENTRY,
+                                            tenpai=(False, False, True, False))),
+        Example("hand-result-draw", ScreenModel(draw.after, Mode.HAND_RESULT)),
+        Example("hand-result-abortive", ScreenModel(_four_winds(draw.after), Mode.HAND_RESULT)),
+        Example("final", ScreenModel(last.after, Mode.FINAL)),
+        Example("menu", ScreenModel(big_tsumo.before, Mode.MENU, menu=MENU)),
+    ]
+    return [Example(e.name, replace(e.model, layout=layout)) for e in examples]
+
+
+def _four_winds(state: TableState) -> TableState:
+    """The next hand of ``state`` ends at once: all four players discard East."""
+    state = apply(state, HandStarted(Tile.from_code("3p")))
+    for offset in range(4):
+        seat = (state.dealer + offset) % 4
+        state = replay([Draw(seat), Discard(seat, Tile.from_code("1z"))], state)
+    return apply(state, AbortiveDraw("four_winds", (state.dealer + 3) % 4))
+
+
+def _double_ron() -> ScreenModel:
+    """A new game: the dealer's first discard is 6s and two players ron on it."""
+    state = replay([GameStarted({"base": "tenhou"}, names=("Ana", "Ben", "Chie", "Dan")),
+                    HandStarted(Tile.from_code("1m")), Draw(0),
+                    Discard(0, Tile.from_code("6s"))])
+    won = Won((WinnerHand(1, tuple(parse_tiles("234567m234p67899s")), Tile.from_code("6s")),
+               WinnerHand(2, tuple(parse_tiles("222m345p567p678s88s")), Tile.from_code("6s"))),
+              from_seat=0)
+    return ScreenModel(state, Mode.WIN_CONFIRM, preview=preview(
+        state, won, ("2m read at 58%: 2m or 3m?", "Ben's hand: 9s partly hidden")))

@@ -1,0 +1,71 @@
+"""The final standings: rank, player, points and the score with oka and uma.
+
+Names: ``final.rankN``, ``final.seatN``, ``final.pointsN``, ``final.scoreN`` (N the rank,
+1-4) and ``final.rules``.
+
+>>> ordinal(1), ordinal(2), ordinal(3), ordinal(4)
+('1st', '2nd', '3rd', '4th')
+>>> score_text(48.5), score_text(-16.0)
+('+48.5', '−16.0')
+"""
+
+from __future__ import annotations
+
+import pygame
+
+from tablekit.display import theme
+from tablekit.display.canvas import Canvas
+from tablekit.display.model import ScreenModel
+from tablekit.display.overlay_frame import overlay_frame, table_row
+from tablekit.display.win_block import seat_label
+from tablekit.game.state import SEATS, Standing, TableState
+from tablekit.rules.presets import Rules
+
+COLUMNS = (0.14, 0.4, 0.22, 0.24)
+
+
+def ordinal(rank: int) -> str:
+    return f"{rank}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(rank, 'th')}"
+
+
+def score_text(score: float) -> str:
+    return f"{'−' if score < 0 else '+'}{abs(score):.1f}"
+
+
+def rules_line(rules: Rules) -> str:
+    """``Uma +20/+10/−10/−20 · oka 20,000 · return 30,000``."""
+    uma = "/".join(score_text(u).replace(".0", "") for u in rules.uma)
+    return f"Uma {uma} · oka {rules.oka:,} · return {rules.return_points:,}"
+
+
+def draw_final(canvas: Canvas, model: ScreenModel, area: pygame.Rect) -> None:
+    state = model.state
+    reason = state.end_reason.capitalize() if state.end_reason else ""
+    body = overlay_frame(canvas, area, "Final standings", reason, rules_line(state.rules))
+    height = min(body.height / (SEATS + 1), canvas.unit * 13)
+    header = pygame.Rect(body.left, body.top, body.width, round(height * 0.6))
+    table_row(canvas, header.inflate(-round(canvas.unit * 3), 0),
+              [("", "left", ""), ("", "left", ""), ("points", "right", "final.head_points"),
+               ("score (oka, uma)", "right", "final.head_score")], COLUMNS, [theme.MUTED] * 4)
+    for index, standing in enumerate(state.standings):
+        row = pygame.Rect(body.left, round(header.bottom + index * height), body.width,
+                          round(height))
+        _standing_row(canvas, row, standing, state)
+
+
+def _standing_row(canvas: Canvas, row: pygame.Rect, standing: Standing,
+                  state: TableState) -> None:
+    box = row.inflate(0, -round(row.height * 0.12))
+    canvas.box(box, theme.PANEL, "", canvas.unit)
+    if standing.rank == 1:
+        canvas.box(box, theme.GOLD, "final.first", canvas.unit, max(2, round(canvas.unit / 2)))
+    starting = tuple((seat - state.first_dealer) % SEATS for seat in range(SEATS))
+    rank = standing.rank
+    cells = [(ordinal(rank), "left", f"final.rank{rank}"),
+             (seat_label(standing.seat, starting, state.names), "left", f"final.seat{rank}"),
+             (theme.points_text(standing.points), "right", f"final.points{rank}"),
+             (score_text(standing.score), "right", f"final.score{rank}")]
+    colours = [theme.GOLD if rank == 1 else theme.TEXT, theme.TEXT, theme.TEXT,
+               theme.POSITIVE if standing.score >= 0 else theme.NEGATIVE]
+    table_row(canvas, row.inflate(-round(canvas.unit * 3), 0), cells, COLUMNS, colours,
+              row.height * 0.5)

@@ -1,0 +1,109 @@
+"""Where things go: the banner and status strips, and the seat panels of both layouts.
+
+``facing``: every panel upright, seats placed like the table seen from seat 0 (0 bottom,
+1 right, 2 top, 3 left) around the centre information. ``centre``: a pinwheel of panels
+along the edges, each turned to face its player (seat 0 upright at the bottom, 1 on the
+right turned 90 degrees, 2 at the top 180, 3 on the left 270), like an automatic table's
+centre display.
+
+>>> board = centre_board(pygame.Rect(0, 0, 800, 480), unit=4.8)
+>>> [(p.seat, p.turns, p.upright_size) for p in board.seats]
+[(0, 0, (651, 139)), (1, 1, (331, 139)), (2, 2, (651, 139)), (3, 3, (331, 139))]
+>>> tuple(board.centre)
+(146, 146, 507, 187)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pygame
+
+from tablekit.display.geometry import columns, inset, rows, turned_size
+from tablekit.display.model import Layout
+
+SEATS = 4
+BANNER = 8.0      # units: the warnings banner's height
+STATUS = 6.5      # the status line's height
+THICKNESS = 30.0  # a centre-layout seat panel's depth
+
+
+@dataclass(frozen=True, eq=False)
+class Placement:
+    """One seat panel: its rectangle on screen and its quarter turns counter-clockwise."""
+
+    seat: int
+    rect: pygame.Rect
+    turns: int = 0
+
+    @property
+    def upright_size(self) -> tuple[int, int]:
+        """The panel's size before it is turned (the size to draw it at)."""
+        return turned_size(self.rect.size, self.turns)
+
+
+@dataclass(frozen=True, eq=False)
+class Board:
+    seats: tuple[Placement, ...]
+    centre: pygame.Rect
+
+
+def screen_areas(size: tuple[int, int], unit: float, banner: bool, status: bool
+                 ) -> tuple[pygame.Rect | None, pygame.Rect, pygame.Rect | None]:
+    """The warnings banner (top), the content and the status line (bottom); absent strips
+    give their room to the content.
+
+    >>> [tuple(r) if r else None for r in screen_areas((800, 480), 4.8, True, False)]
+    [(0, 0, 800, 38), (0, 38, 800, 442), None]
+    """
+    screen = pygame.Rect((0, 0), size)
+    top = round(BANNER * unit) if banner else 0
+    bottom = round(STATUS * unit) if status else 0
+    content = pygame.Rect(0, top, screen.width, screen.height - top - bottom)
+    banner_rect = pygame.Rect(0, 0, screen.width, top) if banner else None
+    status_rect = pygame.Rect(0, content.bottom, screen.width, bottom) if status else None
+    return banner_rect, content, status_rect
+
+
+def board(layout: Layout, area: pygame.Rect, unit: float) -> Board:
+    return centre_board(area, unit) if layout == "centre" else facing_board(area, unit)
+
+
+def facing_board(area: pygame.Rect, unit: float) -> Board:
+    """A cross: seat 2 top middle, 3 and 1 left and right of the centre, 0 bottom middle.
+
+    >>> fb = facing_board(pygame.Rect(0, 0, 800, 480), 4.8)
+    >>> [tuple(p.rect) for p in fb.seats][:2], tuple(fb.centre)
+    ([(283, 322, 234, 153), (561, 163, 234, 154)], (244, 163, 312, 154))
+    """
+    gap = unit
+    grid = [columns(row, (3, 4, 3), gap) for row in rows(inset(area, unit), (1, 1, 1), gap)]
+    cells = {0: grid[2][1], 1: grid[1][2], 2: grid[0][1], 3: grid[1][0]}
+    centre = grid[1][1]
+    seats = tuple(Placement(seat, _same_size(cells[seat], grid[1][0])) for seat in range(SEATS))
+    return Board(seats, centre)
+
+
+def _same_size(cell: pygame.Rect, model: pygame.Rect) -> pygame.Rect:
+    """A panel as big as the side cells, centred in ``cell`` (all seats read the same)."""
+    rect = pygame.Rect(0, 0, min(model.width, cell.width), min(model.height, cell.height))
+    rect.center = cell.center
+    return rect
+
+
+def centre_board(area: pygame.Rect, unit: float) -> Board:
+    """A pinwheel: each panel runs along one edge, shifted to its player's left."""
+    depth = round(min(THICKNESS * unit, area.height / 3, area.width / 3))
+    x0, y0, x1, y1 = area.left, area.top, area.right, area.bottom
+    width, height = area.width, area.height
+    rects = (
+        pygame.Rect(x0, y1 - depth, width - depth, depth),
+        pygame.Rect(x1 - depth, y0 + depth, depth, height - depth),
+        pygame.Rect(x0 + depth, y0, width - depth, depth),
+        pygame.Rect(x0, y0, depth, height - depth),
+    )
+    margin = unit / 2
+    seats = tuple(Placement(seat, inset(rect, margin), seat) for seat, rect in enumerate(rects))
+    centre = inset(pygame.Rect(x0 + depth, y0 + depth, width - 2 * depth, height - 2 * depth),
+                   margin)
+    return Board(seats, centre)

@@ -1,0 +1,430 @@
+"""The scoreboard, checked by pixels and by the record of what was drawn where.
+
+Every example screen (states replayed from the committed real game) is rendered at 800x480
+and 1920x1080 in both layouts with SDL's dummy video driver.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from dataclasses import replace
+
+import pygame
+import pytest
+from conftest import ROOT
+
+from tablekit.cli import main
+from tablekit.display import theme
+from tablekit.display.backends import DisplayError, PngDisplay, WindowDisplay, open_display
+from tablekit.display.canvas import Canvas, Frame
+from tablekit.display.examples import example_screens
+from tablekit.display.layout import board, screen_areas
+from tablekit.display.model import ScreenModel
+from tablekit.display.render import render
+from tablekit.display.seat_panel import draw_seat_panel, seat_views
+from tablekit.display.tile_images import TILE_DIR, tile_picture
+from tablekit.game.state import Phase
+from tablekit.tiles import parse_tiles
+
+SIZES = ((800, 480), (1920, 1080))
+LAYOUTS = ("facing", "centre")
+GALLERY = ROOT / "docs" / "screens"
+NUMBERS = re.compile(r"^(seat\d\.(points|diff\d|sticks\.\d+)|pay\.delta\d|result\.(delta|points)\d"
+                     r"|final\.(points|score)\d|win\d\.(value|han\d|fu_points\d))$")
+
+
+@pytest.fixture(scope="module", autouse=True)
+def dummy_video():
+    """SDL's dummy driver for the whole module; the previous setting comes back after."""
+    saved = os.environ.get("SDL_VIDEODRIVER")
+    os.environ["SDL_VIDEODRIVER"] = "dummy"
+    pygame.init()
+    try:
+        yield
+    finally:
+        pygame.quit()
+        if saved is None:
+            os.environ.pop("SDL_VIDEODRIVER", None)
+        else:
+            os.environ["SDL_VIDEODRIVER"] = saved
+
+
+@pytest.fixture(scope="module")
+def screens(dummy_video) -> dict[tuple[str, str, tuple[int, int]], tuple]:
+    """(name, layout, size) -> (model, surface, frame) for every example screen."""
+    out = {}
+    for layout in LAYOUTS:
+        for example in example_screens(layout=layout):
+            for size in SIZES:
+                surface = pygame.Surface(size)
+                out[example.name, layout, size] = (example.model, surface,
+                                                   render(example.model, surface))
+    return out
+
+
+def shown(screens, name: str, layout: str, size: tuple[int, int]
+          ) -> tuple[ScreenModel, pygame.Surface, Frame]:
+    return screens[name, layout, size]
+
+
+def share_of(surface: pygame.Surface, rect: pygame.Rect, colour: tuple[int, int, int],
+             tolerance: int = 12) -> float:
+    """The share of ``rect``'s pixels within ``tolerance`` of ``colour``."""
+    mask = pygame.mask.from_threshold(surface.subsurface(rect), colour,
+                                      (tolerance, tolerance, tolerance, 255))
+    return mask.count() / max(rect.width * rect.height, 1)
+
+
+def centre_area(model: ScreenModel, size: tuple[int, int]) -> pygame.Rect:
+    unit = theme.unit(size)
+    _, content, _ = screen_areas(size, unit, bool(model.warnings), bool(model.message))
+    return board(model.layout, content, unit).centre
+
+
+# -- every screen ------------------------------------------------------------------------
+
+def test_no_text_overlaps_and_nothing_leaves_the_screen(screens):
+    for (name, layout, size), (_, _, frame) in screens.items():
+        texts = frame.texts
+        assert texts, name
+        for i, first in enumerate(texts):
+            for second in texts[i + 1:]:
+                assert not first.rect.colliderect(second.rect), (
+                    f"{name} {layout} {size}: {first.name} {first.text!r} overlaps "
+                    f"{second.name} {second.text!r}")
+        screen = pygame.Rect((0, 0), size)
+        assert all(screen.contains(item.rect) for item in frame), (name, layout, size)
+        numbers = [t for t in texts if NUMBERS.match(t.name)]
+        assert not any(t.text.endswith("…") for t in numbers), (name, layout, size)
+
+
+@pytest.mark.parametrize("name", ["scoreboard", "differences", "win-confirm", "final"])
+def test_long_names_big_numbers_and_five_dora_still_fit(screens, name):
+    """A harder table than the example game: the same checks at 1024x600 and 480x320."""
+    model = screens[name, "facing", SIZES[0]][0]
+    state = replace(model.state, names=("Alexandria-Konstantinopel",) * 4, honba=12, sticks=7,
+                    scores=(-12300, 123400, 8800, -100), dora=tuple(parse_tiles("19m5z0p7z")))
+    model = replace(model, state=state, warnings=("Camera lost: " + "check the cable " * 5,),
+                    message="a status message far too long for one line " * 3)
+    for layout in LAYOUTS:
+        for size in ((1024, 600), (480, 320)):
+            frame = render(replace(model, layout=layout), pygame.Surface(size))
+            texts = frame.texts
+            assert not any(a.rect.colliderect(b.rect) for i, a in enumerate(texts)
+                           for b in texts[i + 1:]), (layout, size)
+            assert not any(t.text.endswith("…") for t in texts if NUMBERS.match(t.name))
+            assert all(pygame.Rect((0, 0), size).contains(item.rect) for item in frame)
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("size", SIZES)
+def test_points_are_at_least_a_twelfth_of_the_screen_high(screens, layout, size):
+    for name in ("scoreboard", "differences", "warnings", "tenpai-entry"):
+        model, _, frame = shown(screens, name, layout, size)
+        for seat in range(4):
+            rect = frame.rect(f"seat{seat}.points")
+            turned = layout == "centre" and seat % 2 == 1
+            height = rect.width if turned else rect.height
+            assert height >= size[1] / 12, (name, seat, rect)
+            assert frame.text_of(f"seat{seat}.points") == f"{model.state.scores[seat]:,}"
+
+
+# -- the scoreboard ----------------------------------------------------------------------
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("size", SIZES)
+def test_the_dealer_marker_sits_in_the_dealers_panel(screens, layout, size):
+    model, surface, frame = shown(screens, "scoreboard", layout, size)
+    dealer = model.state.dealer
+    badges = [item for item in frame if item.name.endswith(".dealer")]
+    assert [b.name for b in badges] == [f"seat{dealer}.dealer"]
+    assert frame.rect(f"seat{dealer}.panel").contains(badges[0].rect)
+    assert share_of(surface, badges[0].rect, theme.GOLD) > 0.4
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("size", SIZES)
+def test_riichi_sticks_lie_in_the_panels_of_the_players_in_riichi(screens, layout, size):
+    model, surface, frame = shown(screens, "scoreboard", layout, size)
+    in_riichi = [s for s, seat in enumerate(model.state.seats) if seat.riichi]
+    assert len(in_riichi) == 2
+    for seat in range(4):
+        stick = frame.get(f"seat{seat}.riichi")
+        assert (stick is not None) == (seat in in_riichi)
+        if stick is not None:
+            assert frame.rect(f"seat{seat}.panel").contains(stick.rect)
+            assert share_of(surface, stick.rect, theme.STICK) > 0.5
+            assert surface.get_at(stick.rect.center)[:3] == theme.STICK_DOT
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("size", SIZES)
+def test_dora_indicators_are_tile_pictures_in_the_centre(screens, layout, size):
+    model, surface, frame = shown(screens, "scoreboard", layout, size)
+    tiles = [item for item in frame if item.kind == "tile" and item.name.startswith("centre")]
+    assert [t.text for t in tiles] == [t.code for t in model.state.dora]
+    centre = centre_area(model, size)
+    for item in tiles:
+        assert centre.contains(item.rect)
+        expected = pygame.Surface(item.rect.size)
+        expected.fill(theme.BACKGROUND)
+        expected.blit(tile_picture(item.text, item.rect.height), (0, 0))
+        assert pygame.image.tobytes(surface.subsurface(item.rect), "RGB") == \
+            pygame.image.tobytes(expected, "RGB")
+        assert share_of(surface, item.rect, (240, 235, 228), 20) > 0.3  # the ivory face
+    assert frame.text_of("centre.round") == model.state.round_label
+    assert frame.text_of("centre.wall") == f"Wall {model.state.wall}"
+    assert frame.text_of("centre.rules") == model.state.rules.title
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_centre_layout_turns_each_panel_to_its_player(screens, size):
+    model, surface, frame = shown(screens, "scoreboard", "centre", size)
+    wind = {seat: frame.rect(f"seat{seat}.wind").center for seat in range(4)}
+    points = {seat: frame.rect(f"seat{seat}.points").center for seat in range(4)}
+    assert wind[0][1] < points[0][1]     # upright: the wind row above the points
+    assert wind[1][0] < points[1][0]     # 90 degrees: the top of the panel points left
+    assert wind[2][1] > points[2][1]     # 180 degrees
+    assert wind[3][0] > points[3][0]     # 270 degrees
+    views = seat_views(model)
+    winds = tuple(v.wind for v in views)
+    for seat, turns in enumerate((0, 90, 180, 270)):
+        rect = frame.rect(f"seat{seat}.panel")
+        upright = Canvas(pygame.Surface(rect.size if turns % 180 == 0 else
+                                        (rect.height, rect.width), pygame.SRCALPHA),
+                         theme.unit(size))
+        draw_seat_panel(upright, views[seat], winds)
+        expected = pygame.Surface(rect.size)
+        expected.fill(theme.BACKGROUND)
+        expected.blit(pygame.transform.rotate(upright.surface, turns), (0, 0))
+        assert pygame.image.tobytes(surface.subsurface(rect), "RGB") == \
+            pygame.image.tobytes(expected, "RGB"), f"seat {seat}"
+
+
+def test_the_facing_layout_keeps_every_panel_upright(screens):
+    _, _, frame = shown(screens, "scoreboard", "facing", (800, 480))
+    panels = {seat: frame.rect(f"seat{seat}.panel") for seat in range(4)}
+    assert panels[0].top > panels[1].bottom - panels[1].height // 2 > panels[2].bottom
+    assert panels[3].right < panels[0].centerx < panels[1].left
+    for seat in range(4):
+        assert frame.rect(f"seat{seat}.wind").centery < frame.rect(f"seat{seat}.points").top
+        points = frame.rect(f"seat{seat}.points")
+        assert points.width > points.height
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_differences_and_sticks_rows(screens, layout):
+    model, _, frame = shown(screens, "differences", layout, (800, 480))
+    asking, scores = model.differences_for, model.state.scores
+    for other in range(4):
+        text = frame.text_of(f"seat{asking}.diff{other}")
+        if other == asking:
+            assert not text
+            continue
+        assert text.endswith(theme.signed(scores[asking] - scores[other]))
+    assert not frame.named(f"seat{asking}.sticks")
+    sticks = [frame.text_of(f"seat0.sticks.{v}") for v in (10000, 5000, 1000, 100)]
+    assert sticks == ["10k×1", "5k×2", "1k×2", "100×1"]  # 22,100 points
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_warnings_banner_and_status_line(screens, size):
+    model, surface, frame = shown(screens, "warnings", "facing", size)
+    banner, status = frame.rect("banner"), frame.rect("status_line")
+    assert banner.topleft == (0, 0) and banner.width == size[0]
+    assert status.bottom == size[1] and status.width == size[0]
+    assert all(w in frame.text_of("banner.text") for w in model.warnings)
+    assert frame.text_of("status") == model.message
+    assert share_of(surface, banner, theme.WARNING) > 0.5
+    for seat in range(4):
+        panel = frame.rect(f"seat{seat}.panel")
+        assert not panel.colliderect(banner) and not panel.colliderect(status)
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_tenpai_entry_shows_each_seats_declaration(screens, layout):
+    model, surface, frame = shown(screens, "tenpai-entry", layout, (800, 480))
+    for seat, tenpai in enumerate(model.tenpai):
+        assert frame.text_of(f"seat{seat}.tenpai_label") == ("TENPAI" if tenpai else "NOTEN")
+        colour = theme.TENPAI if tenpai else theme.NOTEN
+        assert share_of(surface, frame.rect(f"seat{seat}.tenpai"), colour) > 0.4
+    assert frame.text_of("centre.prompt0") == "Exhaustive draw"
+
+
+# -- overlays ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("size", SIZES)
+def test_win_confirm_shows_the_hand_value_payments_and_doubts(screens, size):
+    model, surface, frame = shown(screens, "win-confirm", "facing", size)
+    win, value = model.preview.wins[0], model.preview.wins[0].value
+    hand = [item for item in frame.named("win0") if item.kind == "tile"][:-1]
+    assert all(item.name.startswith("win0.tile") for item in hand)
+    assert len(hand) == len(win.hand) - 1
+    winning = frame.rect("win0.win_tile")
+    assert winning.left > max(t.rect.right for t in hand) + winning.width // 4  # set apart
+    assert frame.get("win0.win_tile").text == win.win_tile.code
+    assert share_of(surface, winning.inflate(4, 4), theme.WIN_FRAME) > 0.03
+    yaku = [frame.text_of(f"win0.yaku{i}") for i in range(len(value.yaku))]
+    assert yaku == [y.title for y in value.yaku]
+    assert [frame.text_of(f"win0.han{i}") for i in range(len(value.yaku))] == \
+        [f"{y.han} han" for y in value.yaku]
+    assert frame.text_of("win0.value") == f"Baiman · {value.han} han {value.fu} fu"
+    fu = [frame.text_of(f"win0.fu{i}") for i in range(len(value.fu_items))]
+    assert fu == [i.reason.capitalize() for i in value.fu_items]
+    for seat, delta in enumerate(model.preview.deltas):
+        assert frame.text_of(f"pay.delta{seat}") == theme.signed(delta)
+    dealer = model.state.dealer
+    assert frame.text_of(f"pay.note{dealer}") == "hands over 5k×1 1k×3"  # the dealer's 8,000
+    assert "2 riichi sticks" in frame.text_of("pay.note1")
+    assert frame.text_of("doubt0") == f"Check: {model.preview.doubts[0]}"
+    assert frame.text_of("overlay.footer") == "OK to apply, UNDO to cancel"
+
+
+def test_double_ron_shows_both_winners_and_their_melds(screens):
+    model, _, frame = shown(screens, "win-confirm-double-ron", "centre", (800, 480))
+    assert frame.text_of("overlay.title") == "Double ron on East (Ana)'s discard"
+    assert frame.rect("win1.tiles").top > frame.rect("win0.tiles").bottom
+    assert frame.text_of("win0.header") == "South (Ben)"
+    assert [frame.text_of(f"doubt{i}")[7:] for i in range(2)] == list(model.preview.doubts)
+    _, _, ron = shown(screens, "hand-result-win", "facing", (800, 480))
+    meld_tiles = [item for item in ron.named("win0") if item.kind == "tile"]
+    assert [t.text for t in meld_tiles[-3:]] == ["6z", "6z", "6z"]   # the called pon
+    assert meld_tiles[-1].rect.width > meld_tiles[-1].rect.height   # from the right: sideways
+
+
+def test_hand_results_for_draws(screens):
+    model, _, frame = shown(screens, "hand-result-draw", "facing", (800, 480))
+    result = model.state.result
+    for seat in range(4):
+        expected = "TENPAI" if seat in result.tenpai else "NOTEN"
+        assert frame.text_of(f"result.status{seat}") == expected
+        assert frame.text_of(f"result.delta{seat}") == theme.signed(result.deltas[seat])
+    assert frame.text_of("overlay.subtitle") == "East 1"
+    model, _, frame = shown(screens, "hand-result-abortive", "facing", (800, 480))
+    assert frame.text_of("overlay.title") == "Abortive draw: four winds"
+    assert frame.text_of("overlay.footer") == f"Next: East 2, {model.state.honba} honba"
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_final_standings_in_rank_order(screens, size):
+    model, _, frame = shown(screens, "final", "centre", size)
+    assert model.state.phase is Phase.GAME_OVER
+    tops = [frame.rect(f"final.rank{rank}").top for rank in range(1, 5)]
+    assert tops == sorted(tops)
+    for standing in model.state.standings:
+        assert frame.text_of(f"final.points{standing.rank}") == f"{standing.points:,}"
+        assert frame.text_of(f"final.score{standing.rank}").lstrip("+−") == \
+            f"{abs(standing.score):.1f}"
+    assert frame.text_of("final.score1") == "+48.5"
+    assert "Uma +20/+10/−10/−20" in frame.text_of("overlay.footer")
+
+
+def test_the_menu_highlights_the_selected_item(screens):
+    model, surface, frame = shown(screens, "menu", "facing", (800, 480))
+    highlight = frame.rect("menu.selected")
+    selected = frame.get(f"menu.item{model.menu.selected}")
+    assert selected.text == model.menu.items[model.menu.selected]
+    assert highlight.contains(selected.rect)
+    assert share_of(surface, highlight, theme.GOLD) > 0.5
+    others = [frame.rect(f"menu.item{i}") for i in range(len(model.menu.items))
+              if i != model.menu.selected]
+    assert not any(highlight.colliderect(rect) for rect in others)
+
+
+def test_the_gallery_matches_what_is_rendered_now(screens):
+    """docs/screens holds renders of the examples; a changed screen needs a new gallery."""
+    pictures = sorted(GALLERY.glob("*.png"))
+    assert pictures
+    for path in pictures:
+        name, layout = path.stem.rsplit("-", 1)
+        _, surface, _ = shown(screens, name, layout, (800, 480))
+        changed = changed_share(surface, pygame.image.load(str(path)))
+        assert changed < 0.02, (f"{path.name}: {changed:.1%} of the pixels differ; run "
+                                "tablekit screens --out docs/screens")
+
+
+def changed_share(first: pygame.Surface, second: pygame.Surface) -> float:
+    """The share of pixels whose colour differs by more than 40 in some channel."""
+    assert first.get_size() == second.get_size()
+    a = pygame.surfarray.array3d(first).astype(int)
+    b = pygame.surfarray.array3d(second).astype(int)
+    return float((abs(a - b).max(axis=2) > 40).mean())
+
+
+# -- tiles, back ends and the command ----------------------------------------------------
+
+def test_the_committed_tile_pictures():
+    pictures = sorted(TILE_DIR.glob("*.png"))
+    assert len(pictures) == 34 + 3 + 1
+    assert sum(p.stat().st_size for p in pictures) < 400_000
+    for path in pictures:
+        assert 60 <= pygame.image.load(str(path)).get_height() <= 90
+    attribution = (TILE_DIR / "ATTRIBUTION.md").read_text(encoding="utf-8")
+    assert "FluffyStuff/riichi-mahjong-tiles" in attribution and "CC0" in attribution
+
+
+def test_a_missing_tile_picture_is_drawn_as_its_code(tmp_path):
+    picture = tile_picture("5m", 40, tmp_path)
+    assert picture.get_size() == (30, 40)
+    assert share_of(picture, picture.get_rect(), (245, 240, 235), 2) > 0.4  # a plain face
+    assert pygame.image.tobytes(picture, "RGBA") != \
+        pygame.image.tobytes(tile_picture("5m", 40), "RGBA")
+
+
+def test_png_display_numbers_or_replaces_its_files(tmp_path):
+    model = ScreenModel(example_screens()[0].model.state)
+    numbered = open_display("png", folder=tmp_path / "n")
+    numbered.show(model)
+    numbered.show(model)
+    assert [p.name for p in numbered.saved] == ["frame-0001.png", "frame-0002.png"]
+    single = PngDisplay(tmp_path / "s", (1920, 1080), numbered=False)
+    single.show(model)
+    single.show(model)
+    assert sorted(p.name for p in (tmp_path / "s").iterdir()) == ["scoreboard.png"]
+    assert pygame.image.load(str(single.saved[-1])).get_size() == (1920, 1080)
+
+
+def test_window_display_sets_and_restores_its_video_driver(monkeypatch):
+    monkeypatch.setenv("SDL_VIDEODRIVER", "offscreen")
+    window = WindowDisplay((800, 480), driver="dummy")
+    frame = window.show(example_screens()[0].model)
+    assert window.frames == 1 and frame.text_of("centre.round") == "East 4"
+    assert pygame.display.get_surface().get_size() == (800, 480)
+    assert os.environ["SDL_VIDEODRIVER"] == "dummy"
+    window.close()
+    assert os.environ["SDL_VIDEODRIVER"] == "offscreen"
+    kms = open_display("kmsdrm")
+    assert (kms.driver, kms.fullscreen, kms.size) == ("kmsdrm", True, (0, 0))
+    with pytest.raises(DisplayError, match="unknown display"):
+        open_display("hdmi")
+
+
+def test_screens_command_writes_every_screen(tmp_path, capsys):
+    assert main(["screens", "--out", str(tmp_path), "--layout", "centre"]) == 0
+    written = sorted(p.name for p in tmp_path.glob("*.png"))
+    assert len(written) == len(example_screens()) and "final-centre.png" in written
+    assert capsys.readouterr().out.count(".png") == len(written)
+    assert main(["screens", "--out", str(tmp_path), "--game", str(tmp_path / "none.xml")]) == 2
+
+
+def test_only_the_display_imports_pygame():
+    code = ("import sys, tablekit.cli, tablekit.game.reducer, tablekit.rules.scoring, "
+            "tablekit.display.model, tablekit.display.examples; "
+            "print(sorted(m for m in sys.modules if m.startswith('pygame')))")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                         text=True, check=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert out.stdout.strip() == "[]"
+
+
+def test_gallery_files_are_small():
+    assert sum(p.stat().st_size for p in GALLERY.glob("*.png")) < 1_000_000
+
+
+def test_example_states_come_from_the_real_game():
+    examples = {e.name: e.model for e in example_screens()}
+    assert examples["scoreboard"].state.names == ("Wanjirou", "Kaavi", "Xenia", "Ichihime")
+    assert examples["final"].state.standings[0].points == 38500
+    assert examples["final"].state.rules.name == "tenhou"
