@@ -1,0 +1,80 @@
+"""Choosing devices for ``tablekit run``: what was asked, what this machine has, and a
+one-line report for every fallback.
+
+>>> on_raspberry_pi(model_file="/nonexistent")
+False
+>>> pick_display("auto", environ={}, pi=False)
+'headless:out/screens'
+>>> pick_display("auto", environ={"DISPLAY": ":0"}, pi=False)
+'window'
+"""
+
+from __future__ import annotations
+
+import os
+import queue
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+from tablekit.errors import TablekitError
+
+Report = Callable[[str], None]
+
+
+def on_raspberry_pi(model_file: str = "/proc/device-tree/model") -> bool:
+    try:
+        return "Raspberry Pi" in Path(model_file).read_text(errors="ignore")
+    except OSError:
+        return False
+
+
+def pick_display(spec: str, environ: Mapping[str, str] | None = None, pi: bool | None = None
+                 ) -> str:
+    """``auto`` becomes kmsdrm on a desktop-less Pi, a window where there is a desktop,
+    PNG files otherwise."""
+    if spec != "auto":
+        return spec
+    environ = os.environ if environ is None else environ
+    if environ.get("DISPLAY") or environ.get("WAYLAND_DISPLAY"):
+        return "window"
+    return "kmsdrm" if (on_raspberry_pi() if pi is None else pi) else "headless:out/screens"
+
+
+def open_display(spec: str, size: tuple[int, int] | None, report: Report) -> Any:
+    """A display for ``window``, ``kmsdrm`` or ``headless:DIR``; PNG files if it fails."""
+    from tablekit.display.backends import DisplayError, PngDisplay, WindowDisplay
+    from tablekit.display.backends import open_display as open_backend
+
+    kind, _, folder = spec.partition(":")
+    if kind == "headless":
+        return PngDisplay(folder or "out/screens", size or (800, 480), numbered=False)
+    try:
+        display = open_backend(kind, size)
+        if isinstance(display, WindowDisplay):
+            display.open()
+        return display
+    except DisplayError as error:
+        report(f"display: {error}; writing PNG files to out/screens instead")
+        return PngDisplay("out/screens", size or (800, 480), numbered=False)
+
+
+def open_buttons(spec: str, inbox: queue.Queue, report: Report) -> tuple[Any, Any]:
+    """(ButtonBoard or None, KeyboardButtons or None) for ``gpio``, ``keyboard``, ``none``,
+    ``auto``; GPIO that is not there falls back to the keyboard."""
+    from tablekit.io.buttons import ButtonBoard, KeyboardButtons
+
+    if spec == "auto":
+        spec = "gpio" if on_raspberry_pi() else "keyboard"
+    if spec == "none":
+        return None, None
+    if spec == "keyboard":
+        return None, KeyboardButtons(inbox)
+    try:
+        return ButtonBoard(inbox), None
+    except (TablekitError, ImportError, OSError, RuntimeError) as error:
+        report(f"buttons: no GPIO here ({type(error).__name__}: {error}); using the keyboard")
+        return None, KeyboardButtons(inbox)
+    except Exception as error:  # gpiozero's BadPinFactory and friends
+        report(f"buttons: GPIO failed ({type(error).__name__}: {error}); using the keyboard")
+        return None, KeyboardButtons(inbox)
