@@ -5,9 +5,9 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
-from tablekit.commands import export, replay, run, score, screens, sim
+from tablekit.commands import export, replay, run, score, screens
 
-COMMANDS = (score, replay, export, screens, run, sim)
+COMMANDS = (score, replay, export, screens, run)
 
 
 def build_parser() -> argparse.ArgumentParser:
