@@ -1,0 +1,64 @@
+"""Tile-reading accuracy of tablekit and of mahjong-detector on held-out real photos.
+
+Usage: python benchmarks/vision_accuracy.py [--photos DIR] [--threads N] [--json OUT]
+For each held-out set (tablekit.vision.datasets.EVAL_SETS) and each reader: F1 at IoU 0.5 with
+the class right, precision, recall, mean ms per photo and the commonest confusions, on the same
+decoded images in the same run. Photos whose labels are impossible for one set (five or more of
+one kind: the 'unseen-table' group has a few labelled all '1p') are scored apart.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import cv2  # noqa: E402
+
+from tablekit.vision.datasets import EVAL_SETS  # noqa: E402
+from tablekit.vision.evaluate import evaluate, plausible  # noqa: E402
+from tablekit.vision.reader import TileReader  # noqa: E402
+
+
+def readers(threads: int) -> dict:
+    found = {"tablekit": TileReader.load(threads=threads).read}
+    try:
+        from vision_peer import load_peer
+
+        found["mahjong-detector"] = load_peer(threads)
+    except ImportError as error:
+        print(f"mahjong-detector not installed ({error}); tablekit alone", file=sys.stderr)
+    return found
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--photos", type=Path, default=ROOT.parent / "shared/data/photos")
+    parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--json", type=Path, default=None, help="also write the figures here")
+    args = parser.parse_args()
+    figures: dict = {}
+    for name, load in EVAL_SETS.items():
+        photos = [(image, cv2.imread(str(image.path))) for image in load(args.photos)]
+        parts = {"": photos, " (plausible labels)": [p for p in photos if plausible(p[0].codes)]}
+        for suffix, subset in parts.items():
+            if suffix and len(subset) == len(photos):
+                continue
+            for reader_name, read in readers(args.threads).items():
+                summary = evaluate(read, subset).summary()
+                figures[f"{name}{suffix} / {reader_name}"] = summary
+                print(f"{name}{suffix:20} {reader_name:17} photos {summary['photos']:3} "
+                      f"F1 {summary['f1']:.3f} P {summary['precision']:.3f} "
+                      f"R {summary['recall']:.3f} {summary['ms_mean']:6.1f} ms/photo  "
+                      f"{', '.join(summary['confusions'][:5])}", flush=True)
+    if args.json:
+        args.json.write_text(json.dumps(figures, indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

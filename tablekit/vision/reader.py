@@ -1,0 +1,58 @@
+"""The whole read: find tiles, name them, drop what is not a tile.
+
+>>> reading = TileReading((1.0, 2.0, 3.0, 4.0), "0p", 0.97)
+>>> reading.as_json()
+{'box': [1.0, 2.0, 3.0, 4.0], 'tile': '0p', 'score': 0.97}
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from tablekit.vision.classes import NOT_A_TILE
+from tablekit.vision.classify import classify_boxes
+from tablekit.vision.detect import find_tiles
+from tablekit.vision.onnx_model import CLASSIFIER_PATH, DETECTOR_PATH, OnnxModel, load_model
+
+
+@dataclass(frozen=True)
+class TileReading:
+    """One tile read: its box in image pixels, its code (mpsz, 0 = red five, or ``back``)."""
+
+    box: tuple[float, float, float, float]
+    tile: str
+    score: float
+
+    def as_json(self) -> dict[str, object]:
+        """The JSON form ``tablekit detect --json`` prints."""
+        return {"box": [round(v, 1) for v in self.box], "tile": self.tile,
+                "score": round(self.score, 3)}
+
+
+@dataclass(frozen=True)
+class TileReader:
+    """A detector and a classifier loaded once, used for many frames."""
+
+    detector: OnnxModel
+    classifier: OnnxModel
+    long_side: int | None = None
+    min_score: float = 0.3
+
+    @classmethod
+    def load(cls, threads: int = 1, detector: Path = DETECTOR_PATH,
+             classifier: Path = CLASSIFIER_PATH) -> TileReader:
+        """Load both models from ``models/`` (or the paths given)."""
+        return cls(load_model(detector, threads), load_model(classifier, threads))
+
+    def read(self, image_bgr: np.ndarray) -> list[TileReading]:
+        """Every tile found in a BGR image (any photo: the generic, uncalibrated mode)."""
+        found = find_tiles(self.detector, image_bgr, self.long_side)
+        named = classify_boxes(self.classifier, image_bgr, found.boxes)
+        return [
+            TileReading(tuple(float(v) for v in box), code, float(score))  # type: ignore[arg-type]
+            for box, code, score in zip(found.boxes, named.codes, named.scores, strict=True)
+            if code != NOT_A_TILE and score >= self.min_score
+        ]

@@ -1,0 +1,238 @@
+"""Train the tile detector and classifier, export them to ONNX, write the model card.
+
+Training is an extra (``pip install -e .[train]``), never needed at run time. Steps::
+
+    python tools/train_vision.py pack --data ../shared/data --pack .vision_pack/pack.npz
+    python tools/train_vision.py fit --pack .vision_pack/pack.npz --out models --device cuda
+    python benchmarks/vision_accuracy.py --json models/metrics.json
+    python tools/train_vision.py card --out models
+
+``pack`` reads the photo sets and tile art into one portable file (so a GPU machine without
+``../shared`` can train), ``fit`` trains both models with a fixed seed and exports them,
+``card`` writes ``models/README.md`` from ``train_log.json`` and the benchmark's metrics.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+
+def split_groups(groups: np.ndarray, calib_share: float, seed: int) -> tuple[np.ndarray, ...]:
+    """Photo indices for training and for calibration, split by source photo."""
+    unique = np.unique(groups)
+    rng = np.random.default_rng(seed)
+    calib = set(rng.permutation(unique)[: max(1, int(len(unique) * calib_share))].tolist())
+    is_calib = np.array([g in calib for g in groups])
+    return np.nonzero(~is_calib)[0], np.nonzero(is_calib)[0]
+
+
+def focal_loss(logits, target):
+    """CenterNet's penalty-reduced focal loss on heat-map logits."""
+    import torch
+    from torch.nn import functional as F
+
+    pos = target.eq(1).float()
+    log_p, log_not_p = F.logsigmoid(logits), F.logsigmoid(-logits)
+    p = torch.sigmoid(logits)
+    loss_pos = -(log_p * (1 - p) ** 2 * pos).sum()
+    loss_neg = -(log_not_p * p ** 2 * (1 - target) ** 4 * (1 - pos)).sum()
+    return (loss_pos + loss_neg) / pos.sum().clamp(min=1)
+
+
+def _schedule(optimiser, step: int, progress: float, peak: float) -> None:
+    """Warm-up over 200 steps, then a cosine to zero at ``progress`` 1."""
+    warm = min(1.0, (step + 1) / 200)
+    for group in optimiser.param_groups:
+        group["lr"] = peak * warm * 0.5 * (1 + math.cos(math.pi * min(progress, 1.0)))
+
+
+def _progress(step: int, steps: int, start: float, seconds: float) -> float:
+    """How far training is: by steps, or by wall time when a time budget is given."""
+    return max(step / steps, (time.time() - start) / seconds)
+
+
+def train_detector(photos, args, gen, log: dict):
+    import torch
+    from torch.nn import functional as F
+    from train_batches import detector_batch
+    from train_nets import TileDetector
+
+    net = TileDetector().to(args.device)
+    opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=1e-4)
+    start, step = time.time(), 0
+    for step in range(args.det_steps):
+        progress = _progress(step, args.det_steps, start, args.det_seconds)
+        if progress >= 1:
+            break
+        _schedule(opt, step, progress, args.lr)
+        images, heat_t, size_t, off_t, mask = detector_batch(photos, gen, args.det_batch)
+        heat, size, offset = net(images)
+        n = mask.sum().clamp(min=1)
+        loss = focal_loss(heat, heat_t) + (F.l1_loss(size, size_t, reduction="none")
+                                          * mask).sum() / n \
+            + (F.l1_loss(torch.sigmoid(offset), off_t, reduction="none") * mask).sum() / n
+        opt.zero_grad(set_to_none=True)
+        loss.backward()
+        opt.step()
+        if step % 200 == 0:
+            print(f"detector step {step} loss {loss.item():.3f} {time.time() - start:.0f}s",
+                  flush=True)
+    log["detector"] = {"steps": step + 1, "planned_steps": args.det_steps,
+                       "seconds": round(time.time() - start), "last_loss": round(loss.item(), 4)}
+    return net.eval()
+
+
+def train_classifier(sampler, args, gen, log: dict):
+    import torch
+    from torch.nn import functional as F
+    from train_nets import TileClassifier
+
+    net = TileClassifier().to(args.device)
+    opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=5e-4)
+    start, step = time.time(), 0
+    for step in range(args.cls_steps):
+        progress = _progress(step, args.cls_steps, start, args.cls_seconds)
+        if progress >= 1:
+            break
+        _schedule(opt, step, progress, args.lr)
+        crops, labels = sampler.batch(gen, args.cls_batch)
+        loss = F.cross_entropy(net(crops), labels)
+        opt.zero_grad(set_to_none=True)
+        loss.backward()
+        opt.step()
+        if step % 200 == 0:
+            print(f"classifier step {step} loss {loss.item():.3f} {time.time() - start:.0f}s",
+                  flush=True)
+    log["classifier"] = {"steps": step + 1, "planned_steps": args.cls_steps,
+                         "seconds": round(time.time() - start), "last_loss": round(loss.item(), 4)}
+    return net.eval()
+
+
+def calibrate(net, sampler, gen, log: dict) -> float:
+    """Temperature minimising NLL on held-out source photos' crops; logs accuracy and ECE."""
+    import torch
+    from torch.nn import functional as F
+
+    with torch.no_grad():
+        batches = [sampler.batch(gen, 1024, jitter=False) for _ in range(4)]
+        logits = torch.cat([net(c) for c, _ in batches])
+        labels = torch.cat([lab for _, lab in batches])
+    temps = torch.exp(torch.linspace(math.log(0.2), math.log(8.0), 120))
+    nll = [F.cross_entropy(logits / t, labels).item() for t in temps]
+    best = float(temps[int(np.argmin(nll))])
+    probs = torch.softmax(logits / best, 1)
+    pred = probs.argmax(1)
+    log["calibration"] = {"crops": len(labels), "temperature": round(best, 3),
+                          "accuracy": round((pred == labels).float().mean().item(), 4),
+                          "ece_before": round(_ece(torch.softmax(logits, 1), labels), 4),
+                          "ece_after": round(_ece(probs, labels), 4)}
+    print("calibration", log["calibration"], flush=True)
+    return best
+
+
+def _ece(probs, labels, bins: int = 15) -> float:
+    conf, pred = probs.max(1)
+    right = (pred == labels).float()
+    total = 0.0
+    for lo in range(bins):
+        inside = (conf > lo / bins) & (conf <= (lo + 1) / bins)
+        if inside.any():
+            total += inside.float().mean().item() * abs(
+                conf[inside].mean().item() - right[inside].mean().item())
+    return total
+
+
+def export(det, cls, temperature: float, out: Path) -> None:
+    import torch
+    from train_nets import ExportClassifier, ExportDetector
+
+    out.mkdir(parents=True, exist_ok=True)
+    det_cpu, cls_cpu = ExportDetector(det.cpu()).eval(), ExportClassifier(cls.cpu(), temperature)
+    common = {"opset_version": 17, "do_constant_folding": True, "dynamo": False}
+    torch.onnx.export(det_cpu, (torch.rand(1, 3, 288, 512),), str(out / "tile_detector.onnx"),
+                      input_names=["image"], output_names=["heat", "size", "offset"],
+                      dynamic_axes={"image": {2: "height", 3: "width"},
+                                    "heat": {2: "rows", 3: "cols"},
+                                    "size": {2: "rows", 3: "cols"},
+                                    "offset": {2: "rows", 3: "cols"}}, **common)
+    torch.onnx.export(cls_cpu.eval(), (torch.rand(4, 3, 48, 36),),
+                      str(out / "tile_classifier.onnx"), input_names=["crops"],
+                      output_names=["probs"], dynamic_axes={"crops": {0: "n"}, "probs": {0: "n"}},
+                      **common)
+
+
+def fit(args: argparse.Namespace) -> None:
+    import torch
+    from train_batches import CropSampler, Photos
+    from train_data import load_pack
+
+    torch.manual_seed(args.seed)
+    torch.backends.cudnn.benchmark = False
+    torch.backends.cuda.matmul.allow_tf32 = torch.backends.cudnn.allow_tf32 = True
+    gen = torch.Generator(device=args.device).manual_seed(args.seed)
+    pack = load_pack(args.pack)
+    train_idx, calib_idx = split_groups(pack["group"], args.calib_share, args.seed)
+    log: dict = {"seed": args.seed, "torch": torch.__version__, "device": args.device,
+                 "train_photos": len(train_idx), "calib_photos": len(calib_idx),
+                 "command": " ".join(sys.argv), "date": time.strftime("%Y-%m-%d")}
+    photos = Photos.from_pack(pack, train_idx, args.device)
+    art = torch.from_numpy(pack["art"]).permute(0, 3, 1, 2).contiguous().to(args.device)
+    art_labels = torch.from_numpy(pack["art_labels"].astype(np.int64)).to(args.device)
+    det = train_detector(photos, args, gen, log)
+    cls = train_classifier(CropSampler(photos, art, art_labels), args, gen, log)
+    calib = CropSampler(Photos.from_pack(pack, calib_idx, args.device), art[:0], art_labels[:0])
+    temperature = calibrate(cls, calib, torch.Generator(device=args.device).manual_seed(1), log)
+    export(det, cls, temperature, args.out)
+    (args.out / "train_log.json").write_text(json.dumps(log, indent=1))
+    print(json.dumps(log), flush=True)
+
+
+def pack(args: argparse.Namespace) -> None:
+    from train_data import build_pack
+
+    args.pack.parent.mkdir(parents=True, exist_ok=True)
+    print(build_pack(args.data, args.pack, args.limit))
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="step", required=True)
+    p = sub.add_parser("pack")
+    p.add_argument("--data", type=Path, default=Path("../shared/data"))
+    p.add_argument("--pack", type=Path, default=Path(".vision_pack/pack.npz"))
+    p.add_argument("--limit", type=int, default=None, help="only this many photos (smoke test)")
+    p.set_defaults(func=pack)
+    f = sub.add_parser("fit")
+    f.add_argument("--pack", type=Path, default=Path(".vision_pack/pack.npz"))
+    f.add_argument("--out", type=Path, default=Path("models"))
+    f.add_argument("--device", default="cpu")
+    f.add_argument("--seed", type=int, default=6)
+    f.add_argument("--lr", type=float, default=3e-3)
+    f.add_argument("--det-steps", type=int, default=6000)
+    f.add_argument("--det-batch", type=int, default=64)
+    f.add_argument("--det-seconds", type=float, default=1e9, help="stop early after this")
+    f.add_argument("--cls-steps", type=int, default=6000)
+    f.add_argument("--cls-batch", type=int, default=512)
+    f.add_argument("--cls-seconds", type=float, default=1e9, help="stop early after this")
+    f.add_argument("--calib-share", type=float, default=0.08)
+    f.set_defaults(func=fit)
+    c = sub.add_parser("card")
+    c.add_argument("--out", type=Path, default=Path("models"))
+    c.set_defaults(func=lambda a: __import__("train_card").write_card(a.out))
+    args = parser.parse_args(argv)
+    args.func(args)
+
+
+if __name__ == "__main__":
+    main()
