@@ -5,9 +5,9 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
-from tablekit.commands import detect, export, replay, run, score, screens
+from tablekit.commands import detect, export, replay, run, score, screens, sim
 
-COMMANDS = (score, replay, export, screens, run, detect)
+COMMANDS = (score, replay, export, screens, run, sim, detect)
 
 
 def build_parser() -> argparse.ArgumentParser:
