@@ -1,0 +1,73 @@
+"""What one frame shows of the table, in table millimetres: the seam between the
+camera pipeline (which fills it) and the tracker (which turns it into events).
+
+Coordinates are the simulated table's (:mod:`tablekit.sim.geometry`): the origin at
+the felt's centre, seat 0 at the bottom, seats counter-clockwise. Each seen tile
+carries its candidate readings, best first, so that rules-aware reading can
+choose among them.
+
+>>> from tablekit.tiles import Tile
+>>> tile = SeenTile((0.0, -120.0), 0.0, True, ((Tile.from_code("5m"), 0.9),))
+>>> tile.best.code, tile.seat
+('5m', 0)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tablekit.sim.geometry import seat_of_point, table_to_seat
+from tablekit.tiles import Tile
+
+Box = tuple[float, float, float, float]
+
+
+@dataclass(frozen=True)
+class SeenTile:
+    """One tile face (or back) on the table plane.
+
+    ``angle`` is the direction of the face's top in degrees counter-clockwise from
+    the table's +y axis (0 = upright for seat 0, 90 = upright for seat 1 ...).
+    """
+
+    xy: tuple[float, float]
+    angle: float
+    face_up: bool
+    candidates: tuple[tuple[Tile, float], ...] = ()
+
+    @property
+    def best(self) -> Tile:
+        return self.candidates[0][0]
+
+    @property
+    def score(self) -> float:
+        return self.candidates[0][1] if self.candidates else 0.0
+
+    @property
+    def seat(self) -> int:
+        """The seat whose side of the table the tile lies on."""
+        return seat_of_point(*self.xy)
+
+    def local(self) -> tuple[float, float]:
+        """The position in its seat's own frame (the player at the bottom)."""
+        return table_to_seat(self.seat, *self.xy)
+
+    def sideways_for(self, seat: int) -> bool:
+        """Whether the tile lies turned a quarter for ``seat`` (riichi, called tiles)."""
+        relative = (self.angle - 90 * seat) % 180
+        return 45 <= relative < 135
+
+
+@dataclass(frozen=True)
+class TableReading:
+    """One frame's reading: the tiles seen and the places something hides the table."""
+
+    tiles: tuple[SeenTile, ...]
+    busy: tuple[Box, ...] = ()       # table boxes (mm) covered by arms or hands
+    timestamp: float = 0.0
+    calibrated: bool = True          # False: markers lost, nothing here can be trusted
+
+    def in_busy(self, xy: tuple[float, float], margin: float = 20.0) -> bool:
+        x, y = xy
+        return any(x0 - margin <= x <= x1 + margin and y0 - margin <= y <= y1 + margin
+                   for x0, y0, x1, y1 in self.busy)
