@@ -5,9 +5,9 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
-from tablekit.commands import detect, export, replay, run, score, screens, sim
+from tablekit.commands import detect, export, replay, run, score, screens, sim, simulate
 
-COMMANDS = (score, replay, export, screens, run, sim, detect)
+COMMANDS = (score, replay, export, screens, run, sim, simulate, detect)
 
 
 def build_parser() -> argparse.ArgumentParser:

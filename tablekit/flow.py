@@ -26,6 +26,7 @@ from tablekit.game.events import (
     AbortiveDraw,
     BadEvent,
     Chombo,
+    Draw,
     Event,
     ExhaustiveDraw,
     GameEnded,
@@ -43,6 +44,7 @@ from tablekit.rules.presets import PRESETS, Rules, rules_to_dict
 from tablekit.tiles import Tile
 
 WIN_WINDOW = 1.5  # seconds to wait for a second WIN press on the same discard
+REREAD = 0.5      # seconds between readings of a revealed hand while it waits for OK
 DIFFERENCES_SHOWN = 6.0
 HAN_STEPS = (*range(1, 14), "yakuman", "2x yakuman")
 FU_STEPS = (30, 40, 50, 60, 70, 80, 90, 100, 110, 20, 25)
@@ -105,6 +107,7 @@ class Flow:
     claims: list[tuple[int, bool]] = field(default_factory=list)
     claim_deadline: float = 0.0
     discarder: int | None = None
+    win_seats: tuple[int, ...] = ()
     entries: list[Entry] = field(default_factory=list)
     pending: Won | None = None
     preview: WinPreview | None = None
@@ -112,6 +115,7 @@ class Flow:
     menu: Menu | None = None
     differences_for: int | None = None
     differences_until: float = 0.0
+    reread_at: float = 0.0
     next_rules: str = "tenhou"
 
     def __post_init__(self) -> None:
@@ -131,8 +135,8 @@ class Flow:
         if isinstance(item, ButtonPress):
             self.message = ""
             getattr(self, f"_on_{self.stage.name.lower()}")(item)
-        else:
-            self._submit(item)
+        elif self.stage is Stage.PLAY and self._submit(item):  # camera events wait meanwhile
+            self.message = ""
         self.tick()
 
     def tick(self) -> None:
@@ -142,6 +146,9 @@ class Flow:
             self._resolve_claims()
         if self.differences_for is not None and now >= self.differences_until:
             self.differences_for = None
+        if self.stage is Stage.CONFIRM_WIN and self.reader is not None and (
+                now >= self.reread_at):
+            self._reread()
 
     def warn(self, *warnings: str) -> None:
         """Show warnings from the camera (lost, uncertain read, low confidence)."""
@@ -175,8 +182,11 @@ class Flow:
     def _on_play(self, press: ButtonPress) -> None:
         state = self.session.state
         if press.name is ButtonName.RIICHI:
+            self._ensure_drawn(press.seat)
             self._submit(RiichiDeclared(press.seat))  # type: ignore[arg-type]
         elif press.name is ButtonName.WIN:
+            if press.long:
+                self._ensure_drawn(press.seat)
             self.claims = [(press.seat, press.long)]  # type: ignore[list-item]
             self.claim_deadline = self.clock() + (0 if press.long else WIN_WINDOW)
             self.stage = Stage.COLLECT_WINS
@@ -268,6 +278,12 @@ class Flow:
         elif press.name is not ButtonName.OK:
             self.message = f"{press} does nothing now ({self.stage.value})"
 
+    def _ensure_drawn(self, seat: int | None) -> None:
+        """The camera cannot see a draw: the seat acting on its turn has drawn."""
+        state = self.session.state
+        if state.tracked and seat == state.turn and state.to_draw and state.wall > 0:
+            self._submit(Draw(seat, rinshan=state.kan_draw))
+
     def _undo(self) -> None:
         try:
             self.session.undo()
@@ -328,8 +344,25 @@ class Flow:
             self.stage = Stage.ENTER_VALUE
             self._preview_entries(confirm=False)
             return
-        reading = self.reader.read_win(seats, self.discarder)
-        self._propose(Won(reading.winners, self.discarder, reading.ura), reading.doubts)
+        self.win_seats = seats
+        self.stage = Stage.CONFIRM_WIN
+        self._reread()
+
+    def _reread(self) -> None:
+        """Read the revealed hands (again): a hand hidden by an arm is read once it shows."""
+        assert self.reader is not None
+        self.reread_at = self.clock() + REREAD
+        reading = self.reader.read_win(self.win_seats, self.discarder)
+        won = Won(reading.winners, self.discarder, reading.ura)
+        if won == self.pending:
+            return
+        complete = len(reading.winners) == len(self.win_seats)
+        preview = self._preview(won, reading.doubts) if complete else None
+        if preview is None:
+            self.message = "; ".join(reading.doubts) or self.message
+            self.message = self.message or "reading the revealed hand..."
+            return
+        self.pending, self.preview = won, preview
 
     def _preview_entries(self, confirm: bool) -> None:
         won = Won(tuple(e.winner() for e in self.entries), self.discarder)

@@ -1,0 +1,307 @@
+"""From frames to events: a per-zone view of the table that only believes what is stable.
+
+Each frame's :class:`TableReading` is sorted into zones. A seat's pond, its face-up
+meld tiles and the dora indicators count only once they read the same in
+``frames_needed`` frames in a row with nothing moving over them; tile names are
+voted over those frames. The stable view is then compared with the engine's state
+and the differences become events: a draw and a discard (sideways = the riichi
+tile), a claimed discard and the meld laid for it (with who it came from), a closed
+or added kan, a new dora indicator.
+
+At a win the tracker reads the revealed hand (:meth:`Tracker.read_win`): ron takes
+the winning tile from the last discard, tsumo the tile set apart; the rules-aware
+reading ranks the alternatives under a complete hand and at most four of a kind,
+and uncertain reads or a furiten ron are reported as doubts.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from tablekit.flow import WinReading
+from tablekit.game.events import Call, Discard, DoraRevealed, Draw, Event, WinnerHand
+from tablekit.game.state import SEATS, TableState
+from tablekit.rules.hand import Meld
+from tablekit.rules.reading import TileRead, rank_hands
+from tablekit.rules.waits import waits
+from tablekit.tiles import Tile, to_mpsz
+from tablekit.vision.table_reading import SeenTile, TableReading
+from tablekit.vision.zones import locate
+
+SURE = 0.8          # below this a tile read is reported as a doubt
+SURE_HAND = 0.9     # below this share the hand reading is reported as a doubt
+
+
+@dataclass
+class Snapshot:
+    """One frame sorted into zones (None: hidden this frame)."""
+
+    ponds: list[list[SeenTile] | None]       # discard order: row by row, left to right
+    hand_rows: list[list[tuple[float, SeenTile]] | None]
+    indicators: list[SeenTile] | None
+    ura: list[SeenTile]
+
+
+def snapshot(reading: TableReading) -> Snapshot:
+    ponds: list[list[tuple[int, float, SeenTile]] | None] = [[] for _ in range(SEATS)]
+    rows: list[list[tuple[float, SeenTile]] | None] = [[] for _ in range(SEATS)]
+    indicators: list[SeenTile] | None = []
+    ura: list[SeenTile] = []
+    for tile in reading.tiles:
+        place = locate(tile)
+        busy = reading.in_busy(tile.xy)
+        if place.zone == "pond":
+            _put(ponds, place.seat, (place.row, place.x, tile), busy)
+        elif place.zone == "hand" and tile.face_up:
+            _put(rows, place.seat, (place.x, tile), busy)
+        elif place.zone == "indicator" and tile.face_up and indicators is not None:
+            indicators = None if busy else [*indicators, tile]
+        elif place.zone == "ura" and tile.face_up:
+            ura.append(tile)
+    ordered = [None if p is None else [t for *_, t in sorted(p, key=lambda i: i[:2])]
+               for p in ponds]
+    for row in rows:
+        if row is not None:
+            row.sort(key=lambda item: item[0])
+    return Snapshot(ordered, rows, indicators, ura)
+
+
+def _put(zones: list, seat: int, item: tuple, busy: bool) -> None:
+    """Add ``item`` to a seat's zone; a hand over the zone hides it for this frame."""
+    if busy:
+        zones[seat] = None
+    elif zones[seat] is not None:
+        zones[seat].append(item)
+
+
+def vote(tiles: Sequence[SeenTile]) -> TileRead:
+    """Candidates of one position summed over frames, best first."""
+    mass: dict[Tile, float] = defaultdict(float)
+    for tile in tiles:
+        for candidate, p in tile.candidates:
+            mass[candidate] += p / len(tiles)
+    ranked = sorted(mass.items(), key=lambda item: -item[1])
+    return TileRead(tuple(ranked))
+
+
+@dataclass
+class Tracker:
+    """Turns frames into events against the engine state ``state()`` returns."""
+
+    state: Callable[[], TableState]
+    frames_needed: int = 2
+    history: list[Snapshot] = field(default_factory=list)
+    frames: int = 0
+
+    def update(self, reading: TableReading) -> list[Event]:
+        """The events this frame makes certain (each checked against the state later)."""
+        self.frames += 1
+        if not reading.calibrated:
+            return []
+        self.history = [*self.history[-(self.frames_needed * 4):], snapshot(reading)]
+        state = self.state()
+        if state.result is not None or not state.tracked or state.turn is None:
+            return []
+        events = self._melds(state) or self._discards(state)
+        return events or self._dora(state)
+
+    # -- discards -----------------------------------------------------------------------
+
+    def _stable_pond(self, seat: int) -> list[TileRead] | None:
+        recent = [s.ponds[seat] for s in self.history[-self.frames_needed:]]
+        if len(recent) < self.frames_needed or any(p is None for p in recent):
+            return None
+        if len({len(p) for p in recent}) != 1:  # type: ignore[arg-type]
+            return None
+        return [vote([p[i] for p in recent]) for i in range(len(recent[0]))]  # type: ignore[index]
+
+    def _discards(self, state: TableState) -> list[Event]:
+        seat = state.turn
+        assert seat is not None
+        pond = self._stable_pond(seat)
+        physical = [p for p in state.seats[seat].pond if not p.claimed]
+        if pond is None or len(pond) <= len(physical):
+            return []
+        tile = pond[len(physical)].best[0]
+        events: list[Event] = []
+        if state.to_draw:
+            events.append(Draw(seat, rinshan=state.kan_draw))
+        return [*events, Discard(seat, tile)]
+
+    # -- melds --------------------------------------------------------------------------
+
+    def _stable_row(self, seat: int) -> list[TileRead] | None:
+        recent = [s.hand_rows[seat] for s in self.history[-self.frames_needed:]]
+        if len(recent) < self.frames_needed or any(r is None for r in recent):
+            return None
+        if len({len(r) for r in recent}) != 1:  # type: ignore[arg-type]
+            return None
+        return [vote([r[i][1] for r in recent]) for i in range(len(recent[0]))]  # type: ignore[index]
+
+    def _melds(self, state: TableState) -> list[Event]:
+        if state.wall == 0:
+            return []
+        for seat in range(SEATS):
+            row = self._stable_row(seat)
+            if row is None:
+                continue
+            shown = face_up_meld_tiles(state.seats[seat].melds)
+            extra = len(row) - shown
+            if 1 <= extra <= 4:
+                event = self._meld_event(state, seat, row[: len(row) - shown], extra)
+                if event:
+                    return event
+        return []
+
+    def _meld_event(self, state: TableState, seat: int, new: list[TileRead], extra: int
+                    ) -> list[Event]:
+        tiles = [read.best[0] for read in new[-extra:]] if extra <= 4 else []
+        if extra in (3, 4) and state.last_discard is not None and state.to_draw:
+            discarder, called = state.last_discard
+            if discarder == seat:
+                return []
+            return [claimed_meld(seat, tiles, called, discarder, state.rules.red_fives)]
+        if extra in (1, 2) and state.turn == seat and tiles:
+            pre: list[Event] = [Draw(seat, rinshan=state.kan_draw)] if state.to_draw else []
+            melds = state.seats[seat].melds
+            return [*pre, own_kan(melds, seat, tiles, state.rules.red_fives)]
+        return []
+
+    # -- dora ---------------------------------------------------------------------------
+
+    def _dora(self, state: TableState) -> list[Event]:
+        recent = [s.indicators for s in self.history[-self.frames_needed:]]
+        if len(recent) < self.frames_needed or any(r is None for r in recent):
+            return []
+        counts = {len(r) for r in recent}  # type: ignore[arg-type]
+        if len(counts) != 1 or counts.pop() <= len(state.dora):
+            return []
+        seen = Counter(vote([r[i] for r in recent]).best[0]  # type: ignore[index]
+                       for i in range(len(recent[0])))  # type: ignore[arg-type]
+        seen.subtract(Counter(state.dora))
+        new = [tile for tile, n in seen.items() if n > 0]
+        return [DoraRevealed(new[0])] if new else []
+
+    # -- wins ---------------------------------------------------------------------------
+
+    def read_win(self, seats: tuple[int, ...], from_seat: int | None) -> WinReading:
+        """The revealed hands of ``seats`` (ron on ``from_seat``'s tile, or tsumo)."""
+        state = self.state()
+        winners, doubts = [], []
+        for seat in seats:
+            hand, found = self._read_hand(state, seat, from_seat)
+            doubts.extend(found)
+            if hand is not None:
+                winners.append(hand)
+        ura = self._ura(state, seats)
+        return WinReading(tuple(winners), ura, tuple(doubts))
+
+    def _read_hand(self, state: TableState, seat: int, from_seat: int | None
+                   ) -> tuple[WinnerHand | None, list[str]]:
+        rows = [s.hand_rows[seat] for s in self.history[-self.frames_needed * 2:]]
+        rows = [r for r in rows if r is not None]
+        if not rows:
+            return None, [f"seat {seat}: the revealed hand is hidden"]
+        length = Counter(len(r) for r in rows).most_common(1)[0][0]
+        rows = [r for r in rows if len(r) == length]
+        reads = [vote([r[i][1] for r in rows]) for i in range(length)]
+        melds = state.seats[seat].melds
+        concealed = reads[: length - face_up_meld_tiles(melds)]
+        if from_seat is not None and state.last_discard is not None and concealed:
+            concealed[-1] = TileRead.sure(state.last_discard[1])
+        return self._best_hand(state, seat, concealed, len(melds), from_seat)
+
+    def _best_hand(self, state: TableState, seat: int, reads: list[TileRead], melds: int,
+                   from_seat: int | None) -> tuple[WinnerHand | None, list[str]]:
+        visible = visible_counts(state, exclude_last_discard=from_seat is not None)
+        ranked = rank_hands(reads, melds, visible)
+        if not ranked:
+            seen = to_mpsz(r.best[0] for r in reads)
+            return None, [f"seat {seat}: {seen} is not a complete hand; check the tiles"]
+        best = ranked[0]
+        doubts = [f"seat {seat}: {r.best[0]} read at {r.best[1]:.0%}" for r in reads
+                  if r.best[1] < SURE]
+        if best.share < SURE_HAND and len(ranked) > 1:
+            doubts.append(f"seat {seat}: {to_mpsz(best.tiles)} ({best.share:.0%}) or "
+                          f"{to_mpsz(ranked[1].tiles)}?")
+        hand = WinnerHand(seat, best.tiles, best.tiles[-1])
+        if from_seat is not None and is_furiten(state, seat, hand):
+            doubts.append(f"seat {seat}: furiten? a winning tile is in their own discards")
+        return hand, doubts
+
+    def _ura(self, state: TableState, seats: tuple[int, ...]) -> tuple[Tile, ...]:
+        if not any(state.seats[s].riichi for s in seats) or not self.history:
+            return ()
+        latest = self.history[-1].ura
+        return tuple(tile.best for tile in latest if tile.candidates)
+
+
+def face_up_meld_tiles(melds: Sequence[Meld]) -> int:
+    """How many face-up tiles the seat's melds show (a closed kan shows two)."""
+    return sum(2 if m.kind == "ankan" else len(m.tiles) for m in melds)
+
+
+def claimed_meld(seat: int, tiles: list[Tile], called: Tile, discarder: int,
+                 red_fives: bool = True) -> Call:
+    """A chi, pon or open kan laid for the last discard; the claimed tile is exact."""
+    kinds = sorted(t.kind for t in tiles)
+    rest = list(tiles)
+    match = next((t for t in rest if t.kind == called.kind), None)
+    if match is not None:
+        rest.remove(match)
+    meld_tiles = tuple(sorted([*rest[: len(tiles) - 1], called], key=lambda t: (t.kind, t.red)))
+    if len(tiles) == 4:
+        return Call(seat, "kan", four_of(called, red_fives), called, discarder)
+    elif len(set(kinds)) == 1 or (called.kind in kinds and len({t.kind for t in rest}) == 1):
+        kind = "pon"
+    else:
+        kind = "chi"
+    return Call(seat, kind, meld_tiles, called, discarder)  # type: ignore[arg-type]
+
+
+def four_of(tile: Tile, red_fives: bool) -> tuple[Tile, ...]:
+    """All four copies of a kind (one of them red for a five under red-five rules).
+
+    >>> to_mpsz(four_of(Tile.from_code("5p"), True))
+    '5550p'
+    """
+    plain = tile.plain
+    is_five = plain.kind < 27 and plain.kind % 9 == 4
+    return (plain, plain, plain, Tile(plain.kind, red=True) if is_five and red_fives else plain)
+
+
+def own_kan(melds: Sequence[Meld], seat: int, tiles: list[Tile], red_fives: bool = True
+            ) -> Call:
+    """An added kan (one new face-up tile) or a closed kan (two faces, two backs)."""
+    tile = tiles[-1]
+    if len(tiles) == 1:
+        pon = next((m for m in melds if m.kind == "pon" and m.tiles[0].kind == tile.kind), None)
+        base = pon.tiles if pon else (tile.plain,) * 3
+        return Call(seat, "shouminkan", (*base, tile), tile, pon.from_seat if pon else None)
+    return Call(seat, "ankan", four_of(tile, red_fives), None, None)
+
+
+def visible_counts(state: TableState, exclude_last_discard: bool) -> Counter[int]:
+    """Kinds visible on the table outside the hands (ponds, melds, dora indicators)."""
+    counts: Counter[int] = Counter(t.kind for t in state.dora)
+    for seat in state.seats:
+        counts.update(p.tile.kind for p in seat.pond if not p.claimed)
+        counts.update(t.kind for m in seat.melds for t in m.tiles)
+    if exclude_last_discard and state.last_discard is not None:
+        counts[state.last_discard[1].kind] -= 1
+    return counts
+
+
+def is_furiten(state: TableState, seat: int, hand: WinnerHand) -> bool:
+    """Whether a ron would be furiten: one of the hand's waits is in the seat's discards."""
+    rest = list(hand.hand)
+    if hand.win_tile in rest:
+        rest.remove(hand.win_tile)
+    held = [t for m in state.seats[seat].melds for t in m.tiles]
+    try:
+        kinds = {t.kind for t in waits(rest, held)}
+    except ValueError:
+        return False
+    return any(t.kind in kinds for t in state.seats[seat].discards)
