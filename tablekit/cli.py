@@ -5,9 +5,19 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
-from tablekit.commands import detect, export, replay, run, score, screens, sim, simulate
+from tablekit.commands import (
+    demo,
+    detect,
+    export,
+    replay,
+    run,
+    score,
+    screens,
+    sim,
+    simulate,
+)
 
-COMMANDS = (score, replay, export, screens, run, sim, simulate, detect)
+COMMANDS = (demo, score, replay, export, screens, run, sim, simulate, detect)
 
 
 def build_parser() -> argparse.ArgumentParser:
