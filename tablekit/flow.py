@@ -284,10 +284,10 @@ class Flow:
         if state.tracked and seat == state.turn and state.to_draw and state.wall > 0:
             self._submit(Draw(seat, rinshan=state.kan_draw))
 
-    def _undo(self) -> None:
+    def _undo(self, redo: bool = False) -> None:
         try:
-            self.session.undo()
-            self.message = "took back the last action"
+            self.session.redo() if redo else self.session.undo()
+            self.message = "put back the last action" if redo else "took back the last action"
         except BadEvent as error:
             self.message = str(error)
         self.stage = self._resting_stage()
@@ -415,7 +415,7 @@ class Flow:
         if item == "Undo":
             self._undo()
         elif item == "Redo":
-            self._redo()
+            self._undo(redo=True)
         elif item.startswith("Exhaustive"):
             self._open_tenpai()
         elif item.startswith("Abortive draw: "):
@@ -436,11 +436,3 @@ class Flow:
             names = list(PRESETS)
             self.next_rules = names[(names.index(self.next_rules) + 1) % len(names)]
             self._open_menu()
-
-    def _redo(self) -> None:
-        try:
-            self.session.redo()
-            self.message = "put back the last action"
-        except BadEvent as error:
-            self.message = str(error)
-        self.stage = self._resting_stage()

@@ -144,25 +144,14 @@ EMA2016 = Rules(
     ),
 )
 
-WRC2025 = Rules(
+WRC2025 = dataclasses.replace(
+    EMA2016,  # the same tournament frame; the differences are written out
     name="wrc2025",
     title="World Riichi Championship Rules 2025",
     source="World Riichi Championship rule book (WRC rules, 2025 edition)",
-    red_fives=False,
-    kazoe="sanbaiman",
-    yakuman_stacking=False,
     double_wind_fu=2,
     multi_ron="head_bump",
-    start_points=30000,
-    return_points=30000,
-    uma=(15, 5, -5, -15),
-    busting=False,
-    agari_yame=False,
-    tenpai_yame=False,
-    sudden_death_extension=False,
-    abortive_draws=False,
-    nagashi_mangan=False,
-    chombo="penalty",
+    multi_ron_honba="nearest",
     notes=(
         "Head bump: only the first winner counter-clockwise from the discarder wins.",
         "A double-wind pair gives 2 fu.",
