@@ -23,6 +23,7 @@ from tablekit.tiles import Tile
 from tablekit.vision.table_reading import SeenTile, TableReading
 
 MIN_VISIBLE = 0.8
+HIDDEN = 30.0  # mm around a partly hidden tile that count as covered by a hand
 
 
 def seen_tile(truth: TileTruth) -> SeenTile:
@@ -45,15 +46,18 @@ class PerfectReader:
         self.misreads = 0
 
     def read(self, truth: FrameTruth, timestamp: float = 0.0) -> TableReading:
-        tiles = []
+        tiles, busy = [], []
         for item in truth.tiles:
+            if item.posture == "flat" and 0 < item.visible < MIN_VISIBLE:
+                x, y = item.table_xy
+                busy.append((x - HIDDEN, y - HIDDEN, x + HIDDEN, y + HIDDEN))
             if item.posture != "flat" or item.visible < MIN_VISIBLE:
                 continue
             seen = seen_tile(item)
             if seen.candidates and self.misread and self.rng.random() < self.misread:
                 seen = self._misread(seen)
             tiles.append(seen)
-        return TableReading(tuple(tiles), (), timestamp)
+        return TableReading(tuple(tiles), tuple(busy), timestamp)
 
     def _misread(self, seen: SeenTile) -> SeenTile:
         right = seen.best

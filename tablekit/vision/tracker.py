@@ -163,7 +163,7 @@ class Tracker:
             if discarder == seat:
                 return []
             return [claimed_meld(seat, tiles, called, discarder, state.rules.red_fives)]
-        if extra in (1, 2) and state.turn == seat and tiles:
+        if extra in (1, 2) and state.turn == seat and is_own_kan(state, seat, tiles):
             pre: list[Event] = [Draw(seat, rinshan=state.kan_draw)] if state.to_draw else []
             melds = state.seats[seat].melds
             return [*pre, own_kan(melds, seat, tiles, state.rules.red_fives)]
@@ -236,6 +236,17 @@ class Tracker:
             return ()
         latest = self.history[-1].ura
         return tuple(tile.best for tile in latest if tile.candidates)
+
+
+def is_own_kan(state: TableState, seat: int, tiles: list[Tile]) -> bool:
+    """One new tile beside a pon of its kind, or two alike (a closed kan's faces)."""
+    kinds = {t.kind for t in tiles}
+    if len(kinds) != 1:
+        return False
+    kind = kinds.pop()
+    if len(tiles) == 1:
+        return any(m.kind == "pon" and m.tiles[0].kind == kind for m in state.seats[seat].melds)
+    return True
 
 
 def face_up_meld_tiles(melds: Sequence[Meld]) -> int:
