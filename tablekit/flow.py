@@ -125,9 +125,10 @@ class Flow:
 
     # -- inputs -------------------------------------------------------------------------
 
-    def start_game(self, rules: Rules, names: tuple[str, ...] = ()) -> None:
+    def start_game(self, rules: Rules, names: tuple[str, ...] = (), first_dealer: int = 0
+                   ) -> None:
         """Begin a new game under ``rules`` (the journal keeps the old one's history)."""
-        self._submit(GameStarted(rules_to_dict(rules), names))
+        self._submit(GameStarted(rules_to_dict(rules), names, first_dealer))
         self.stage = self._resting_stage()
 
     def handle(self, item: ButtonPress | Event) -> None:
@@ -194,6 +195,9 @@ class Flow:
             self._open_tenpai()
         elif press.name is ButtonName.CALL and not press.long and state.tracked:
             self.message = f"seat {press.seat} calls: lay the meld down for the camera"
+            expect = getattr(self.reader, "expect_call", None)
+            if expect is not None:
+                expect(press.seat)
         else:
             self._common(press)
 

@@ -110,7 +110,7 @@ def simulate_game(log: Path, read_frame: ReadFrame | None = None, seed: int = 0,
         session = Session.open(Path(folder) / "game.jsonl")
         tracker = Tracker(lambda: session.state)
         flow = Flow(session, reader=tracker, clock=lambda: clock[0])
-        flow.start_game(game.rules, game.start.names)
+        flow.start_game(game.rules, game.start.names, game.start.first_dealer)
         presses: queue.Queue = queue.Queue()
         board = ButtonBoard(presses, pin_factory=MockFactory(), clock=lambda: clock[0])
         try:

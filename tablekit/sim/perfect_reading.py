@@ -22,7 +22,7 @@ from tablekit.sim.truth import FrameTruth, TileTruth
 from tablekit.tiles import Tile
 from tablekit.vision.table_reading import SeenTile, TableReading
 
-MIN_VISIBLE = 0.8
+MIN_VISIBLE = 0.5
 HIDDEN = 30.0  # mm around a partly hidden tile that count as covered by a hand
 
 
@@ -31,6 +31,14 @@ def seen_tile(truth: TileTruth) -> SeenTile:
     angle = 90.0 * (truth.seat or 0) + (90.0 if truth.sideways else 0.0)
     candidates = ((Tile.from_code(truth.code), 1.0),) if truth.face_up and truth.code else ()
     return SeenTile(tuple(truth.table_xy), angle, truth.face_up, candidates)  # type: ignore[arg-type]
+
+
+def under_arm(tile: TileTruth, arm_boxes: list) -> bool:
+    """Whether an arm's box (image pixels) overlaps the tile's face."""
+    xs = [p[0] for p in tile.polygon]
+    ys = [p[1] for p in tile.polygon]
+    return any(min(xs) < x1 and max(xs) > x0 and min(ys) < y1 and max(ys) > y0
+               for x0, y0, x1, y1 in arm_boxes)
 
 
 @dataclass
@@ -47,8 +55,9 @@ class PerfectReader:
 
     def read(self, truth: FrameTruth, timestamp: float = 0.0) -> TableReading:
         tiles, busy = [], []
+        arms = [arm["box"] for arm in truth.arms]
         for item in truth.tiles:
-            if item.posture == "flat" and 0 < item.visible < MIN_VISIBLE:
+            if item.posture == "flat" and item.visible < 1 and under_arm(item, arms):
                 x, y = item.table_xy
                 busy.append((x - HIDDEN, y - HIDDEN, x + HIDDEN, y + HIDDEN))
             if item.posture != "flat" or item.visible < MIN_VISIBLE:

@@ -32,6 +32,7 @@ from tablekit.vision.zones import locate
 
 SURE = 0.8          # below this a tile read is reported as a doubt
 SURE_HAND = 0.9     # below this share the hand reading is reported as a doubt
+CALL_PATIENCE = 40  # frames a CALL press holds back the caller's discard
 
 
 @dataclass
@@ -94,6 +95,19 @@ class Tracker:
     frames_needed: int = 2
     history: list[Snapshot] = field(default_factory=list)
     frames: int = 0
+    call_pending: int | None = None   # a seat pressed CALL: its meld comes before its discard
+    call_melds: int = 0
+    call_frames: int = 0              # frames since CALL; a call never laid stops blocking
+
+    def expect_call(self, seat: int) -> None:
+        """A seat pressed CALL: wait for its meld before taking its next discard (unless
+        the meld is already in: then the seat holds the turn, not yet discarded)."""
+        state = self.state()
+        if state.turn == seat and not state.to_draw:
+            return
+        self.call_pending = seat
+        self.call_melds = len(state.seats[seat].melds)
+        self.call_frames = 0
 
     def update(self, reading: TableReading) -> list[Event]:
         """The events this frame makes certain (each checked against the state later)."""
@@ -103,7 +117,13 @@ class Tracker:
         self.history = [*self.history[-(self.frames_needed * 4):], snapshot(reading)]
         state = self.state()
         if state.result is not None or not state.tracked or state.turn is None:
+            self.call_pending = None
             return []
+        if self.call_pending is not None:
+            self.call_frames += 1
+            laid = len(state.seats[self.call_pending].melds) > self.call_melds
+            if laid or self.call_frames > CALL_PATIENCE:
+                self.call_pending = None
         events = self._melds(state) or self._discards(state)
         return events or self._dora(state)
 
@@ -120,6 +140,8 @@ class Tracker:
     def _discards(self, state: TableState) -> list[Event]:
         seat = state.turn
         assert seat is not None
+        if self.call_pending == seat:  # a chi by the next player: the meld comes first
+            return []
         pond = self._stable_pond(seat)
         physical = [p for p in state.seats[seat].pond if not p.claimed]
         if pond is None or len(pond) <= len(physical):
