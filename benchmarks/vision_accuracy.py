@@ -24,8 +24,11 @@ from tablekit.vision.evaluate import evaluate, plausible  # noqa: E402
 from tablekit.vision.reader import TileReader  # noqa: E402
 
 
-def readers(threads: int) -> dict:
-    found = {"tablekit": TileReader.load(threads=threads).read}
+def readers(threads: int, classifier: Path | None = None, peer: bool = True) -> dict:
+    options = {"classifier": classifier} if classifier else {}
+    found = {"tablekit": TileReader.load(threads=threads, **options).read}
+    if not peer:
+        return found
     try:
         from vision_peer import load_peer
 
@@ -40,15 +43,21 @@ def main() -> int:
     parser.add_argument("--photos", type=Path, default=ROOT.parent / "shared/data/photos")
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--json", type=Path, default=None, help="also write the figures here")
+    parser.add_argument("--classifier", type=Path, default=None,
+                        help="another classifier ONNX for tablekit (default models/)")
+    parser.add_argument("--sets", nargs="*", default=list(EVAL_SETS), choices=list(EVAL_SETS))
+    parser.add_argument("--no-peer", action="store_true", help="leave out mahjong-detector")
     args = parser.parse_args()
     figures: dict = {}
-    for name, load in EVAL_SETS.items():
+    found_readers = readers(args.threads, args.classifier, not args.no_peer)
+    for name in args.sets:
+        load = EVAL_SETS[name]
         photos = [(image, cv2.imread(str(image.path))) for image in load(args.photos)]
         parts = {"": photos, " (plausible labels)": [p for p in photos if plausible(p[0].codes)]}
         for suffix, subset in parts.items():
             if suffix and len(subset) == len(photos):
                 continue
-            for reader_name, read in readers(args.threads).items():
+            for reader_name, read in found_readers.items():
                 summary = evaluate(read, subset).summary()
                 figures[f"{name}{suffix} / {reader_name}"] = summary
                 print(f"{name}{suffix:20} {reader_name:17} photos {summary['photos']:3} "

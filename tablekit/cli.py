@@ -6,6 +6,7 @@ import argparse
 from collections.abc import Sequence
 
 from tablekit.commands import (
+    calibrate,
     demo,
     detect,
     export,
@@ -17,7 +18,7 @@ from tablekit.commands import (
     simulate,
 )
 
-COMMANDS = (demo, score, replay, export, screens, run, sim, simulate, detect)
+COMMANDS = (demo, score, replay, export, screens, run, sim, simulate, detect, calibrate)
 
 
 def build_parser() -> argparse.ArgumentParser:

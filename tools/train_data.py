@@ -2,8 +2,9 @@
 
 A pack holds every training photo (JPEG bytes, longer side at most ``PACK_SIDE``), its boxes
 and class indices, each photo's source-photo group, and a bank of tile-art renders (red fives,
-backs and extra designs the photos lack). One loader per source feeds it: the photo sets today,
-the simulated table (``tablekit.sim``) once its frames exist — add a loader to ``SOURCES``.
+backs and extra designs the photos lack). One loader per source feeds it: the photo sets, and
+with ``sim_rigs`` frames of the simulated table (``tools/train_sim_data.py``: seeded rigs playing
+real Tenhou logs, every art set, light, blur and arms; written as JPEGs beside the pack).
 """
 
 from __future__ import annotations
@@ -26,9 +27,15 @@ ART_SIZE = (96, 72)  # height, width
 MAX_BOXES = 96
 
 
-def photo_sources(data: Path) -> dict[str, Callable[[], list[LabelledImage]]]:
-    """Loaders of labelled frames by source name."""
-    return {"photos": lambda: training_images(data / "photos")}
+def photo_sources(data: Path, sim_rigs: int = 0, sim_folder: Path = Path(".vision_pack/sim"),
+                  ) -> dict[str, Callable[[], list[LabelledImage]]]:
+    """Loaders of labelled frames by source name (sim frames: ``sim_rigs`` rigs of 4)."""
+    sources = {"photos": lambda: training_images(data / "photos")}
+    if sim_rigs:
+        from train_sim_data import sim_photos
+
+        sources["sim"] = lambda: sim_photos(data, sim_folder, sim_rigs, 4)
+    return sources
 
 
 def encode_photo(image: LabelledImage) -> tuple[bytes, np.ndarray, np.ndarray]:
@@ -117,9 +124,11 @@ def art_bank(art: Path) -> tuple[np.ndarray, np.ndarray]:
     return images, np.array([class_index(code) for _, code in found], np.int16)
 
 
-def build_pack(data: Path, out: Path, limit: int | None = None) -> dict[str, int]:
+def build_pack(data: Path, out: Path, limit: int | None = None, sim_rigs: int = 0
+               ) -> dict[str, int]:
     """Write the pack for ``data`` (``../shared/data``) to ``out``; counts of what went in."""
-    images = [image for load in photo_sources(data).values() for image in load()]
+    sources = photo_sources(data, sim_rigs, out.parent / "sim_frames")
+    images = [image for load in sources.values() for image in load()]
     if limit:
         images = images[:: max(1, len(images) // limit)][:limit]
     encoded = [encode_photo(image) for image in images]

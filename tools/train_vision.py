@@ -201,7 +201,7 @@ def pack(args: argparse.Namespace) -> None:
     from train_data import build_pack
 
     args.pack.parent.mkdir(parents=True, exist_ok=True)
-    print(build_pack(args.data, args.pack, args.limit))
+    print(build_pack(args.data, args.pack, args.limit, args.sim_rigs))
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -212,6 +212,8 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--data", type=Path, default=Path("../shared/data"))
     p.add_argument("--pack", type=Path, default=Path(".vision_pack/pack.npz"))
     p.add_argument("--limit", type=int, default=None, help="only this many photos (smoke test)")
+    p.add_argument("--sim-rigs", type=int, default=0,
+                   help="also this many simulated rigs, 4 frames each (tools/train_sim_data.py)")
     p.set_defaults(func=pack)
     f = sub.add_parser("fit")
     f.add_argument("--pack", type=Path, default=Path(".vision_pack/pack.npz"))

@@ -1,0 +1,214 @@
+"""Where an arm or a hand covers the table: a cheap colour test on a coarse top-down view.
+
+Each 8 mm cell of the felt is compared with the felt's own colour where it is (a smooth
+quadratic fitted to the bare felt cells, so uneven light does not count): a cell whose
+chromaticity differs, or that is brighter or darker than light and shadow make the felt,
+is not felt. Cells of found tiles, the centre panel, the markers and the felt's rim are
+left out. What stays after an opening of 64 mm (arms are thick, rows of standing tiles
+and stray cells are not) and reaches the edge of the felt (arms come from outside the
+table) is an arm; its box, grown to the thin parts next to it (fingers) and by a margin,
+is busy. An arm that barely reaches over the felt (a player taking from their own hand)
+is caught where it crosses the wooden rim: a run of rim cells unlike that side's wood.
+
+>>> felt = np.zeros((100, 100, 3), np.uint8); felt[:] = (40, 100, 40)
+>>> arm = felt.copy(); arm[40:52, 0:45] = (150, 180, 225)
+>>> row = felt.copy(); row[10:13, 10:60] = (150, 180, 225)
+>>> busy_boxes(felt, 0.1, 500.0, []), busy_boxes(row, 0.1, 500.0, [])
+([], [])
+>>> [round(v) for v in busy_boxes(arm, 0.1, 500.0, [])[0]]
+[-520, -48, -24, 120]
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+
+import cv2
+import numpy as np
+
+from tablekit.sim.geometry import (
+    CENTRE_HALF,
+    MARKER_CENTRES_MM,
+    MARKER_MARGIN,
+    MARKER_SIZE,
+    TABLE_HALF,
+)
+
+CELL_MM = 8.0
+INSET_MM = 16.0
+"""The felt's outermost band (mixed with the rim) is not looked at."""
+EDGE_MM = 40.0
+"""An arm's thick part reaches this close to the looked-at felt's edge."""
+THICK_MM = 64.0
+GROW_MM = 80.0
+MARGIN_MM = 20.0
+CHROMA = 0.2
+"""Log-ratio spread between channels (against the felt) that marks a cell as not felt."""
+BRIGHTER, DARKER = 1.4, 0.3
+TILE_PAD_MM = 6.0
+RIM_BAND = (488.0, 508.0)
+"""The band of the rim (mm from the centre) watched for arms crossing it."""
+RIM_RUN_MM = 32.0
+RIM_CHROMA, RIM_SHADE, RIM_BRIGHTER = 0.3, 0.6, 1.6
+"""Wood has grain and takes shadows: what marks a rim cell as not wood is stricter."""
+
+Box = tuple[float, float, float, float]
+
+
+def coarse_view(view_bgr: np.ndarray, scale: float) -> tuple[np.ndarray, float]:
+    """The view at CELL_MM per pixel, and that scale in px/mm."""
+    factor = 1 / (CELL_MM * scale)
+    size = (round(view_bgr.shape[1] * factor), round(view_bgr.shape[0] * factor))
+    small = cv2.resize(view_bgr, size, interpolation=cv2.INTER_AREA)
+    return small, size[0] / view_bgr.shape[1] * scale
+
+
+@functools.lru_cache(maxsize=4)
+def _table_grid(shape: tuple[int, ...], scale: float, half: float
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """Table x and y (mm) of each cell (cached: read-only)."""
+    cols = (np.arange(shape[1]) + 0.5) / scale - half
+    rows = half - (np.arange(shape[0]) + 0.5) / scale
+    x, y = np.meshgrid(cols, rows)
+    x.flags.writeable = y.flags.writeable = False
+    return x, y
+
+
+@functools.lru_cache(maxsize=4)
+def _terms(shape: tuple[int, ...], scale: float, half: float) -> np.ndarray:
+    """The quadratic's six terms at each cell (cached: read-only)."""
+    x, y = _table_grid(shape, scale, half)
+    terms = np.stack([np.ones_like(x), x, y, x * x, x * y, y * y], axis=-1) / \
+        np.array([1, 500, 500, 250000, 250000, 250000])
+    terms.flags.writeable = False
+    return terms
+
+
+def _box_mask(shape: tuple[int, ...], scale: float, half: float, boxes: Sequence[Box],
+              pad: float) -> np.ndarray:
+    """bool mask of the cells covered by table boxes (mm) grown by ``pad``."""
+    mask = np.zeros(shape[:2], np.uint8)
+    for x0, y0, x1, y1 in boxes:
+        c0, c1 = int((x0 - pad + half) * scale), int(np.ceil((x1 + pad + half) * scale))
+        r0, r1 = int((half - y1 - pad) * scale), int(np.ceil((half - y0 + pad) * scale))
+        mask[max(r0, 0):max(r1, 0), max(c0, 0):max(c1, 0)] = 1
+    return mask.astype(bool)
+
+
+def ignored_cells(shape: tuple[int, ...], scale: float, half: float, tiles: Sequence[Box]
+                  ) -> np.ndarray:
+    """Cells that are not bare felt by design: the rim, the centre panel, markers, tiles."""
+    x, y = _table_grid(shape, scale, half)
+    limit = TABLE_HALF - INSET_MM
+    out = (np.abs(x) > limit) | (np.abs(y) > limit)
+    panel = CENTRE_HALF + 6
+    reach = MARKER_SIZE / 2 + MARKER_MARGIN + 4
+    fixed = [(-panel, -panel, panel, panel)] + [
+        (cx - reach, cy - reach, cx + reach, cy + reach) for cx, cy in MARKER_CENTRES_MM.values()]
+    return out | _box_mask(shape, scale, half, [*fixed, *tiles], TILE_PAD_MM)
+
+
+def felt_model(logs: np.ndarray, bare: np.ndarray, terms: np.ndarray) -> np.ndarray:
+    """The felt's log colour at every cell: a quadratic in (x, y) (``terms``, see
+    :func:`_terms`) fitted to the ``bare`` cells, refitted once without the cells it fits
+    worst."""
+    use = bare.copy()
+    use[1::2] = False  # every other row is enough for six coefficients
+    for _ in range(2):
+        if use.sum() < 12:
+            return np.broadcast_to(np.median(logs[bare] if bare.any() else logs.reshape(-1, 3),
+                                             axis=0), logs.shape)
+        a = terms[use]
+        coef = np.linalg.solve(a.T @ a + 1e-6 * np.eye(6), a.T @ logs[use])
+        fitted = terms @ coef
+        residual = np.abs(logs - fitted).max(axis=-1)
+        use &= residual <= np.percentile(residual[use], 80)
+    return fitted
+
+
+def not_felt(coarse: np.ndarray, ignored: np.ndarray, terms: np.ndarray) -> np.ndarray:
+    """bool mask of the cells whose colour cannot be the felt's, lit or shaded."""
+    logs = np.log(coarse.astype(np.float32) + 4.0)
+    ratio = logs - felt_model(logs, ~ignored, terms)
+    level = ratio.mean(axis=2)
+    chroma = np.abs(ratio - level[..., None]).max(axis=2)
+    odd = (chroma > CHROMA) | (level > np.log(BRIGHTER)) | (level < np.log(DARKER))
+    return odd & ~ignored
+
+
+def _disk(mm: float, scale: float) -> np.ndarray:
+    size = max(1, round(mm * scale))
+    return cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+
+
+def busy_boxes(view_bgr: np.ndarray, scale: float, half: float, tiles: Sequence[Box]
+               ) -> list[Box]:
+    """Table boxes (mm) of arms over the felt in a top-down view (``scale`` px/mm covering
+    ``-half..half`` mm); ``tiles`` are the table boxes of the tiles found."""
+    coarse, cell_scale = coarse_view(view_bgr, scale)
+    x, y = _table_grid(coarse.shape, cell_scale, half)
+    ignored = ignored_cells(coarse.shape, cell_scale, half, tiles)
+    mask = not_felt(coarse, ignored, _terms(coarse.shape, cell_scale, half))
+    thick = cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_OPEN, _disk(THICK_MM, cell_scale))
+    count, labels = cv2.connectedComponents(thick, connectivity=8)
+    edge_at = TABLE_HALF - INSET_MM - EDGE_MM
+    edge = (np.abs(x) >= edge_at) | (np.abs(y) >= edge_at)
+    parts = [labels == label for label in range(1, count)]
+    parts = [part for part in parts if (part & edge).any()] + rim_crossings(coarse, x, y)
+    return _merged([_grown_box(part, mask, x, y) for part in parts])
+
+
+def _side(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Which rim side each cell is on: 0 bottom, 1 right, 2 top, 3 left."""
+    return np.where(np.abs(y) >= np.abs(x), np.where(y < 0, 0, 2), np.where(x > 0, 1, 3))
+
+
+def rim_crossings(coarse: np.ndarray, x: np.ndarray, y: np.ndarray) -> list[np.ndarray]:
+    """Masks of the runs of rim cells whose colour is not their side's wood."""
+    reach = np.maximum(np.abs(x), np.abs(y))
+    band = (reach >= RIM_BAND[0]) & (reach <= RIM_BAND[1]) & (coarse.max(axis=2) > 0)
+    rows, cols = np.nonzero(band)
+    logs = np.log(coarse[rows, cols].astype(np.float32) + 4.0)
+    side = _side(x[rows, cols], y[rows, cols])
+    odd = np.zeros(len(rows), bool)
+    for k in range(4):
+        cells = side == k
+        if cells.sum() < 8:
+            continue
+        ratio = logs[cells] - np.median(logs[cells], axis=0)
+        level = ratio.mean(axis=-1)
+        chroma = np.abs(ratio - level[:, None]).max(axis=-1)
+        lit = level > np.log(RIM_SHADE)  # in shadow the colour of dark wood is noise
+        odd[cells] = (lit & (chroma > RIM_CHROMA)) | (level > np.log(RIM_BRIGHTER))
+    mask = np.zeros(band.shape, np.uint8)
+    mask[rows[odd], cols[odd]] = 1
+    count, labels = cv2.connectedComponents(mask, connectivity=8)
+    runs = [labels == label for label in range(1, count)]
+    return [run for run in runs if _length(run, x, y) >= RIM_RUN_MM]
+
+
+def _length(run: np.ndarray, x: np.ndarray, y: np.ndarray) -> float:
+    return float(max(np.ptp(x[run]), np.ptp(y[run])) + CELL_MM)
+
+
+def _merged(boxes: list[Box]) -> list[Box]:
+    """Overlapping boxes joined."""
+    out: list[Box] = []
+    for box in sorted(boxes):
+        if out and box[0] <= out[-1][2] and box[1] <= out[-1][3] and box[3] >= out[-1][1]:
+            last = out.pop()
+            box = (min(last[0], box[0]), min(last[1], box[1]), max(last[2], box[2]),
+                   max(last[3], box[3]))
+        out.append(box)
+    return out
+
+
+def _grown_box(part: np.ndarray, mask: np.ndarray, x: np.ndarray, y: np.ndarray) -> Box:
+    """The box of a thick part and of the not-felt cells within GROW_MM of its box."""
+    x0, x1, y0, y1 = x[part].min(), x[part].max(), y[part].min(), y[part].max()
+    near = (mask | part) & (x >= x0 - GROW_MM) & (x <= x1 + GROW_MM) & \
+        (y >= y0 - GROW_MM) & (y <= y1 + GROW_MM)
+    pad = MARGIN_MM + CELL_MM / 2
+    return (float(x[near].min() - pad), float(y[near].min() - pad),
+            float(x[near].max() + pad), float(y[near].max() + pad))

@@ -1,0 +1,271 @@
+"""Frame sources behind one small interface, chosen by a spec string.
+
+Every source has ``read() -> frame | None`` (a frame has ``image``, BGR uint8, and
+``timestamp``, seconds from the start of the source; None: nothing more), ``close()``,
+and is a context manager and an iterator of frames. :func:`open_camera` picks one:
+
+* ``picamera`` (or ``picamera2``): the Raspberry Pi camera through picamera2 (imported
+  only here), exposure and white balance locked once the picture has settled,
+* ``opencv:N``: OpenCV's camera N; ``opencv:PATH`` (or a bare video file path): a video,
+* ``folder:DIR``: the images of a folder in name order (jpg, jpeg, png, bmp),
+* ``sim``, ``sim:LOG``, ``sim:LOG:SEED``: the simulated table
+  (:func:`tablekit.sim.source.open_sim`; its frames also carry their ground truth).
+
+What cannot be opened raises :class:`CameraError` with one line saying what is missing.
+
+>>> open_camera("folder:/nowhere")
+Traceback (most recent call last):
+...
+tablekit.vision.camera.CameraError: folder:/nowhere: no such folder
+>>> open_camera("webcam")  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+tablekit.vision.camera.CameraError: unknown camera 'webcam': use picamera, opencv:N, ...
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+import numpy as np
+
+from tablekit.errors import TablekitError
+
+IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp")
+VIDEO_SUFFIXES = (".mp4", ".avi", ".mkv", ".mov", ".h264", ".webm")
+DEFAULT_SIZE = (1280, 720)
+SPECS = "picamera, opencv:N, opencv:FILE, folder:DIR, sim, sim:LOG or sim:LOG:SEED"
+
+
+class CameraError(TablekitError, RuntimeError):
+    """A camera that cannot be opened or read: unplugged, not installed, nothing to show."""
+
+
+@dataclass(frozen=True)
+class CameraFrame:
+    image: np.ndarray
+    timestamp: float
+
+
+class FrameSource(Protocol):
+    def read(self) -> Any: ...
+
+    def close(self) -> None: ...
+
+
+class Source:
+    """The shared part of every source: context manager and iterator over ``read()``."""
+
+    def read(self) -> CameraFrame | None:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        """Release the device (nothing to do by default)."""
+
+    def __enter__(self) -> Source:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __iter__(self) -> Iterator[CameraFrame]:
+        while (frame := self.read()) is not None:
+            yield frame
+
+
+# --- OpenCV -------------------------------------------------------------------------------
+
+class OpenCvCamera(Source):
+    """An OpenCV ``VideoCapture`` (any object with ``read``, ``get``, ``release``): a device
+    timed by ``clock``, or a video file timed by its own clock."""
+
+    def __init__(self, capture: Any, name: str, is_file: bool = False,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.capture, self.name, self.is_file, self.clock = capture, name, is_file, clock
+        self.start = clock()
+        self.frames = 0
+
+    def read(self) -> CameraFrame | None:
+        import cv2
+
+        ok, image = self.capture.read()
+        if not ok or image is None:
+            return None
+        self.frames += 1
+        if self.is_file:
+            return CameraFrame(image, float(self.capture.get(cv2.CAP_PROP_POS_MSEC)) / 1000)
+        return CameraFrame(image, self.clock() - self.start)
+
+    def close(self) -> None:
+        self.capture.release()
+
+
+def open_opencv(target: str, size: tuple[int, int] = DEFAULT_SIZE) -> OpenCvCamera:
+    """``target`` a device index (``0``) or a video file path."""
+    import cv2
+
+    if target.isdigit():
+        capture = cv2.VideoCapture(int(target))
+        if not capture.isOpened():
+            raise CameraError(f"opencv:{target}: no camera there (unplugged, or in use by "
+                              f"another program)")
+        capture.set(cv2.CAP_PROP_FRAME_WIDTH, size[0])
+        capture.set(cv2.CAP_PROP_FRAME_HEIGHT, size[1])
+        return OpenCvCamera(capture, f"opencv:{target}")
+    if not Path(target).is_file():
+        raise CameraError(f"opencv:{target}: no such video file")
+    capture = cv2.VideoCapture(target)
+    if not capture.isOpened():
+        raise CameraError(f"opencv:{target}: OpenCV cannot decode this video")
+    return OpenCvCamera(capture, f"opencv:{target}", is_file=True)
+
+
+# --- a folder of images ---------------------------------------------------------------------
+
+class FolderCamera(Source):
+    """The images of a folder in name order, ``fps`` of them a second."""
+
+    def __init__(self, folder: Path, fps: float = 1.0) -> None:
+        if not folder.is_dir():
+            raise CameraError(f"folder:{folder}: no such folder")
+        self.paths = sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+        if not self.paths:
+            raise CameraError(f"folder:{folder}: no images in it "
+                              f"({', '.join(IMAGE_SUFFIXES)})")
+        self.fps, self.index = fps, 0
+
+    def read(self) -> CameraFrame | None:
+        import cv2
+
+        if self.index >= len(self.paths):
+            return None
+        path = self.paths[self.index]
+        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        if image is None:
+            raise CameraError(f"folder: cannot read the image {path}")
+        self.index += 1
+        return CameraFrame(image, (self.index - 1) / self.fps)
+
+
+# --- the Raspberry Pi camera ------------------------------------------------------------------
+
+@dataclass
+class ExposureLock:
+    """Settle-then-lock: watches each frame's metadata (exposure time, analogue gain,
+    colour gains) and, once they have changed by less than ``tolerance`` over ``window``
+    frames (or after ``max_frames``), gives the controls that fix them."""
+
+    window: int = 5
+    tolerance: float = 0.03
+    max_frames: int = 60
+    seen: list[dict[str, Any]] = field(default_factory=list)
+    locked: dict[str, Any] | None = None
+
+    def feed(self, metadata: dict[str, Any]) -> dict[str, Any] | None:
+        """The controls to set now (once), else None."""
+        if self.locked is not None:
+            return None
+        self.seen.append(metadata)
+        if self._settled() or len(self.seen) >= self.max_frames:
+            self.locked = _lock_controls(self.seen[-1])
+            return self.locked
+        return None
+
+    def _settled(self) -> bool:
+        if len(self.seen) < self.window:
+            return False
+        recent = [_levels(m) for m in self.seen[-self.window:]]
+        spread = np.ptp(np.log(np.maximum(recent, 1e-6)), axis=0)
+        return bool((spread < np.log1p(self.tolerance)).all())
+
+
+def _levels(metadata: dict[str, Any]) -> list[float]:
+    """Brightness (exposure x gain) and the two colour gains of a frame's metadata."""
+    red, blue = metadata.get("ColourGains", (1.0, 1.0))
+    exposure = float(metadata.get("ExposureTime", 1)) * float(metadata.get("AnalogueGain", 1))
+    return [exposure, float(red), float(blue)]
+
+
+def _lock_controls(metadata: dict[str, Any]) -> dict[str, Any]:
+    controls: dict[str, Any] = {"AeEnable": False, "AwbEnable": False}
+    for key in ("ExposureTime", "AnalogueGain", "ColourGains"):
+        if key in metadata:
+            controls[key] = metadata[key]
+    return controls
+
+
+class PiCamera(Source):
+    """picamera2's camera (or a fake with the same methods): frames as BGR arrays, exposure
+    and white balance locked once settled (:class:`ExposureLock`)."""
+
+    def __init__(self, camera: Any, size: tuple[int, int] = DEFAULT_SIZE,
+                 lock: ExposureLock | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.camera, self.lock, self.clock = camera, lock or ExposureLock(), clock
+        # picamera2's "RGB888" is B, G, R in memory: OpenCV's order.
+        config = camera.create_video_configuration(main={"size": size, "format": "RGB888"})
+        camera.configure(config)
+        camera.start()
+        self.start = clock()
+
+    def read(self) -> CameraFrame | None:
+        request = self.camera.capture_request()
+        try:
+            image = np.ascontiguousarray(request.make_array("main")[:, :, :3])
+            metadata = request.get_metadata()
+        finally:
+            request.release()
+        controls = self.lock.feed(metadata)
+        if controls:
+            self.camera.set_controls(controls)
+        return CameraFrame(image, self.clock() - self.start)
+
+    def close(self) -> None:
+        self.camera.stop()
+        self.camera.close()
+
+
+def open_picamera(size: tuple[int, int] = DEFAULT_SIZE) -> PiCamera:
+    try:
+        from picamera2 import Picamera2  # type: ignore[import-not-found]
+    except ImportError:
+        raise CameraError("picamera: picamera2 is not installed (on Raspberry Pi OS: sudo apt "
+                          "install python3-picamera2); elsewhere use opencv:0") from None
+    try:
+        camera = Picamera2()
+    except (IndexError, RuntimeError) as error:
+        raise CameraError(f"picamera: no Raspberry Pi camera found ({error}): check the "
+                          f"ribbon cable") from None
+    return PiCamera(camera, size)
+
+
+# --- choosing a source ----------------------------------------------------------------------
+
+def open_camera(spec: str, size: tuple[int, int] = DEFAULT_SIZE, **sim_options: Any
+                ) -> FrameSource:
+    """The frame source named by ``spec`` (see the module's docstring)."""
+    kind, _, rest = spec.partition(":")
+    if kind in ("picamera", "picamera2") and not rest:
+        return open_picamera(size)
+    if kind == "opencv" and rest:
+        return open_opencv(rest, size)
+    if kind == "folder" and rest:
+        return FolderCamera(Path(rest))
+    if kind == "sim":
+        return _open_sim(spec, size=size, **sim_options)
+    if Path(spec).suffix.lower() in VIDEO_SUFFIXES:
+        return open_opencv(spec, size)
+    raise CameraError(f"unknown camera {spec!r}: use {SPECS}")
+
+
+def _open_sim(spec: str, **options: Any) -> FrameSource:
+    from tablekit.sim.source import open_sim
+
+    try:
+        return open_sim(spec, **options)
+    except (FileNotFoundError, ValueError) as error:
+        raise CameraError(str(error)) from None

@@ -1,0 +1,275 @@
+"""The calibrated read: rectify -> find -> classify -> place, one frame to a TableReading.
+
+Stages (each a plain function): the frame is warped to the 0.8 px/mm top-down view of
+the plane of the tile faces (:mod:`tablekit.vision.rectify`), the view's tiles are found
+(:mod:`tablekit.vision.table_detect`), every face-up tile is cut at the fixed face size
+(26 x 35 mm) around its centre, turned upright when it lies sideways and named by the
+classifier (top three candidates with their calibrated probabilities; the classifier
+reads upright and upside-down faces alike), and the arms over the felt are boxed
+(:mod:`tablekit.vision.busy`).
+
+A tile's angle follows from where it lies: a face is upright for the seat whose side of
+the table it is on (``90 * seat``) unless it lies across that seat's reading direction,
+when it is turned a quarter to the left (``90 * seat + 90``, as riichi and called tiles
+lie); the small rotation measured from its edges is added.
+
+Load the models once, read many frames::
+
+    models = TableModels.load()
+    profile = Profile.load(Path("calibration/table.json"))
+    reading = read_table(frame, profile, models, timestamp)
+    if not check_profile(frame, profile).ok:  # now and then: a bumped camera
+        profile = calibrate(frames)
+
+>>> upright_angle((0.0, -150.0), tall=True), upright_angle((0.0, -150.0), tall=False)
+(0.0, 90.0)
+>>> upright_angle((300.0, 0.0), tall=False), upright_angle((-300.0, 0.0), tall=True)
+(90.0, 0.0)
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from tablekit.sim.geometry import (
+    MARKER_CENTRES_MM,
+    MARKER_MARGIN,
+    MARKER_SIZE,
+    TABLE_HALF,
+    TILE_LENGTH,
+    TILE_WIDTH,
+    seat_of_point,
+)
+from tablekit.tiles import Tile
+from tablekit.vision.busy import busy_boxes
+from tablekit.vision.calibration import Profile
+from tablekit.vision.classes import BACK, CLASSES, NOT_A_TILE
+from tablekit.vision.classify import crop_size, upright_crop
+from tablekit.vision.onnx_model import CLASSIFIER_PATH, MODELS_DIR, OnnxModel, load_model
+from tablekit.vision.rectify import TableView
+from tablekit.vision.table_detect import (
+    DETECT_HALF,
+    DETECT_SCALE,
+    TableDetections,
+    detect_table,
+)
+from tablekit.vision.table_reading import SeenTile, TableReading
+
+TABLE_DETECTOR_PATH = MODELS_DIR / "table_detector.onnx"
+TOP_K = 3
+FACE_CLASSES = np.array([code not in (BACK, NOT_A_TILE) for code in CLASSES])
+
+
+@dataclass(frozen=True)
+class TableModels:
+    """The rectified-view detector and the tile classifier (the one the photo path uses:
+    it learned sim tiles and real ones), loaded once."""
+
+    detector: OnnxModel
+    classifier: OnnxModel
+    min_score: float = 0.3
+
+    @classmethod
+    def load(cls, threads: int = 1, detector: Path = TABLE_DETECTOR_PATH,
+             classifier: Path = CLASSIFIER_PATH) -> TableModels:
+        return cls(load_model(detector, threads), load_model(classifier, threads))
+
+
+@dataclass(frozen=True)
+class ViewTile:
+    """One tile read in the view: its face box (view px), face up or not, candidates
+    (code, probability) best first, and the detector's score."""
+
+    box: tuple[float, float, float, float]
+    face_up: bool
+    candidates: tuple[tuple[str, float], ...]
+    score: float
+
+    @property
+    def code(self) -> str:
+        return self.candidates[0][0] if self.candidates else BACK
+
+    @property
+    def tall(self) -> bool:
+        x0, y0, x1, y1 = self.box
+        return (y1 - y0) >= (x1 - x0)
+
+
+def face_boxes(found: TableDetections, scale: float) -> np.ndarray:
+    """Boxes of the true face size (view px) centred on each tile found, tall or wide as
+    the box found is."""
+    centres = (found.boxes[:, :2] + found.boxes[:, 2:]) / 2
+    tall = (found.boxes[:, 3] - found.boxes[:, 1]) >= (found.boxes[:, 2] - found.boxes[:, 0])
+    half = np.where(tall[:, None], [TILE_WIDTH / 2, TILE_LENGTH / 2],
+                    [TILE_LENGTH / 2, TILE_WIDTH / 2]) * scale
+    return np.concatenate([centres - half, centres + half], axis=1).astype(np.float32)
+
+
+def top_candidates(probs: np.ndarray, k: int = TOP_K) -> tuple[tuple[str, float], ...]:
+    """The ``k`` likeliest faces (backs and not-a-tile left out), best first.
+
+    >>> probs = np.zeros(len(CLASSES)); probs[[4, 13, 37]] = [0.6, 0.3, 0.1]
+    >>> top_candidates(probs, 2)
+    (('5m', 0.6), ('5p', 0.3))
+    """
+    faces = np.where(FACE_CLASSES, probs, -1.0)
+    order = np.argsort(-faces, kind="stable")[:k]
+    return tuple((CLASSES[i], round(float(probs[i]), 4)) for i in order)
+
+
+def face_crops(image: np.ndarray, view: TableView, boxes: np.ndarray,
+               size: tuple[int, int]) -> np.ndarray:
+    """The classifier's batch: each box of the view warped alone from the frame, turned
+    upright when wide, resized to ``size``: as :func:`crops_batch` on the whole view."""
+    batch = np.empty((len(boxes), 3, *size), np.float32)
+    for i, box in enumerate(boxes):
+        face = view.warp_box(image, box)
+        whole = np.array([0, 0, face.shape[1], face.shape[0]], np.float32)
+        batch[i] = upright_crop(face, whole, size).transpose(2, 0, 1)
+    return batch * np.float32(1 / 255)
+
+
+def name_tiles(classifier: OnnxModel, image: np.ndarray, view: TableView, boxes: np.ndarray,
+               found: TableDetections, min_score: float) -> list[ViewTile]:
+    """Classify the face-up tiles; face-down ones keep no candidates."""
+    up = np.nonzero(~found.back)[0]
+    probs = classifier.run(face_crops(image, view, boxes[up], crop_size(classifier)))["probs"] \
+        if len(up) else np.zeros((0, len(CLASSES)), np.float32)
+    named = dict(zip(up.tolist(), probs, strict=True))
+    tiles = []
+    for i, box in enumerate(boxes):
+        box_t = tuple(float(v) for v in box)
+        row = named.get(i)
+        best = CLASSES[int(row.argmax())] if row is not None else BACK
+        if best == NOT_A_TILE or (row is not None and float(row.max()) < min_score):
+            continue
+        face_up = best != BACK
+        candidates = top_candidates(row) if face_up else ()
+        tiles.append(ViewTile(box_t, face_up, candidates, float(found.scores[i])))  # type: ignore[arg-type]
+    return tiles
+
+
+def where_tiles_lie(view: TableView, boxes: np.ndarray) -> np.ndarray:
+    """bool per box: its centre is on the felt and off the markers (tiles cannot be there).
+
+    >>> from tablekit.vision.table_camera import TableCamera
+    >>> view = TableView(TableCamera(8, 8, 1.0, 0.0, (4.0, 4.0), (0, 0, 0), (0, 0, 1)))
+    >>> centres = view.to_view(np.array([[0.0, 0.0], [-435.0, -435.0], [495.0, 0.0]]))
+    >>> where_tiles_lie(view, np.concatenate([centres - 5, centres + 5], axis=1)).tolist()
+    [True, False, False]
+    """
+    xy = view.to_table((boxes[:, :2] + boxes[:, 2:]) / 2)
+    keep = (np.abs(xy) <= TABLE_HALF).all(axis=1)
+    reach = MARKER_SIZE / 2 + MARKER_MARGIN
+    for centre in MARKER_CENTRES_MM.values():
+        keep &= ~(np.abs(xy - centre) <= reach).all(axis=1)
+    return keep
+
+
+def detection_view(view: TableView) -> TableView:
+    """The detector's coarser view of the same camera."""
+    return TableView(view.camera, DETECT_SCALE, DETECT_HALF, view.plane_mm)
+
+
+def find_in_view(image: np.ndarray, view: TableView, models: TableModels
+                 ) -> tuple[TableDetections, np.ndarray]:
+    """The tiles found in a frame (boxes in ``view`` pixels) and the detector's view."""
+    coarse = detection_view(view)
+    small = coarse.warp(image)
+    found = detect_table(models.detector, small)
+    found = found.take(where_tiles_lie(coarse, found.boxes))
+    boxes = view.to_view(coarse.to_table(found.boxes.reshape(-1, 2))).reshape(-1, 4)
+    return TableDetections(boxes.astype(np.float32), found.scores, found.back), small
+
+
+def read_view(image: np.ndarray, view: TableView, models: TableModels
+              ) -> tuple[list[ViewTile], np.ndarray]:
+    """Every tile of a frame, read in its top-down ``view``, and the detector's coarser view
+    of the frame."""
+    found, small = find_in_view(image, view, models)
+    tiles = name_tiles(models.classifier, image, view, face_boxes(found, view.scale), found,
+                       models.min_score)
+    return tiles, small
+
+
+def upright_angle(xy: tuple[float, float], tall: bool) -> float:
+    """The face's angle (degrees counter-clockwise from table +y) from its seat's side and
+    whether it is tall in the view."""
+    seat = seat_of_point(*xy)
+    across = tall != (seat % 2 == 0)
+    return float((90 * seat + (90 if across else 0)) % 360)
+
+
+def edge_field(view_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per pixel, the gradient's strength times the cosine and sine of four times its
+    direction: summed over a tile, they give its edges' rotation modulo 90 degrees."""
+    import cv2
+
+    grey = cv2.cvtColor(view_bgr, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    gx, gy = cv2.Sobel(grey, cv2.CV_32F, 1, 0), cv2.Sobel(grey, cv2.CV_32F, 0, 1)
+    square = gx * gx + gy * gy
+    cos2, sin2 = (gx * gx - gy * gy), 2 * gx * gy
+    weight = 1 / np.maximum(square, 1e-3)
+    return (cos2 * cos2 - sin2 * sin2) * weight, 2 * cos2 * sin2 * weight
+
+
+def fine_angle(field: tuple[np.ndarray, np.ndarray], box: tuple[float, float, float, float],
+               pad: int = 3) -> float:
+    """The small rotation (degrees, -45..45, counter-clockwise as seen) of a tile's edges
+    in and around ``box``."""
+    x0, y0, x1, y1 = (round(v) for v in box)
+    cos4, sin4 = (part[max(0, y0 - pad):y1 + pad, max(0, x0 - pad):x1 + pad] for part in field)
+    if not cos4.size:
+        return 0.0
+    return float(-np.degrees(np.arctan2(sin4.sum(), cos4.sum())) / 4)
+
+
+@functools.lru_cache(maxsize=64)
+def _tile(code: str) -> Tile:
+    return Tile.from_code(code)
+
+
+def seen_tiles(tiles: list[ViewTile], view: TableView, small_bgr: np.ndarray
+               ) -> tuple[SeenTile, ...]:
+    """The view's tiles on the table: centre (mm), angle (edges measured in the detector's
+    view ``small_bgr``), face up, candidates."""
+    if not tiles:
+        return ()
+    boxes = np.array([tile.box for tile in tiles], np.float64)
+    centres = view.to_table((boxes[:, :2] + boxes[:, 2:]) / 2)
+    small = detection_view(view)
+    small_boxes = small.to_view(view.to_table(boxes.reshape(-1, 2))).reshape(-1, 4)
+    field = edge_field(small_bgr)
+    out = []
+    for tile, (x, y), box in zip(tiles, centres, small_boxes, strict=True):
+        point = (round(float(x), 1), round(float(y), 1))
+        angle = (upright_angle(point, tile.tall) + fine_angle(field, tuple(box), 2)) % 360
+        candidates = tuple((_tile(code), p) for code, p in tile.candidates)
+        out.append(SeenTile(point, round(angle, 1), tile.face_up, candidates))
+    return tuple(out)
+
+
+def read_frame(image: np.ndarray, profile: Profile, models: TableModels,
+               timestamp: float = 0.0, calibrated: bool = True
+               ) -> tuple[TableReading, list[ViewTile]]:
+    """The reading and the view tiles it was made from (same order)."""
+    view = TableView(profile.camera)
+    tiles, small = read_view(image, view, models)
+    table_boxes = view.boxes_to_table(np.array([t.box for t in tiles]).reshape(-1, 4))
+    busy = busy_boxes(small, DETECT_SCALE, DETECT_HALF,
+                      [tuple(float(v) for v in b) for b in table_boxes])  # type: ignore[misc]
+    reading = TableReading(seen_tiles(tiles, view, small), tuple(busy), timestamp, calibrated)
+    return reading, tiles
+
+
+def read_table(image: np.ndarray, profile: Profile, models: TableModels,
+               timestamp: float = 0.0, calibrated: bool = True) -> TableReading:
+    """Everything a calibrated camera's frame shows of the table, in table mm.
+
+    ``calibrated`` is passed on: the caller that checks the markers now and then
+    (:func:`tablekit.vision.calibration.check_profile`) says False once they have moved."""
+    return read_frame(image, profile, models, timestamp, calibrated)[0]
