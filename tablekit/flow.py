@@ -38,7 +38,7 @@ from tablekit.game.events import (
 )
 from tablekit.game.reducer import apply
 from tablekit.game.session import Session
-from tablekit.game.state import SEATS, Phase
+from tablekit.game.state import SEATS, Phase, TableState
 from tablekit.io.presses import ButtonName, ButtonPress
 from tablekit.rules.presets import PRESETS, Rules, rules_to_dict
 from tablekit.tiles import Tile
@@ -403,16 +403,8 @@ class Flow:
         self.message = "each tenpai player presses a button; OK when done"
 
     def _open_menu(self) -> None:
-        state = self.session.state
-        items = ["Close", "Undo", "Redo"]
-        if state.phase is Phase.HAND_IN_PLAY:
-            items.append("Exhaustive draw (tenpai)")
-            if state.rules.abortive_draws:
-                items += [f"Abortive draw: {a.replace('_', ' ')}" for a in ABORTS]
-            items += [f"Chombo: seat {s}" for s in range(SEATS)]
-        items += [f"Layout: {'centre' if self.layout == 'facing' else 'facing'}",
-                  "End the game now", f"New game ({self.next_rules})", "Rules for a new game"]
-        self.menu = Menu("Menu", tuple(items))
+        items = menu_items(self.session.state, self.layout, self.next_rules)
+        self.menu = Menu("Menu", items)
         self.stage = Stage.MENU
 
     def _choose(self, item: str) -> None:
@@ -440,3 +432,28 @@ class Flow:
             names = list(PRESETS)
             self.next_rules = names[(names.index(self.next_rules) + 1) % len(names)]
             self._open_menu()
+
+
+def menu_items(state: TableState, layout: str = "facing", next_rules: str = "tenhou"
+               ) -> tuple[str, ...]:
+    """The menu held UNDO opens, for this table (UNDO moves down, OK chooses).
+
+    >>> from tablekit.game.state import TableState
+    >>> menu_items(TableState.new())[:3]
+    ('Close', 'Undo', 'Redo')
+    """
+    items = ["Close", "Undo", "Redo"]
+    if state.phase is Phase.HAND_IN_PLAY:
+        items.append("Exhaustive draw (tenpai)")
+        if state.rules.abortive_draws:
+            items += [abort_item(kind) for kind in ABORTS]
+        items += [f"Chombo: seat {s}" for s in range(SEATS)]
+    items += [f"Layout: {'centre' if layout == 'facing' else 'facing'}",
+              "End the game now", f"New game ({next_rules})", "Rules for a new game"]
+    return tuple(items)
+
+
+def abort_item(kind: str) -> str:
+    """The menu line for an abortive draw kind (``four_winds`` -> ``Abortive draw: four winds``)."""
+    return f"Abortive draw: {kind.replace('_', ' ')}"
+

@@ -30,8 +30,10 @@ import bisect
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tablekit.flow import abort_item, menu_items
 from tablekit.formats.tenhou import ImportedGame, import_file
 from tablekit.game.events import (
+    AbortiveDraw,
     Call,
     Discard,
     Draw,
@@ -47,7 +49,8 @@ from tablekit.io.presses import ButtonName, ButtonPress
 from tablekit.sim.table import NoSuchMoment, TableView, hand_start_states, view_at
 
 DURATIONS: dict[type, float] = {HandStarted: 3.0, Draw: 0.6, Discard: 1.0, Call: 2.0,
-                                RiichiDeclared: 1.5, Won: 6.0, ExhaustiveDraw: 6.0}
+                                RiichiDeclared: 1.5, Won: 6.0, ExhaustiveDraw: 6.0,
+                                AbortiveDraw: 6.0}
 DEFAULT_DURATION = 0.8
 
 
@@ -151,6 +154,8 @@ def presses_for(event: Event, before: TableState) -> tuple[ButtonPress, ...]:
         return _win_presses(event)
     if isinstance(event, ExhaustiveDraw):
         return _tenpai_presses(event, before)
+    if isinstance(event, AbortiveDraw):
+        return _menu_presses(abort_item(event.kind), before)
     return ()
 
 
@@ -171,6 +176,14 @@ def _tenpai_presses(event: ExhaustiveDraw, before: TableState) -> tuple[ButtonPr
     toggles = sorted(preset.symmetric_difference(event.tenpai))
     seat_presses = [_press(ButtonName.WIN, s, 1.0 + 0.4 * i) for i, s in enumerate(toggles)]
     return (_press(ButtonName.OK, None, 0.5), *seat_presses, _press(ButtonName.OK, None, 4.0))
+
+
+def _menu_presses(item: str, before: TableState) -> tuple[ButtonPress, ...]:
+    """Held UNDO opens the menu, UNDO steps down to ``item``, OK chooses it."""
+    steps = menu_items(before).index(item)
+    moves = [_press(ButtonName.UNDO, None, 2.0 + 0.4 * i) for i in range(steps)]
+    return (_press(ButtonName.UNDO, None, 0.3, long=True), *moves,
+            _press(ButtonName.OK, None, 2.2 + 0.4 * steps))
 
 
 def actor_of(event: Event) -> int | None:

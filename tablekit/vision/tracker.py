@@ -169,17 +169,18 @@ class Tracker:
             row = self._stable_row(seat)
             if row is None:
                 continue
-            shown = face_up_meld_tiles(state.seats[seat].melds)
-            extra = len(row) - shown
+            extra = len(row) - face_up_meld_tiles(state.seats[seat].melds)
             if 1 <= extra <= 4:
-                event = self._meld_event(state, seat, row[: len(row) - shown], extra)
+                tiles = new_meld_tiles([r.best[0] for r in row], state.seats[seat].melds)
+                event = self._meld_event(state, seat, tiles, extra)
                 if event:
                     return event
         return []
 
-    def _meld_event(self, state: TableState, seat: int, new: list[TileRead], extra: int
+    def _meld_event(self, state: TableState, seat: int, tiles: list[Tile], extra: int
                     ) -> list[Event]:
-        tiles = [read.best[0] for read in new[-extra:]] if extra <= 4 else []
+        if len(tiles) != extra:
+            return []
         if extra in (3, 4) and state.last_discard is not None and state.to_draw:
             discarder, called = state.last_discard
             if discarder == seat:
@@ -269,6 +270,30 @@ def is_own_kan(state: TableState, seat: int, tiles: list[Tile]) -> bool:
     if len(tiles) == 1:
         return any(m.kind == "pon" and m.tiles[0].kind == kind for m in state.seats[seat].melds)
     return True
+
+
+def new_meld_tiles(row: list[Tile], melds: Sequence[Meld]) -> list[Tile]:
+    """The face-up tiles of a seat's row that its known melds do not account for
+    (wherever they lie: an added kan's tile goes inside its pon).
+
+    >>> from tablekit.tiles import parse_tiles
+    >>> pon = Meld.parse("pon:222z")
+    >>> new_meld_tiles(parse_tiles("6662222z"), [pon])
+    [Tile('6z'), Tile('6z'), Tile('6z'), Tile('2z')]
+    """
+    known = Counter(t.kind for m in melds for t in face_up_tiles(m))
+    out = []
+    for tile in row:
+        if known[tile.kind] > 0:
+            known[tile.kind] -= 1
+        else:
+            out.append(tile)
+    return out
+
+
+def face_up_tiles(meld: Meld) -> tuple[Tile, ...]:
+    """The tiles of a meld that lie face up (a closed kan shows its middle two)."""
+    return meld.tiles[1:3] if meld.kind == "ankan" else meld.tiles
 
 
 def face_up_meld_tiles(melds: Sequence[Meld]) -> int:
