@@ -59,6 +59,7 @@ class App:
         if self.camera is not None:
             for item in self.camera.poll():
                 self.inbox.put(item)
+            self.flow.warn(*self.camera.warnings)
         while not self.inbox.empty():
             self.flow.handle(self.inbox.get_nowait())
         self.flow.tick()

@@ -71,3 +71,47 @@ def test_tablekit_run_headless_without_gpio_reports_fallbacks(tmp_path):
     assert "using the keyboard" in result.stderr and "camera" in result.stderr
     assert (tmp_path / "out" / "scoreboard.png").exists()
     assert (tmp_path / "tablekit" / "game.jsonl").exists()
+
+
+class BrokenCamera:
+    def read(self):
+        raise OSError("USB camera unplugged")
+
+
+def test_a_lost_camera_is_reported_and_the_buttons_keep_the_score(tmp_path):
+    from tablekit.vision.feed import CameraFeed
+    from tablekit.vision.pipeline import CameraPipeline
+    from tablekit.vision.tracker import Tracker
+
+    now = [0.0]
+    app, _ = make_app(tmp_path, now)
+    app.camera = CameraFeed(BrokenCamera(), CameraPipeline.open(),
+                            Tracker(lambda: app.flow.session.state), clock=lambda: now[0])
+    app.step()
+    assert app.camera.lost and "camera lost" in app.flow.screen().warnings[0]
+    press(app, now, ButtonName.OK)
+    assert app.flow.session.state.phase.value == "hand in play"
+    app.buttons.close()
+    app.flow.session.close()
+
+
+def test_the_simulated_camera_feeds_the_tracker(tmp_path):
+    from tablekit.vision.camera import open_camera
+    from tablekit.vision.feed import CameraFeed
+    from tablekit.vision.pipeline import CameraPipeline
+    from tablekit.vision.tracker import Tracker
+
+    now = [0.0]
+    app, _ = make_app(tmp_path, now)
+    tracker = Tracker(lambda: app.flow.session.state)
+    app.flow.reader = tracker
+    app.camera = CameraFeed(open_camera("sim"), CameraPipeline.open(), tracker,
+                            clock=lambda: now[0])
+    press(app, now, ButtonName.OK)
+    for _ in range(12):
+        now[0] += 0.25
+        app.step()
+    assert len(app.flow.session.state.dora) == 1     # the first indicator, read by the camera
+    app.camera.close()
+    app.buttons.close()
+    app.flow.session.close()

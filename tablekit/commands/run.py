@@ -47,9 +47,11 @@ def run(args: argparse.Namespace) -> int:
     except TablekitError as error:
         report(str(error))
         return 2
-    reader = _open_camera(args.camera, report)
+    feed = _open_camera(args.camera, session, report)
+    reader = feed.tracker if feed is not None else None
     app = App(Flow(session, reader=reader, layout=args.layout),
               open_display(pick_display(args.display), _size(args.size), report))
+    app.camera = feed
     app.buttons, app.keyboard = open_buttons(args.buttons, app.inbox, report)
     signal.signal(signal.SIGTERM, lambda *_: setattr(app, "running", False))
     try:
@@ -60,18 +62,32 @@ def run(args: argparse.Namespace) -> int:
         if app.buttons is not None:
             app.buttons.close()
         app.display.close()
+        if feed is not None:
+            feed.close()
         session.close()
     return 0
 
 
-def _open_camera(spec: str, report: Any) -> Any:
-    if spec in ("auto", "none"):
-        if spec == "auto":
-            report("camera: none configured; the buttons keep the score (wins entered "
-                   "as han and fu)")
+def _open_camera(spec: str, session: Any, report: Any) -> Any:
+    """A camera feed for ``spec``, or None (reported) when there is no camera to use."""
+    from tablekit.devices import on_raspberry_pi
+
+    if spec == "auto":
+        spec = "picamera2" if on_raspberry_pi() else "none"
+    if spec == "none":
+        report("camera: none; the buttons keep the score (wins entered as han and fu)")
         return None
-    report(f"camera: {spec!r} is not available in this build; the buttons keep the score")
-    return None
+    try:
+        from tablekit.vision.camera import open_camera
+        from tablekit.vision.feed import CameraFeed
+        from tablekit.vision.pipeline import CameraPipeline
+        from tablekit.vision.tracker import Tracker
+
+        source = open_camera(spec)
+        return CameraFeed(source, CameraPipeline.open(), Tracker(lambda: session.state))
+    except (TablekitError, ImportError, OSError) as error:
+        report(f"camera: {error}; the buttons keep the score")
+        return None
 
 
 def _size(text: str | None) -> tuple[int, int] | None:

@@ -38,9 +38,9 @@ def make_reader(kind: str, misread: float, seed: int) -> Any:
 
         reader = PerfectReader(misread=misread, seed=seed)
         return lambda frame: reader.read(frame.truth, frame.timestamp)
-    from tablekit.vision.pipeline import open_pipeline
+    from tablekit.vision.pipeline import CameraPipeline
 
-    pipeline = open_pipeline()
+    pipeline = CameraPipeline.open()
     return lambda frame: pipeline.read(frame.image, frame.timestamp)
 
 

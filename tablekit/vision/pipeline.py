@@ -1,0 +1,63 @@
+"""The camera pipeline for a game: calibrate from the first frames, read every frame
+into a :class:`TableReading`, and notice a bumped camera.
+
+The profile is fitted from the first frames that show all four markers (or given);
+every ``check_every`` frames the markers are compared with it, and when they moved
+the readings say ``calibrated=False`` (the tracker then believes nothing) until the
+pipeline has recalibrated from fresh frames.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from tablekit.vision.calibration import CalibrationError, Profile, calibrate, check_profile
+from tablekit.vision.table_reader import TableModels, read_table
+from tablekit.vision.table_reading import TableReading
+
+FRAMES_TO_CALIBRATE = 3
+
+
+@dataclass
+class CameraPipeline:
+    """Frames in, table readings out; ``warnings`` says why a frame was not read."""
+
+    models: TableModels
+    profile: Profile | None = None
+    check_every: int = 40
+    frames: int = 0
+    warnings: list[str] = field(default_factory=list)
+    _pending: list[np.ndarray] = field(default_factory=list)
+
+    @classmethod
+    def open(cls, profile: Profile | None = None, threads: int = 1) -> CameraPipeline:
+        return cls(TableModels.load(threads), profile)
+
+    def read(self, image: np.ndarray, timestamp: float = 0.0) -> TableReading:
+        self.frames += 1
+        if self.profile is None and not self._calibrate(image):
+            return TableReading((), (), timestamp, calibrated=False)
+        assert self.profile is not None
+        if self.frames % self.check_every == 0:
+            check = check_profile(image, self.profile)
+            if check.moved:
+                self.warnings.append(f"camera moved ({check}); recalibrating")
+                self.profile = None
+                return TableReading((), (), timestamp, calibrated=False)
+        return read_table(image, self.profile, self.models, timestamp)
+
+    def _calibrate(self, image: np.ndarray) -> bool:
+        self._pending = [*self._pending[-(FRAMES_TO_CALIBRATE - 1):], image]
+        if len(self._pending) < FRAMES_TO_CALIBRATE:
+            return False
+        try:
+            self.profile = calibrate(self._pending, source="pipeline")
+        except CalibrationError as error:
+            self.warnings.append(str(error))
+            return False
+        self._pending = []
+        return True
+
+
