@@ -26,6 +26,7 @@ from tablekit.game.events import (
     AbortiveDraw,
     BadEvent,
     Chombo,
+    Discard,
     Draw,
     Event,
     ExhaustiveDraw,
@@ -108,6 +109,7 @@ class Flow:
     claim_deadline: float = 0.0
     discarder: int | None = None
     win_seats: tuple[int, ...] = ()
+    riichi_waiting: set[int] = field(default_factory=set)
     entries: list[Entry] = field(default_factory=list)
     pending: Won | None = None
     preview: WinPreview | None = None
@@ -136,9 +138,19 @@ class Flow:
         if isinstance(item, ButtonPress):
             self.message = ""
             getattr(self, f"_on_{self.stage.name.lower()}")(item)
-        elif self.stage is Stage.PLAY and self._submit(item):  # camera events wait meanwhile
-            self.message = ""
+        elif self.stage is Stage.PLAY:  # camera events wait while a win or a draw is shown
+            self._camera_event(item)
         self.tick()
+
+    def _camera_event(self, event: Event) -> None:
+        seat = getattr(event, "seat", None)
+        if isinstance(event, Discard) and seat in self.riichi_waiting:
+            self.riichi_waiting.discard(seat)
+            self._submit(RiichiDeclared(seat))
+        if self._submit(event):
+            self.message = ""
+        if self.session.state.result is not None:
+            self.riichi_waiting.clear()
 
     def tick(self) -> None:
         """Time-based steps: the end of the WIN window, hiding point differences."""
@@ -183,8 +195,7 @@ class Flow:
     def _on_play(self, press: ButtonPress) -> None:
         state = self.session.state
         if press.name is ButtonName.RIICHI:
-            self._ensure_drawn(press.seat)
-            self._submit(RiichiDeclared(press.seat))  # type: ignore[arg-type]
+            self._riichi(press.seat)  # type: ignore[arg-type]
         elif press.name is ButtonName.WIN:
             if press.long:
                 self._ensure_drawn(press.seat)
@@ -281,6 +292,17 @@ class Flow:
             self.differences_until = self.clock() + DIFFERENCES_SHOWN
         elif press.name is not ButtonName.OK:
             self.message = f"{press} does nothing now ({self.stage.value})"
+
+    def _riichi(self, seat: int) -> None:
+        """Declare riichi; if the camera has not caught up with the turns before this
+        seat's, the declaration waits for the seat's discard."""
+        state = self.session.state
+        if state.tracked and state.turn != seat and not state.seats[seat].riichi_declared:
+            self.riichi_waiting.add(seat)
+            self.message = f"riichi by seat {seat}: taken with its next discard"
+            return
+        self._ensure_drawn(seat)
+        self._submit(RiichiDeclared(seat))
 
     def _ensure_drawn(self, seat: int | None) -> None:
         """The camera cannot see a draw: the seat acting on its turn has drawn."""

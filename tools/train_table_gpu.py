@@ -1,0 +1,304 @@
+"""The calibrated path's models on one GPU machine, rendering the sim data there.
+
+One run, within a wall-clock budget: worker processes render seeded rigs (seeds 1000 up,
+training logs only) into 0.5 px/mm detector views and classifier patches, then the table
+detector trains from scratch and the tile classifier is fine-tuned (sim patches, photo
+patches of the photo pack, tile art), its temperature refitted on held-apart rigs and
+photos; both are exported to ``--out`` with ``table_train_log.json``::
+
+    TABLEKIT_TILE_ART=$PWD/.vision_pack/art python tools/train_table_gpu.py \
+        --data .vision_pack/data --photos .vision_pack/pack.npz --out $OUT --device cuda
+
+``.vision_pack/art`` is a downscaled copy of the three shared art sets, ``.vision_pack/data``
+a sample of the training logs (``tenhou/logs/<source>/<file>``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+T0 = time.time()
+
+
+def log_line(text: str) -> None:
+    print(f"[{time.time() - T0:6.1f}s] {text}", flush=True)
+
+
+def render_rig(job):
+    """One rig's detector views, detector rows and classifier patches (numpy), or None."""
+    from train_sim_batches import DetectorData, sim_patches
+    from train_sim_data import rig_job
+
+    log, seed, frames = job
+    views = rig_job((Path(log), seed, frames))
+    if not views:
+        return None
+    images = np.stack([v for v, _ in views])
+    rows = []
+    for index, (_, tiles) in enumerate(views):
+        tiles = tiles.copy()
+        tiles[:, 0] = index
+        rows.append(tiles)
+    tiles = np.concatenate(rows)
+    det = DetectorData.from_pack(images, tiles)
+    patches = sim_patches(images, tiles, np.random.default_rng(seed))
+    return (seed, det.images, det.tiles, patches.images.numpy(), patches.half.numpy(),
+            patches.labels.numpy(), len(tiles))
+
+
+def render(args, log: dict):
+    from multiprocessing import get_context
+
+    from train_sim_data import game_logs
+
+    logs = game_logs(args.data)
+    rng = np.random.default_rng(1000)
+    jobs = [(str(logs[int(rng.integers(len(logs)))]), 1000 + i, args.frames)
+            for i in range(args.max_rigs)]
+    det_images, det_rows, train_p, calib_p = [], [], [], []
+    tiles = rigs = 0
+    deadline = T0 + args.render_until
+    with get_context("fork").Pool(args.workers) as pool:
+        for done in pool.imap_unordered(render_rig, jobs, chunksize=1):
+            if done is not None:
+                seed, images, rows, p_img, p_half, p_lab, n = done
+                if seed % 13 == 0:
+                    calib_p.append((p_img, p_half, p_lab))
+                else:
+                    rows = rows.copy()
+                    rows[:, 0] += sum(len(i) for i in det_images)
+                    det_images.append(images)
+                    det_rows.append(rows)
+                    train_p.append((p_img, p_half, p_lab))
+                tiles += n
+                rigs += 1
+                if rigs % 50 == 0:
+                    log_line(f"rendered {rigs} rigs")
+            if time.time() > deadline:
+                pool.terminate()
+                break
+    log["sim"] = {"rigs": rigs, "views": sum(len(i) for i in det_images), "tiles": tiles,
+                  "logs": len(logs), "frames_per_rig": args.frames,
+                  "calib_rigs": len(calib_p)}
+    log_line(f"render done {log['sim']}")
+    return (np.concatenate(det_images), np.concatenate(det_rows)), train_p, calib_p
+
+
+def as_patches(parts):
+    import torch
+    from train_sim_batches import Patches
+
+    return Patches(torch.from_numpy(np.concatenate([p[0] for p in parts])),
+                   torch.from_numpy(np.concatenate([p[1] for p in parts])),
+                   torch.from_numpy(np.concatenate([p[2] for p in parts])))
+
+
+class Batches:
+    """Batches made by ``make(worker_seed)`` in DataLoader workers (forked, data shared)."""
+
+    def __init__(self, make, workers: int) -> None:
+        import torch
+
+        class Stream(torch.utils.data.IterableDataset):
+            def __iter__(self):
+                info = torch.utils.data.get_worker_info()
+                seed = 1 + (info.id if info else 0)
+                torch.set_num_threads(1)
+                state = make(seed)
+                while True:
+                    yield state()
+
+        self.loader = torch.utils.data.DataLoader(Stream(), batch_size=None,
+                                                  num_workers=workers, prefetch_factor=4,
+                                                  persistent_workers=False)
+
+    def __iter__(self):
+        return iter(self.loader)
+
+
+def train_detector(data, args, log: dict):
+    import torch
+    from train_nets import TableDetector
+    from train_sim_batches import detector_batch
+    from train_table import _schedule, detector_loss
+
+    def make(seed):
+        rng = np.random.default_rng(args.seed * 1000 + seed)
+        return lambda: detector_batch(data, rng, args.det_batch)
+
+    dev = args.device
+    net = TableDetector().to(dev)
+    opt = torch.optim.AdamW(net.parameters(), lr=args.det_lr, weight_decay=1e-4)
+    gen = torch.Generator(device=dev).manual_seed(args.seed)
+    start, stop = time.time(), T0 + args.det_until
+    step, loss = 0, torch.zeros(())
+    for step, batch in enumerate(Batches(make, args.workers)):
+        progress = (time.time() - start) / max(1.0, stop - start)
+        if progress >= 1 or step >= args.det_steps:
+            break
+        _schedule(opt, step, progress, args.det_lr, 100)
+        batch = [t.to(dev, non_blocking=True) for t in batch]
+        loss = detector_loss(net, batch, gen)
+        opt.zero_grad(set_to_none=True)
+        loss.backward()
+        opt.step()
+        if step % 100 == 0:
+            log_line(f"detector step {step} loss {loss.item():.3f}")
+    log["detector"] = {"steps": step, "seconds": round(time.time() - start),
+                       "batch": args.det_batch, "last_loss": round(loss.item(), 4)}
+    return net.eval().cpu()
+
+
+def train_classifier(train, args, log: dict):
+    import torch
+    from torch.nn import functional as F
+    from train_batches import photometric
+    from train_onnx import FusedClassifier
+    from train_table import _schedule
+
+    def make(seed):
+        gen = torch.Generator().manual_seed(args.seed * 1000 + seed)
+        return lambda: train.batch(gen, args.cls_batch, jitter=False)
+
+    dev = args.device
+    net = FusedClassifier.from_onnx(args.start_classifier).to(dev).train()
+    opt = torch.optim.AdamW(net.parameters(), lr=args.cls_lr, weight_decay=5e-4)
+    gen = torch.Generator(device=dev).manual_seed(args.seed)
+    start, stop = time.time(), T0 + args.cls_until
+    step, loss = 0, torch.zeros(())
+    for step, (crops, labels) in enumerate(Batches(make, args.workers)):
+        progress = (time.time() - start) / max(1.0, stop - start)
+        if progress >= 1 or step >= args.cls_steps:
+            break
+        _schedule(opt, step, progress, args.cls_lr, 50)
+        crops = photometric(crops.to(dev, non_blocking=True), gen)
+        loss = F.cross_entropy(net(crops), labels.to(dev))
+        opt.zero_grad(set_to_none=True)
+        loss.backward()
+        opt.step()
+        if step % 100 == 0:
+            log_line(f"classifier step {step} loss {loss.item():.3f}")
+    log["classifier"] = {"steps": step, "seconds": round(time.time() - start),
+                         "batch": args.cls_batch, "start": str(args.start_classifier),
+                         "last_loss": round(loss.item(), 4)}
+    return net.eval().cpu()
+
+
+class Jittered:
+    """A MixedPatches whose pieces are cut with jitter but left without photometric changes
+    (those run on the GPU)."""
+
+    def __init__(self, mixed) -> None:
+        self.mixed = mixed
+
+    def batch(self, gen, size: int, jitter: bool = False):
+        import torch
+
+        m = self.mixed
+        n_art = int(size * m.art_share) if m.art_sampler else 0
+        rest = size - n_art
+        shares = [int(rest * share) for _, share in m.parts]
+        shares[0] += rest - sum(shares)
+        pieces = [patches.batch(gen, n, 1.0) for (patches, _), n in
+                  zip(m.parts, shares, strict=True) if n]
+        if n_art:
+            pieces.append(m.art_sampler.rendered(gen, n_art))
+        return torch.cat([p[0] for p in pieces]), torch.cat([p[1] for p in pieces])
+
+
+def classifier_data(train_p, calib_p, args, log: dict):
+    import torch
+    from train_batches import CropSampler, Photos
+    from train_data import load_pack
+    from train_sim_batches import Patches, photo_patches
+    from train_table import MixedPatches
+    from train_vision import split_groups
+
+    rng = np.random.default_rng(args.seed)
+    sim_train, sim_calib = as_patches(train_p), as_patches(calib_p)
+    pack = load_pack(args.photos)
+    photo_train_idx, photo_calib_idx = split_groups(pack["group"], 0.08, 6)
+    photos_train = photo_patches(pack, photo_train_idx, rng)
+    photos_calib = photo_patches(pack, photo_calib_idx, rng)
+    art = torch.from_numpy(pack["art"]).permute(0, 3, 1, 2).contiguous()
+    art_labels = torch.from_numpy(pack["art_labels"].astype(np.int64))
+    stub = Photos(torch.zeros(1, 3, 8, 8, dtype=torch.uint8), torch.ones(1, 2),
+                  torch.zeros(1, 1, 4), torch.full((1, 1), -1))
+    log["classifier_data"] = {"sim_patches": len(sim_train.labels),
+                              "photo_patches": len(photos_train.labels),
+                              "art": len(art_labels), "calib_sim": len(sim_calib.labels),
+                              "calib_photo": len(photos_calib.labels)}
+    log_line(f"classifier data {log['classifier_data']}")
+    train = MixedPatches([(sim_train, args.sim_share), (photos_train, 1 - args.sim_share)],
+                         CropSampler(stub, art, art_labels), 0.10)
+    calib = MixedPatches([(Patches.concat([sim_calib, photos_calib]), 1.0)])
+    return Jittered(train), calib
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--data", type=Path, default=Path(".vision_pack/data"))
+    parser.add_argument("--photos", type=Path, default=Path(".vision_pack/pack.npz"))
+    parser.add_argument("--start-classifier", type=Path,
+                        default=Path(".vision_pack/photo_classifier.onnx"))
+    parser.add_argument("--out", type=Path, default=Path(os.environ.get("OUT", "out")))
+    parser.add_argument("--device", default="cuda")
+    parser.add_argument("--seed", type=int, default=8)
+    parser.add_argument("--workers", type=int, default=15)
+    parser.add_argument("--frames", type=int, default=8)
+    parser.add_argument("--max-rigs", type=int, default=100000)
+    parser.add_argument("--render-until", type=float, default=100,
+                        help="seconds from the start when rendering stops")
+    parser.add_argument("--det-until", type=float, default=220)
+    parser.add_argument("--cls-until", type=float, default=310)
+    parser.add_argument("--det-lr", type=float, default=4e-3)
+    parser.add_argument("--det-steps", type=int, default=100000)
+    parser.add_argument("--det-batch", type=int, default=128)
+    parser.add_argument("--cls-lr", type=float, default=1.5e-3)
+    parser.add_argument("--cls-steps", type=int, default=100000)
+    parser.add_argument("--cls-batch", type=int, default=1024)
+    parser.add_argument("--sim-share", type=float, default=0.6)
+    args = parser.parse_args(argv)
+
+    import torch
+    from train_table import CLASSIFIER_FILE, DETECTOR_FILE, export_classifier, export_detector
+    from train_vision import calibrate
+
+    torch.manual_seed(args.seed)
+    torch.backends.cuda.matmul.allow_tf32 = torch.backends.cudnn.allow_tf32 = True
+    args.out.mkdir(parents=True, exist_ok=True)
+    log: dict = {"seed": args.seed, "torch": torch.__version__, "device": args.device,
+                 "gpu": torch.cuda.get_device_name() if args.device == "cuda" else None,
+                 "workers": args.workers, "command": " ".join(sys.argv),
+                 "date": time.strftime("%Y-%m-%d")}
+    (det_images, det_rows), train_p, calib_p = render(args, log)
+    from train_sim_batches import DetectorData
+
+    det = train_detector(DetectorData(det_images, det_rows), args, log)
+    export_detector(det, args.out / DETECTOR_FILE)
+    (args.out / "table_train_log.json").write_text(json.dumps(log, indent=1) + "\n")
+    log_line(f"detector exported {log['detector']}")
+    del det_images
+    train, calib = classifier_data(train_p, calib_p, args, log)
+    cls = train_classifier(train, args, log)
+    torch.set_num_threads(8)
+    temperature = calibrate(cls, calib, torch.Generator().manual_seed(1), log)
+    export_classifier(cls, temperature, args.out / CLASSIFIER_FILE)
+    log["total_seconds"] = round(time.time() - T0)
+    (args.out / "table_train_log.json").write_text(json.dumps(log, indent=1) + "\n")
+    log_line(json.dumps(log))
+
+
+if __name__ == "__main__":
+    main()
