@@ -66,6 +66,16 @@ class Discard:
 
 
 @dataclass(frozen=True)
+class DiscardCorrected:
+    """A discard read wrong is put right: ``index`` in the seat's pond (claimed tiles
+    counted), ``tile`` what it really is (the camera saw it better later, or a person)."""
+
+    seat: int
+    index: int
+    tile: Tile
+
+
+@dataclass(frozen=True)
 class RiichiDeclared:
     """The seat declares riichi; its next discard is the riichi tile, the stick goes
     down when that discard is not ronned."""
@@ -158,11 +168,13 @@ class Redo:
 
 
 Event = Union[  # noqa: UP007 - the union is read at run time by get_args
-    GameStarted, HandStarted, Draw, Discard, RiichiDeclared, Call, DoraRevealed, Won,
+    GameStarted, HandStarted, Draw, Discard, DiscardCorrected, RiichiDeclared, Call,
+    DoraRevealed, Won,
     ExhaustiveDraw, AbortiveDraw, Chombo, GameEnded, Undo, Redo,
 ]
 EVENT_TYPES: dict[str, type] = {
     "game_started": GameStarted, "hand_started": HandStarted, "draw": Draw, "discard": Discard,
+    "discard_corrected": DiscardCorrected,
     "riichi": RiichiDeclared, "call": Call, "dora": DoraRevealed, "won": Won,
     "exhaustive_draw": ExhaustiveDraw, "abortive_draw": AbortiveDraw, "chombo": Chombo,
     "game_ended": GameEnded, "undo": Undo, "redo": Redo,

@@ -29,6 +29,7 @@ from tablekit.game.events import (
     Call,
     Chombo,
     Discard,
+    DiscardCorrected,
     DoraRevealed,
     Draw,
     Event,
@@ -160,6 +161,23 @@ def _discard(state: TableState, event: Discard) -> TableState:
     return replace(state, turn=(event.seat + 1) % SEATS, to_draw=True,
                    last_discard=(event.seat, event.tile), last_draw_rinshan=False,
                    pending_riichi=event.seat if riichi_tile else state.pending_riichi)
+
+
+def _correct(state: TableState, event: DiscardCorrected) -> TableState:
+    _need_phase(state, event, Phase.HAND_IN_PLAY)
+    _need_seat(event, event.seat)
+    pond = state.seats[event.seat].pond
+    if not 0 <= event.index < len(pond):
+        raise _refuse(event, f"seat {event.seat} has no discard number {event.index + 1}")
+    old = pond[event.index]
+    if old.claimed:
+        raise _refuse(event, "a claimed discard is corrected in its meld, not in the pond")
+    fixed = (*pond[:event.index], replace(old, tile=event.tile), *pond[event.index + 1:])
+    state = state.with_seat(event.seat, pond=fixed)
+    _check_counts(state, event)
+    if state.last_discard == (event.seat, old.tile) and event.index == len(pond) - 1:
+        state = replace(state, last_discard=(event.seat, event.tile))
+    return state
 
 
 def _whose_turn(state: TableState) -> str:
@@ -386,7 +404,8 @@ def _label(state: TableState) -> str:
 
 _HANDLERS: dict[type, Handler] = {
     GameStarted: _game_started, HandStarted: _hand_started, Draw: _draw, Discard: _discard,
-    RiichiDeclared: _riichi, Call: _call, DoraRevealed: _dora, Won: _won,
+    RiichiDeclared: _riichi, Call: _call, DiscardCorrected: _correct, DoraRevealed: _dora,
+    Won: _won,
     ExhaustiveDraw: _exhaustive, AbortiveDraw: _abortive, Chombo: _chombo,
     GameEnded: _game_ended,
 }

@@ -21,7 +21,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from tablekit.flow import WinReading
-from tablekit.game.events import Call, Discard, DoraRevealed, Draw, Event, WinnerHand
+from tablekit.game.events import (
+    Call,
+    Discard,
+    DiscardCorrected,
+    DoraRevealed,
+    Draw,
+    Event,
+    WinnerHand,
+)
 from tablekit.game.state import SEATS, TableState
 from tablekit.rules.hand import Meld
 from tablekit.rules.reading import TileRead, rank_hands
@@ -33,6 +41,7 @@ from tablekit.vision.zones import locate
 SURE = 0.8          # below this a tile read is reported as a doubt
 SURE_HAND = 0.9     # below this share the hand reading is reported as a doubt
 CALL_PATIENCE = 40  # frames a CALL press holds back the caller's discard
+CORRECTION_FRAMES = 6  # frames of evidence before a registered discard is corrected
 
 
 @dataclass
@@ -98,6 +107,8 @@ class Tracker:
     call_pending: int | None = None   # a seat pressed CALL: its meld comes before its discard
     call_melds: int = 0
     call_frames: int = 0              # frames since CALL; a call never laid stops blocking
+    pond_votes: list[list[dict[Tile, float]]] = field(
+        default_factory=lambda: [[] for _ in range(SEATS)])
 
     def expect_call(self, seat: int) -> None:
         """A seat pressed CALL: wait for its meld before taking its next discard (unless
@@ -124,7 +135,8 @@ class Tracker:
             laid = len(state.seats[self.call_pending].melds) > self.call_melds
             if laid or self.call_frames > CALL_PATIENCE:
                 self.call_pending = None
-        events = self._melds(state) or self._discards(state)
+        self._learn_ponds(state)
+        events = self._corrections(state) or self._melds(state) or self._discards(state)
         return events or self._dora(state)
 
     # -- discards -----------------------------------------------------------------------
@@ -151,6 +163,36 @@ class Tracker:
         if state.to_draw:
             events.append(Draw(seat, rinshan=state.kan_draw))
         return [*events, Discard(seat, tile)]
+
+    # -- second looks at the ponds -------------------------------------------------------
+
+    def _learn_ponds(self, state: TableState) -> None:
+        """Add this frame's reads to every registered discard while the ponds line up."""
+        latest = self.history[-1]
+        for seat in range(SEATS):
+            physical = [p for p in state.seats[seat].pond if not p.claimed]
+            votes = self.pond_votes[seat][: len(physical)]
+            votes += [defaultdict(float) for _ in range(len(physical) - len(votes))]
+            self.pond_votes[seat] = votes
+            seen = latest.ponds[seat]
+            if seen is None or len(seen) != len(physical):
+                continue
+            for tally, tile in zip(votes, seen, strict=True):
+                for candidate, p in tile.candidates:
+                    tally[candidate] += p
+
+    def _corrections(self, state: TableState) -> list[Event]:
+        """A registered discard that many later frames read as another tile is corrected."""
+        for seat in range(SEATS):
+            indices = [i for i, p in enumerate(state.seats[seat].pond) if not p.claimed]
+            for index, tally in zip(indices, self.pond_votes[seat], strict=False):
+                if sum(tally.values()) < CORRECTION_FRAMES:
+                    continue
+                best = max(tally, key=tally.__getitem__)
+                registered = state.seats[seat].pond[index].tile
+                if best != registered and tally[best] >= 2 * tally.get(registered, 0.0):
+                    return [DiscardCorrected(seat, index, best)]
+        return []
 
     # -- melds --------------------------------------------------------------------------
 
