@@ -340,7 +340,7 @@ def face_up_tiles(meld: Meld) -> tuple[Tile, ...]:
 
 def face_up_meld_tiles(melds: Sequence[Meld]) -> int:
     """How many face-up tiles the seat's melds show (a closed kan shows two)."""
-    return sum(2 if m.kind == "ankan" else len(m.tiles) for m in melds)
+    return sum(len(face_up_tiles(m)) for m in melds)
 
 
 def claimed_meld(seat: int, tiles: list[Tile], called: Tile, discarder: int,
