@@ -19,7 +19,6 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Protocol
 
 from tablekit.display.model import Layout, Menu, Mode, ScreenModel, WinPreview
 from tablekit.game.events import (
@@ -40,9 +39,9 @@ from tablekit.game.events import (
 from tablekit.game.reducer import apply
 from tablekit.game.session import Session
 from tablekit.game.state import SEATS, Phase, TableState
+from tablekit.game.win_reading import WinReader
 from tablekit.io.presses import ButtonName, ButtonPress
 from tablekit.rules.presets import PRESETS, Rules, rules_to_dict
-from tablekit.tiles import Tile
 
 WIN_WINDOW = 1.5  # seconds to wait for a second WIN press on the same discard
 REREAD = 0.5      # seconds between readings of a revealed hand while it waits for OK
@@ -62,21 +61,6 @@ class Stage(Enum):
     TENPAI = "tenpai"
     MENU = "menu"
     FINAL = "final"
-
-
-@dataclass(frozen=True)
-class WinReading:
-    """What the camera read for a win: each winner's hand, the ura dora, and doubts."""
-
-    winners: tuple[WinnerHand, ...]
-    ura: tuple[Tile, ...] = ()
-    doubts: tuple[str, ...] = ()
-
-
-class WinReader(Protocol):
-    """Reads the revealed hands when players press WIN (the vision pipeline, or a fake)."""
-
-    def read_win(self, seats: tuple[int, ...], from_seat: int | None) -> WinReading: ...
 
 
 @dataclass

@@ -5,9 +5,10 @@ import queue
 import pytest
 from gpiozero.pins.mock import MockFactory
 
-from tablekit.flow import Flow, Stage, WinReading
+from tablekit.flow import Flow, Stage
 from tablekit.game.events import Discard, Draw, WinnerHand
 from tablekit.game.session import Session
+from tablekit.game.win_reading import WinReading
 from tablekit.io.buttons import ButtonBoard
 from tablekit.io.pinmap import load_pinmap
 from tablekit.io.presses import ButtonName

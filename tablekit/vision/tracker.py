@@ -20,7 +20,6 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from tablekit.flow import WinReading
 from tablekit.game.events import (
     Call,
     Discard,
@@ -31,6 +30,7 @@ from tablekit.game.events import (
     WinnerHand,
 )
 from tablekit.game.state import SEATS, TableState
+from tablekit.game.win_reading import WinReading
 from tablekit.rules.hand import Meld
 from tablekit.rules.reading import TileRead, rank_hands
 from tablekit.rules.waits import waits
