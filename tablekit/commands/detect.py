@@ -21,6 +21,7 @@ import argparse
 import json
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -40,14 +41,7 @@ def add_parser(subparsers: Any) -> None:
     parser.set_defaults(run=run)
 
 
-def _line(path: Path, ms: float, readings: list) -> str:
-    tiles = " ".join(r.tile for r in readings)
-    return f"{path}: {len(readings)} tiles in {ms:.1f} ms  {tiles}"
-
-
 def run(args: argparse.Namespace) -> int:
-    import cv2
-
     from tablekit.vision.reader import TileReader
 
     if args.calibration:
@@ -57,34 +51,18 @@ def run(args: argparse.Namespace) -> int:
     except TablekitError as error:
         print(f"tablekit detect: {error}", file=sys.stderr)
         return 2
-    status = 0
-    for path in args.images:
-        image = cv2.imread(str(path))
-        if image is None:
-            print(f"tablekit detect: cannot read {path}", file=sys.stderr)
-            status = 1
-            continue
-        start = time.perf_counter()
-        readings = reader.read(image)
-        ms = (time.perf_counter() - start) * 1000
-        if args.json:
-            print(json.dumps({"image": str(path), "ms": round(ms, 1),
-                              "tiles": [r.as_json() for r in readings]}))
-        else:
-            print(_line(path, ms, readings))
-    return status
 
+    def as_json(readings: list) -> dict[str, object]:
+        return {"tiles": [r.as_json() for r in readings]}
 
-def _seen_json(tile: Any) -> dict[str, object]:
-    return {"xy": [round(v, 1) for v in tile.xy], "angle": round(tile.angle, 1),
-            "face_up": tile.face_up,
-            "candidates": [[t.code, round(p, 3)] for t, p in tile.candidates]}
+    def as_text(readings: list) -> str:
+        return f"{len(readings)} tiles  {' '.join(r.tile for r in readings)}"
+
+    return _read_images(args, reader.read, as_json, as_text)
 
 
 def run_calibrated(args: argparse.Namespace) -> int:
     """Read each image through the profile's rectified view."""
-    import cv2
-
     from tablekit.vision.calibration import Profile
     from tablekit.vision.table_reader import TableModels, read_table
 
@@ -94,23 +72,44 @@ def run_calibrated(args: argparse.Namespace) -> int:
     except TablekitError as error:
         print(f"tablekit detect: {error}", file=sys.stderr)
         return 2
+
+    def as_json(reading: Any) -> dict[str, object]:
+        return {"tiles": [_seen_json(t) for t in reading.tiles],
+                "busy": [[round(v, 1) for v in b] for b in reading.busy]}
+
+    def as_text(reading: Any) -> str:
+        codes = " ".join(t.best.code if t.face_up else "back" for t in reading.tiles)
+        return f"{len(reading.tiles)} tiles, {len(reading.busy)} busy  {codes}"
+
+    return _read_images(args, lambda image: read_table(image, profile, models), as_json,
+                        as_text, size=profile.size)
+
+
+def _read_images(args: argparse.Namespace, read: Callable[[Any], Any],
+                 as_json: Callable[[Any], dict[str, object]], as_text: Callable[[Any], str],
+                 size: tuple[int, int] | None = None) -> int:
+    """Read every image, timing ``read`` alone, and print one line per image."""
+    import cv2
+
     status = 0
     for path in args.images:
         image = cv2.imread(str(path))
-        if image is None or (image.shape[1], image.shape[0]) != profile.size:
-            print(f"tablekit detect: cannot read {path} as a {profile.size[0]}x"
-                  f"{profile.size[1]} frame of the calibrated camera", file=sys.stderr)
+        if image is None or (size and (image.shape[1], image.shape[0]) != size):
+            shape = f" as a {size[0]}x{size[1]} frame of the calibrated camera" if size else ""
+            print(f"tablekit detect: cannot read {path}{shape}", file=sys.stderr)
             status = 1
             continue
         start = time.perf_counter()
-        reading = read_table(image, profile, models)
+        result = read(image)
         ms = (time.perf_counter() - start) * 1000
         if args.json:
-            print(json.dumps({"image": str(path), "ms": round(ms, 1),
-                              "tiles": [_seen_json(t) for t in reading.tiles],
-                              "busy": [[round(v, 1) for v in b] for b in reading.busy]}))
+            print(json.dumps({"image": str(path), "ms": round(ms, 1), **as_json(result)}))
         else:
-            codes = " ".join(t.best.code if t.face_up else "back" for t in reading.tiles)
-            print(f"{path}: {len(reading.tiles)} tiles in {ms:.1f} ms, "
-                  f"{len(reading.busy)} busy  {codes}")
+            print(f"{path}: {as_text(result)} in {ms:.1f} ms")
     return status
+
+
+def _seen_json(tile: Any) -> dict[str, object]:
+    return {"xy": [round(v, 1) for v in tile.xy], "angle": round(tile.angle, 1),
+            "face_up": tile.face_up,
+            "candidates": [[t.code, round(p, 3)] for t, p in tile.candidates]}
