@@ -183,30 +183,41 @@ def _subset(views: np.ndarray, tiles: np.ndarray, index: np.ndarray):
     return views[index], rows
 
 
-def classifier_data(views, tiles, args, log: dict):
+def photo_and_art(photos: str, rng):
+    """Photo patches (train, calibration: split by source photo) and a tile-art sampler
+    from the photo pack, shared by the CPU and the GPU trainings."""
     import torch
     from train_batches import CropSampler, Photos
     from train_data import load_pack
-    from train_sim_batches import Patches, photo_patches, sim_patches
+    from train_sim_batches import photo_patches
     from train_vision import split_groups
+
+    pack = load_pack(photos)
+    photo_train_idx, photo_calib_idx = split_groups(pack["group"], 0.08, 6)
+    art = torch.from_numpy(pack["art"]).permute(0, 3, 1, 2).contiguous()
+    art_labels = torch.from_numpy(pack["art_labels"].astype(np.int64))
+    stub = Photos(torch.zeros(1, 3, 8, 8, dtype=torch.uint8), torch.ones(1, 2),
+                  torch.zeros(1, 1, 4), torch.full((1, 1), -1))
+    return (photo_patches(pack, photo_train_idx, rng), photo_patches(pack, photo_calib_idx, rng),
+            CropSampler(stub, art, art_labels))
+
+
+def data_log(sim_train, sim_calib, photos_train, photos_calib, art_sampler) -> dict:
+    return {"sim_patches": len(sim_train.labels), "photo_patches": len(photos_train.labels),
+            "art": len(art_sampler.art_labels), "calib_sim": len(sim_calib.labels),
+            "calib_photo": len(photos_calib.labels)}
+
+
+def classifier_data(views, tiles, args, log: dict):
+    from train_sim_batches import Patches, sim_patches
 
     rng = np.random.default_rng(args.seed)
     train_v, calib_v = split_views(tiles, len(views), 0.08, args.seed)
     sim_train = sim_patches(*_subset(views, tiles, train_v), rng)
     sim_calib = sim_patches(*_subset(views, tiles, calib_v), rng)
-    pack = load_pack(args.photos)
-    photo_train_idx, photo_calib_idx = split_groups(pack["group"], 0.08, 6)
-    photos_train = photo_patches(pack, photo_train_idx, rng)
-    photos_calib = photo_patches(pack, photo_calib_idx, rng)
-    art = torch.from_numpy(pack["art"]).permute(0, 3, 1, 2).contiguous()
-    art_labels = torch.from_numpy(pack["art_labels"].astype(np.int64))
-    stub = Photos(torch.zeros(1, 3, 8, 8, dtype=torch.uint8), torch.ones(1, 2),
-                  torch.zeros(1, 1, 4), torch.full((1, 1), -1))
-    art_sampler = CropSampler(stub, art, art_labels)
-    log["classifier_data"] = {"sim_patches": len(sim_train.labels),
-                              "photo_patches": len(photos_train.labels),
-                              "art": len(art_labels), "calib_sim": len(sim_calib.labels),
-                              "calib_photo": len(photos_calib.labels)}
+    photos_train, photos_calib, art_sampler = photo_and_art(args.photos, rng)
+    log["classifier_data"] = data_log(sim_train, sim_calib, photos_train, photos_calib,
+                                      art_sampler)
     train = MixedPatches([(sim_train, 0.55), (photos_train, 0.45)], art_sampler, 0.12)
     calib = MixedPatches([(Patches.concat([sim_calib, photos_calib]), 1.0)])
     return train, calib

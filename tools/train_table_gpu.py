@@ -217,30 +217,17 @@ class Jittered:
 
 
 def classifier_data(train_p, calib_p, args, log: dict):
-    import torch
-    from train_batches import CropSampler, Photos
-    from train_data import load_pack
-    from train_sim_batches import Patches, photo_patches
-    from train_table import MixedPatches
-    from train_vision import split_groups
+    from train_sim_batches import Patches
+    from train_table import MixedPatches, data_log, photo_and_art
 
     rng = np.random.default_rng(args.seed)
     sim_train, sim_calib = as_patches(train_p), as_patches(calib_p)
-    pack = load_pack(args.photos)
-    photo_train_idx, photo_calib_idx = split_groups(pack["group"], 0.08, 6)
-    photos_train = photo_patches(pack, photo_train_idx, rng)
-    photos_calib = photo_patches(pack, photo_calib_idx, rng)
-    art = torch.from_numpy(pack["art"]).permute(0, 3, 1, 2).contiguous()
-    art_labels = torch.from_numpy(pack["art_labels"].astype(np.int64))
-    stub = Photos(torch.zeros(1, 3, 8, 8, dtype=torch.uint8), torch.ones(1, 2),
-                  torch.zeros(1, 1, 4), torch.full((1, 1), -1))
-    log["classifier_data"] = {"sim_patches": len(sim_train.labels),
-                              "photo_patches": len(photos_train.labels),
-                              "art": len(art_labels), "calib_sim": len(sim_calib.labels),
-                              "calib_photo": len(photos_calib.labels)}
+    photos_train, photos_calib, art_sampler = photo_and_art(args.photos, rng)
+    log["classifier_data"] = data_log(sim_train, sim_calib, photos_train, photos_calib,
+                                      art_sampler)
     log_line(f"classifier data {log['classifier_data']}")
     train = MixedPatches([(sim_train, args.sim_share), (photos_train, 1 - args.sim_share)],
-                         CropSampler(stub, art, art_labels), 0.10)
+                         art_sampler, 0.10)
     calib = MixedPatches([(Patches.concat([sim_calib, photos_calib]), 1.0)])
     return Jittered(train), calib
 
