@@ -80,12 +80,18 @@ def decode_centres(
     ([[2.0, 6.0, 10.0, 14.0]], [0.800000011920929])
     """
     rows, cols = heatmap_peaks(heat, threshold)
+    return boxes_at(rows, cols, size, offset, stride), heat[rows, cols].astype(np.float32)
+
+
+def boxes_at(rows: np.ndarray, cols: np.ndarray, size: np.ndarray, offset: np.ndarray,
+             stride: int) -> np.ndarray:
+    """Boxes (input pixels, x1 y1 x2 y2) of the heat-map cells at ``rows``, ``cols``."""
     cx = (cols + offset[0, rows, cols]) * stride
     cy = (rows + offset[1, rows, cols]) * stride
     half_w = np.exp(size[0, rows, cols]) * stride / 2
     half_h = np.exp(size[1, rows, cols]) * stride / 2
     boxes = np.stack([cx - half_w, cy - half_h, cx + half_w, cy + half_h], axis=1)
-    return boxes.astype(np.float32).reshape(-1, 4), heat[rows, cols].astype(np.float32)
+    return boxes.astype(np.float32).reshape(-1, 4)
 
 
 @dataclass(frozen=True)

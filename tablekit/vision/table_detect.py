@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 
 from tablekit.vision.onnx_model import OnnxModel
-from tablekit.vision.postprocess import heatmap_peaks
+from tablekit.vision.postprocess import boxes_at, heatmap_peaks
 
 DETECT_SCALE = 0.5
 """Pixels per mm of the detector's view."""
@@ -54,13 +54,8 @@ def decode_two_class(heat: np.ndarray, size: np.ndarray, offset: np.ndarray, str
     """Boxes (input pixels) of the peaks of either heat channel (2, H, W)."""
     best = heat.max(axis=0)
     rows, cols = heatmap_peaks(best, threshold)
-    cx = (cols + offset[0, rows, cols]) * stride
-    cy = (rows + offset[1, rows, cols]) * stride
-    half_w = np.exp(size[0, rows, cols]) * stride / 2
-    half_h = np.exp(size[1, rows, cols]) * stride / 2
-    boxes = np.stack([cx - half_w, cy - half_h, cx + half_w, cy + half_h], axis=1)
     back = heat[1, rows, cols] > heat[0, rows, cols]
-    return TableDetections(boxes.astype(np.float32).reshape(-1, 4),
+    return TableDetections(boxes_at(rows, cols, size, offset, stride),
                            best[rows, cols].astype(np.float32), back)
 
 
