@@ -9,9 +9,11 @@ from tablekit.cli import main
 from tablekit.formats.tenhou import import_file
 from tablekit.game.events import Won
 from tablekit.game.reducer import replay
+from tablekit.rules.hand import Meld
 from tablekit.rules.reading import TileRead
-from tablekit.tiles import Tile
-from tablekit.vision.tracker import Tracker, claimed_meld, own_kan
+from tablekit.tiles import Tile, to_mpsz
+from tablekit.vision.meld_reading import meld_group, new_reads, read_claimed, read_own_kan
+from tablekit.vision.tracker import Tracker, own_kan
 
 GAME = FIXTURES / "mjlog" / "tenhou-python-bot-28.xml"
 
@@ -59,19 +61,44 @@ def test_every_injected_misread_at_a_win_is_caught_or_flagged():
     assert checked == 200
 
 
+def reads(*options: str) -> list[TileRead]:
+    """One read per argument: "3p" sure, or "8s:.6,2p:.3" ranked candidates."""
+    out = []
+    for option in options:
+        parts = [part.split(":") for part in option.split(",")]
+        out.append(TileRead(tuple((Tile.from_code(c), float(p[0]) if p else 1.0)
+                                  for c, *p in parts)))
+    return out
+
+
 def test_claimed_melds_take_the_exact_discard():
-    call = claimed_meld(2, [Tile.from_code(c) for c in ("4s", "5s", "6s")],
-                        Tile.from_code("0s"), 1)
-    assert call.kind == "chi" and Tile.from_code("0s") in call.tiles
-    pon = claimed_meld(0, [Tile.from_code("7z")] * 3, Tile.from_code("7z"), 3)
-    assert pon.kind == "pon" and pon.from_seat == 3
-    kan = claimed_meld(0, [Tile.from_code("5p")] * 4, Tile.from_code("5p"), 1)
-    assert kan.kind == "kan" and sum(t.red for t in kan.tiles) == 1
+    kind, tiles = read_claimed(reads("4s", "5s", "6s"), Tile.from_code("0s"))
+    assert kind == "chi" and Tile.from_code("0s") in tiles
+    assert read_claimed(reads("7z", "7z", "7z"), Tile.from_code("7z"))[0] == "pon"
+    assert read_claimed(reads("5p", "5p", "5p", "5p"), Tile.from_code("5p"))[0] == "kan"
+
+
+def test_a_misread_called_tile_still_makes_the_meld():
+    """The sideways tile read as 8s, a neighbour unsure: the legal chi wins."""
+    kind, tiles = read_claimed(reads("8s:.9", "3p:.5,3s:.4", "4p"), Tile.from_code("2p"))
+    assert (kind, to_mpsz(tiles)) == ("chi", "234p")
+    assert read_claimed(reads("8s:.9", "3p", "4p"), Tile.from_code("2p"), chi=False) is None
+    assert read_claimed(reads("1m", "9s", "5z"), Tile.from_code("2p")) is None
+
+
+def test_melds_are_the_tiles_together_at_the_right_end():
+    row = [(-60.0, "standing"), (211.0, "6s"), (244.0, "4s"), (274.0, "0s"), (317.0, "6m")]
+    assert [t for _, t in meld_group(row)] == ["6s", "4s", "0s", "6m"]
+    pon = Meld.parse("pon:666m")
+    assert len(new_reads(reads("6s", "4s", "0s", "6m", "8s:.6,6m:.3", "6m"), [pon])) == 3
 
 
 def test_own_kans():
-    assert own_kan((), 1, [Tile.from_code("3z")] * 2).kind == "ankan"
-    from tablekit.rules.hand import Meld
+    assert own_kan((), 1, Tile.from_code("3z"), added=False).kind == "ankan"
     pon = Meld.parse("pon:777s")
-    added = own_kan((pon,), 1, [Tile.from_code("7s")])
+    added = own_kan((pon,), 1, Tile.from_code("7s"), added=True)
     assert added.kind == "shouminkan" and len(added.tiles) == 4
+    assert read_own_kan(reads("3z:.6,2z:.3", "2z:.5,3z:.4"), []) == Tile.from_code("3z")
+    assert read_own_kan(reads("1s:.6,7s:.35"), [pon.tiles[0].kind]) == Tile.from_code("7s")
+    assert read_own_kan(reads("1s:.7,7s:.2"), [pon.tiles[0].kind]) is None
+    assert read_own_kan(reads("1s"), [pon.tiles[0].kind]) is None

@@ -58,9 +58,11 @@ from tablekit.vision.table_detect import (
     detect_table,
 )
 from tablekit.vision.table_reading import SeenTile, TableReading
+from tablekit.vision.zones import locate
 
 TABLE_DETECTOR_PATH = MODELS_DIR / "table_detector.onnx"
 TOP_K = 3
+UNSURE_RATIO = (0.82, 1.22)
 FACE_CLASSES = np.array([code not in (BACK, NOT_A_TILE) for code in CLASSES])
 
 
@@ -99,14 +101,32 @@ class ViewTile:
         return (y1 - y0) >= (x1 - x0)
 
 
-def face_boxes(found: TableDetections, scale: float) -> np.ndarray:
+def face_boxes(found: TableDetections, scale: float, tall: np.ndarray | None = None
+               ) -> np.ndarray:
     """Boxes of the true face size (view px) centred on each tile found, tall or wide as
-    the box found is."""
+    the box found is (or as ``tall`` says)."""
     centres = (found.boxes[:, :2] + found.boxes[:, 2:]) / 2
-    tall = (found.boxes[:, 3] - found.boxes[:, 1]) >= (found.boxes[:, 2] - found.boxes[:, 0])
+    if tall is None:
+        tall = box_ratio(found.boxes) >= 1.0
     half = np.where(tall[:, None], [TILE_WIDTH / 2, TILE_LENGTH / 2],
                     [TILE_LENGTH / 2, TILE_WIDTH / 2]) * scale
     return np.concatenate([centres - half, centres + half], axis=1).astype(np.float32)
+
+
+def box_ratio(boxes: np.ndarray) -> np.ndarray:
+    """Height over width of each box."""
+    return (boxes[:, 3] - boxes[:, 1]) / np.maximum(boxes[:, 2] - boxes[:, 0], 1e-6)
+
+
+def unsure_shape(boxes: np.ndarray) -> np.ndarray:
+    """bool per box: too square to tell a tall tile from one lying sideways (a face is
+    35 x 26 mm, ratio 1.35 either way round); such faces are read both ways.
+
+    >>> unsure_shape(np.array([[0, 0, 26, 35], [0, 0, 24, 26], [0, 0, 35, 26]])).tolist()
+    [False, True, False]
+    """
+    ratio = box_ratio(boxes)
+    return (ratio > UNSURE_RATIO[0]) & (ratio < UNSURE_RATIO[1])
 
 
 def top_candidates(probs: np.ndarray, k: int = TOP_K) -> tuple[tuple[str, float], ...]:
@@ -133,13 +153,24 @@ def face_crops(image: np.ndarray, view: TableView, boxes: np.ndarray,
     return batch * np.float32(1 / 255)
 
 
-def name_tiles(classifier: OnnxModel, image: np.ndarray, view: TableView, boxes: np.ndarray,
+def name_tiles(classifier: OnnxModel, image: np.ndarray, view: TableView,
                found: TableDetections, min_score: float) -> list[ViewTile]:
-    """Classify the face-up tiles; face-down ones keep no candidates."""
-    up = np.nonzero(~found.back)[0]
-    probs = classifier.run(face_crops(image, view, boxes[up], crop_size(classifier)))["probs"] \
-        if len(up) else np.zeros((0, len(CLASSES)), np.float32)
-    named = dict(zip(up.tolist(), probs, strict=True))
+    """Classify the face-up tiles and every tile in a pond (discards lie face up: a blank
+    white dragon the detector or classifier took for a back is named by its likeliest
+    face); other face-down tiles keep no candidates. A face whose box is too square to
+    say which way it lies is read both ways and keeps the way whose best face is likelier."""
+    boxes = face_boxes(found, view.scale)
+    pond = in_ponds(view, boxes)
+    up = np.nonzero(~found.back | pond)[0]
+    both = up[unsure_shape(found.boxes[up])]
+    turned = face_boxes(found.take(both), view.scale, box_ratio(found.boxes[both]) < 1.0)
+    crops = np.concatenate([boxes[up], turned])
+    probs = classifier.run(face_crops(image, view, crops, crop_size(classifier)))["probs"] \
+        if len(crops) else np.zeros((0, len(CLASSES)), np.float32)
+    named = dict(zip(up.tolist(), probs[: len(up)], strict=True))
+    for i, box, row in zip(both.tolist(), turned, probs[len(up):], strict=True):
+        if (row * FACE_CLASSES).max() > (named[i] * FACE_CLASSES).max():
+            named[i], boxes[i] = row, box
     tiles = []
     for i, box in enumerate(boxes):
         box_t = tuple(float(v) for v in box)
@@ -147,10 +178,17 @@ def name_tiles(classifier: OnnxModel, image: np.ndarray, view: TableView, boxes:
         best = CLASSES[int(row.argmax())] if row is not None else BACK
         if best == NOT_A_TILE or (row is not None and float(row.max()) < min_score):
             continue
-        face_up = best != BACK
-        candidates = top_candidates(row) if face_up else ()
+        face_up = best != BACK or bool(pond[i])
+        candidates = top_candidates(row) if face_up and row is not None else ()
         tiles.append(ViewTile(box_t, face_up, candidates, float(found.scores[i])))  # type: ignore[arg-type]
     return tiles
+
+
+def in_ponds(view: TableView, boxes: np.ndarray) -> np.ndarray:
+    """bool per box (view px): its centre lies in a seat's pond."""
+    centres = view.to_table((boxes[:, :2] + boxes[:, 2:]) / 2) if len(boxes) else []
+    return np.array([locate(SeenTile((float(x), float(y)), 0.0, True)).zone == "pond"
+                     for x, y in centres], bool)
 
 
 def where_tiles_lie(view: TableView, boxes: np.ndarray) -> np.ndarray:
@@ -191,8 +229,7 @@ def read_view(image: np.ndarray, view: TableView, models: TableModels
     """Every tile of a frame, read in its top-down ``view``, and the detector's coarser view
     of the frame."""
     found, small = find_in_view(image, view, models)
-    tiles = name_tiles(models.classifier, image, view, face_boxes(found, view.scale), found,
-                       models.min_score)
+    tiles = name_tiles(models.classifier, image, view, found, models.min_score)
     return tiles, small
 
 

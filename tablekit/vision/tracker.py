@@ -35,6 +35,13 @@ from tablekit.rules.hand import Meld
 from tablekit.rules.reading import TileRead, rank_hands
 from tablekit.rules.waits import waits
 from tablekit.tiles import Tile, to_mpsz
+from tablekit.vision.meld_reading import (
+    face_up_meld_tiles,
+    meld_group,
+    new_reads,
+    read_claimed,
+    read_own_kan,
+)
 from tablekit.vision.table_reading import SeenTile, TableReading
 from tablekit.vision.zones import locate
 
@@ -177,6 +184,8 @@ class Tracker:
             seen = latest.ponds[seat]
             if seen is None or len(seen) != len(physical):
                 continue
+            if claimable(state, seat):  # a call may have taken it: the next tile takes its place
+                seen, votes = seen[:-1], votes[:-1]
             for tally, tile in zip(votes, seen, strict=True):
                 for candidate, p in tile.candidates:
                     tally[candidate] += p
@@ -197,12 +206,14 @@ class Tracker:
     # -- melds --------------------------------------------------------------------------
 
     def _stable_row(self, seat: int) -> list[TileRead] | None:
+        """The seat's melds as the last frames agree on them (same count, votes)."""
         recent = [s.hand_rows[seat] for s in self.history[-self.frames_needed:]]
         if len(recent) < self.frames_needed or any(r is None for r in recent):
             return None
-        if len({len(r) for r in recent}) != 1:  # type: ignore[arg-type]
+        groups = [meld_group(r) for r in recent]  # type: ignore[arg-type]
+        if len({len(g) for g in groups}) != 1:
             return None
-        return [vote([r[i][1] for r in recent]) for i in range(len(recent[0]))]  # type: ignore[index]
+        return [vote([g[i][1] for g in groups]) for i in range(len(groups[0]))]
 
     def _melds(self, state: TableState) -> list[Event]:
         if state.wall == 0:
@@ -211,27 +222,35 @@ class Tracker:
             row = self._stable_row(seat)
             if row is None:
                 continue
-            extra = len(row) - face_up_meld_tiles(state.seats[seat].melds)
-            if 1 <= extra <= 4:
-                tiles = new_meld_tiles([r.best[0] for r in row], state.seats[seat].melds)
-                event = self._meld_event(state, seat, tiles, extra)
+            melds = state.seats[seat].melds
+            extra = len(row) - face_up_meld_tiles(melds)
+            new = new_reads(row, melds)
+            if 1 <= extra <= 4 and len(new) == extra:
+                event = self._meld_event(state, seat, new)
                 if event:
                     return event
         return []
 
-    def _meld_event(self, state: TableState, seat: int, tiles: list[Tile], extra: int
-                    ) -> list[Event]:
-        if len(tiles) != extra:
-            return []
-        if extra in (3, 4) and state.last_discard is not None and state.to_draw:
+    def _meld_event(self, state: TableState, seat: int, new: list[TileRead]) -> list[Event]:
+        red_fives = state.rules.red_fives
+        if len(new) in (3, 4) and state.last_discard is not None and state.to_draw:
             discarder, called = state.last_discard
             if discarder == seat:
                 return []
-            return [claimed_meld(seat, tiles, called, discarder, state.rules.red_fives)]
-        if extra in (1, 2) and state.turn == seat and is_own_kan(state, seat, tiles):
-            pre: list[Event] = [Draw(seat, rinshan=state.kan_draw)] if state.to_draw else []
+            found = read_claimed(new, called, chi=(seat - discarder) % SEATS == 1)
+            if found is None:
+                return []
+            kind, tiles = found
+            if kind == "kan":
+                tiles = four_of(called, red_fives)
+            return [Call(seat, kind, tiles, called, discarder)]  # type: ignore[arg-type]
+        if len(new) in (1, 2) and state.turn == seat:
             melds = state.seats[seat].melds
-            return [*pre, own_kan(melds, seat, tiles, state.rules.red_fives)]
+            tile = read_own_kan(new, [m.tiles[0].kind for m in melds if m.kind == "pon"])
+            if tile is None:
+                return []
+            pre: list[Event] = [Draw(seat, rinshan=state.kan_draw)] if state.to_draw else []
+            return [*pre, own_kan(melds, seat, tile, len(new) == 1, red_fives)]
         return []
 
     # -- dora ---------------------------------------------------------------------------
@@ -303,64 +322,6 @@ class Tracker:
         return tuple(tile.best for tile in latest if tile.candidates)
 
 
-def is_own_kan(state: TableState, seat: int, tiles: list[Tile]) -> bool:
-    """One new tile beside a pon of its kind, or two alike (a closed kan's faces)."""
-    kinds = {t.kind for t in tiles}
-    if len(kinds) != 1:
-        return False
-    kind = kinds.pop()
-    if len(tiles) == 1:
-        return any(m.kind == "pon" and m.tiles[0].kind == kind for m in state.seats[seat].melds)
-    return True
-
-
-def new_meld_tiles(row: list[Tile], melds: Sequence[Meld]) -> list[Tile]:
-    """The face-up tiles of a seat's row that its known melds do not account for
-    (wherever they lie: an added kan's tile goes inside its pon).
-
-    >>> from tablekit.tiles import parse_tiles
-    >>> pon = Meld.parse("pon:222z")
-    >>> new_meld_tiles(parse_tiles("6662222z"), [pon])
-    [Tile('6z'), Tile('6z'), Tile('6z'), Tile('2z')]
-    """
-    known = Counter(t.kind for m in melds for t in face_up_tiles(m))
-    out = []
-    for tile in row:
-        if known[tile.kind] > 0:
-            known[tile.kind] -= 1
-        else:
-            out.append(tile)
-    return out
-
-
-def face_up_tiles(meld: Meld) -> tuple[Tile, ...]:
-    """The tiles of a meld that lie face up (a closed kan shows its middle two)."""
-    return meld.tiles[1:3] if meld.kind == "ankan" else meld.tiles
-
-
-def face_up_meld_tiles(melds: Sequence[Meld]) -> int:
-    """How many face-up tiles the seat's melds show (a closed kan shows two)."""
-    return sum(len(face_up_tiles(m)) for m in melds)
-
-
-def claimed_meld(seat: int, tiles: list[Tile], called: Tile, discarder: int,
-                 red_fives: bool = True) -> Call:
-    """A chi, pon or open kan laid for the last discard; the claimed tile is exact."""
-    kinds = sorted(t.kind for t in tiles)
-    rest = list(tiles)
-    match = next((t for t in rest if t.kind == called.kind), None)
-    if match is not None:
-        rest.remove(match)
-    meld_tiles = tuple(sorted([*rest[: len(tiles) - 1], called], key=lambda t: (t.kind, t.red)))
-    if len(tiles) == 4:
-        return Call(seat, "kan", four_of(called, red_fives), called, discarder)
-    elif len(set(kinds)) == 1 or (called.kind in kinds and len({t.kind for t in rest}) == 1):
-        kind = "pon"
-    else:
-        kind = "chi"
-    return Call(seat, kind, meld_tiles, called, discarder)  # type: ignore[arg-type]
-
-
 def four_of(tile: Tile, red_fives: bool) -> tuple[Tile, ...]:
     """All four copies of a kind (one of them red for a five under red-five rules).
 
@@ -372,15 +333,19 @@ def four_of(tile: Tile, red_fives: bool) -> tuple[Tile, ...]:
     return (plain, plain, plain, Tile(plain.kind, red=True) if is_five and red_fives else plain)
 
 
-def own_kan(melds: Sequence[Meld], seat: int, tiles: list[Tile], red_fives: bool = True
-            ) -> Call:
-    """An added kan (one new face-up tile) or a closed kan (two faces, two backs)."""
-    tile = tiles[-1]
-    if len(tiles) == 1:
+def own_kan(melds: Sequence[Meld], seat: int, tile: Tile, added: bool,
+            red_fives: bool = True) -> Call:
+    """An added kan (``tile`` beside a pon of its kind) or a closed kan of ``tile``'s kind."""
+    if added:
         pon = next((m for m in melds if m.kind == "pon" and m.tiles[0].kind == tile.kind), None)
         base = pon.tiles if pon else (tile.plain,) * 3
         return Call(seat, "shouminkan", (*base, tile), tile, pon.from_seat if pon else None)
     return Call(seat, "ankan", four_of(tile, red_fives), None, None)
+
+
+def claimable(state: TableState, seat: int) -> bool:
+    """Whether the seat's last discard may still be called (nobody has drawn since)."""
+    return state.to_draw and state.last_discard is not None and state.last_discard[0] == seat
 
 
 def visible_counts(state: TableState, exclude_last_discard: bool) -> Counter[int]:

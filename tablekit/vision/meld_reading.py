@@ -1,0 +1,158 @@
+"""Reading a meld laid on the table under the rules: the camera's candidates for each new
+tile, the discard that was called, and what a chi, pon or kan can be.
+
+A meld row is read from the seat's right end leftwards while the tiles lie together
+(:func:`meld_group`): the standing hand further left, whose tops can look like a blank
+face from an oblique camera, is never part of it. The new tiles are those the known melds
+do not explain (:func:`new_reads`); the likeliest legal meld is then chosen over their
+candidates (:func:`read_claimed`, :func:`read_own_kan`), so one misread face, such as the
+sideways tile of a chi, does not turn a chi into something the reducer refuses.
+
+>>> from tablekit.tiles import Tile
+>>> reads = [TileRead(((Tile.from_code("3p"), 0.9),)),
+...          TileRead(((Tile.from_code("8s"), 0.6), (Tile.from_code("2p"), 0.3))),
+...          TileRead(((Tile.from_code("4p"), 0.8),))]
+>>> kind, tiles = read_claimed(reads, Tile.from_code("2p"))
+>>> kind, [t.code for t in tiles]
+('chi', ['2p', '3p', '4p'])
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Sequence
+from typing import TypeVar
+
+from tablekit.rules.hand import Meld
+from tablekit.rules.reading import TileRead
+from tablekit.tiles import Tile
+
+T = TypeVar("T")
+MELD_GAP = 55.0
+"""mm between neighbouring tile centres beyond which a tile is not part of the melds
+(tiles of a meld lie 26-35 mm apart, melds 10 mm apart; the standing hand is further)."""
+OWN_KAN_SURE = 0.3
+"""Each face of a kan declared on a seat's own turn must be at least this likely: nothing
+else (no called tile, no CALL press) vouches for it."""
+CALLED_FLOOR = 0.02
+"""Probability given to the called tile at a position whose candidates lack it: the
+claimed tile lies sideways and is the one most often misread, but it is known exactly."""
+
+
+def meld_group(row: Sequence[tuple[float, T]]) -> list[tuple[float, T]]:
+    """The tiles at the right end of a seat's row (``(x, tile)`` left to right) that lie
+    together: the melds.
+
+    >>> meld_group([(-60.0, "top of the hand"), (210.0, "a"), (240.0, "b"), (285.0, "c")])
+    [(210.0, 'a'), (240.0, 'b'), (285.0, 'c')]
+    """
+    group: list[tuple[float, T]] = []
+    for x, tile in reversed(row):
+        if group and group[0][0] - x > MELD_GAP:
+            break
+        group.insert(0, (x, tile))
+    return group
+
+
+def face_up_tiles(meld: Meld) -> tuple[Tile, ...]:
+    """The tiles of a meld that lie face up (a closed kan shows its middle two)."""
+    return meld.tiles[1:3] if meld.kind == "ankan" else meld.tiles
+
+
+def face_up_meld_tiles(melds: Sequence[Meld]) -> int:
+    """How many face-up tiles the seat's melds show (a closed kan shows two)."""
+    return sum(len(face_up_tiles(m)) for m in melds)
+
+
+def new_reads(row: Sequence[TileRead], melds: Sequence[Meld]) -> list[TileRead]:
+    """The reads of a seat's meld row that its known melds do not account for, wherever
+    they lie (an added kan's tile goes inside its pon): known tiles are matched by the best
+    candidate first, then by any candidate.
+
+    >>> from tablekit.tiles import parse_tiles
+    >>> reads = [TileRead.sure(t) for t in parse_tiles("666222z")]
+    >>> [r.best[0].code for r in new_reads(reads, [Meld.parse("pon:222z")])]
+    ['6z', '6z', '6z']
+    """
+    known = [t.kind for m in melds for t in face_up_tiles(m)]
+    left = list(row)
+    for by_best in (True, False):
+        for kind in list(known):
+            match = next((r for r in left if _has(r, kind, by_best)), None)
+            if match is not None:
+                left.remove(match)
+                known.remove(kind)
+    return left
+
+
+def _has(read: TileRead, kind: int, best_only: bool) -> bool:
+    candidates = read.candidates[:1] if best_only else read.candidates
+    return any(tile.kind == kind for tile, _ in candidates)
+
+
+def kind_probability(read: TileRead, kind: int) -> float:
+    """The read's probability of a kind (a five and a red five together)."""
+    return sum(p for tile, p in read.candidates if tile.kind == kind)
+
+
+def read_claimed(reads: Sequence[TileRead], called: Tile, chi: bool = True
+                 ) -> tuple[str, tuple[Tile, ...]] | None:
+    """The likeliest chi (only where ``chi``: the discard came from the left), pon or open
+    kan (``(kind, tiles)``) the new reads make with the called tile, or None when no
+    candidates make one."""
+    best: tuple[float, str, tuple[Tile, ...]] | None = None
+    for at in range(len(reads)):
+        p_called = max(kind_probability(reads[at], called.kind), CALLED_FLOOR)
+        others = [r.candidates for i, r in enumerate(reads) if i != at]
+        for combo in itertools.product(*others):
+            tiles = (called, *(tile for tile, _ in combo))
+            kind = meld_kind(tiles)
+            if kind is None or (kind == "chi" and not chi):
+                continue
+            score = math.log(p_called) + sum(math.log(max(p, 1e-9)) for _, p in combo)
+            if best is None or score > best[0]:
+                best = (score, kind, tiles)
+    if best is None:
+        return None
+    return best[1], tuple(sorted(best[2], key=lambda t: (t.kind, t.red)))
+
+
+def meld_kind(tiles: Sequence[Tile]) -> str | None:
+    """``chi``, ``pon`` or ``kan`` for tiles that make one, else None.
+
+    >>> from tablekit.tiles import parse_tiles
+    >>> [meld_kind(parse_tiles(s)) for s in ("345m", "555z", "0555p", "124s", "123z")]
+    ['chi', 'pon', 'kan', None, None]
+    """
+    kinds = sorted(t.kind for t in tiles)
+    if len(set(kinds)) == 1:
+        return {3: "pon", 4: "kan"}.get(len(kinds))
+    suited = kinds[-1] < 27 and kinds[0] // 9 == kinds[-1] // 9
+    if len(kinds) == 3 and suited and kinds == list(range(kinds[0], kinds[0] + 3)):
+        return "chi"
+    return None
+
+
+def read_own_kan(reads: Sequence[TileRead], pons: Sequence[int]) -> Tile | None:
+    """The kind of an added kan (one new tile beside a pon of ``pons``) or a closed kan
+    (two new faces alike), as the tile most likely shown; None when the reads make neither.
+
+    >>> from tablekit.tiles import Tile
+    >>> five = TileRead(((Tile.from_code("6p"), 0.55), (Tile.from_code("5p"), 0.4)))
+    >>> read_own_kan([five], [Tile.from_code("5p").kind]).code
+    '5p'
+    """
+    if len(reads) == 1:
+        options = [(kind_probability(reads[0], kind), kind) for kind in pons]
+    elif len(reads) == 2:
+        kinds = {t.kind for r in reads for t, _ in r.candidates}
+        options = [(kind_probability(reads[0], k) * kind_probability(reads[1], k), k)
+                   for k in kinds]
+    else:
+        return None
+    p, kind = max(options, default=(0.0, -1))
+    if p < OWN_KAN_SURE ** len(reads):
+        return None
+    shown = [(p, t) for r in reads for t, p in r.candidates if t.kind == kind]
+    return max(shown, key=lambda item: item[0])[1]
