@@ -6,7 +6,8 @@ meld tiles and the dora indicators count only once they read the same in
 voted over those frames. The stable view is then compared with the engine's state
 and the differences become events: a draw and a discard (sideways = the riichi
 tile), a claimed discard and the meld laid for it (with who it came from), a closed
-or added kan, a new dora indicator.
+or added kan, a new dora indicator. A meld counts only once its seat has pressed CALL:
+the button vouches for it, the camera says what it is.
 
 At a win the tracker reads the revealed hand (:meth:`Tracker.read_win`): ron takes
 the winning tile from the last discard, tsumo the tile set apart; the rules-aware
@@ -48,6 +49,8 @@ from tablekit.vision.zones import locate
 SURE = 0.8          # below this a tile read is reported as a doubt
 SURE_HAND = 0.9     # below this share the hand reading is reported as a doubt
 CALL_PATIENCE = 40  # frames a CALL press holds back the caller's discard
+UNSEEN = TileRead(tuple((Tile(kind), 1 / 34) for kind in range(34)))
+"""A tile of a revealed hand the camera did not find: any kind, the hand decides."""
 CORRECTION_FRAMES = 6  # frames of evidence before a registered discard is corrected
 
 
@@ -114,6 +117,7 @@ class Tracker:
     call_pending: int | None = None   # a seat pressed CALL: its meld comes before its discard
     call_melds: int = 0
     call_frames: int = 0              # frames since CALL; a call never laid stops blocking
+    vouched: dict[int, int] = field(default_factory=dict)  # seat -> its melds when CALL was pressed
     pond_votes: list[list[dict[Tile, float]]] = field(
         default_factory=lambda: [[] for _ in range(SEATS)])
 
@@ -121,6 +125,7 @@ class Tracker:
         """A seat pressed CALL: wait for its meld before taking its next discard (unless
         the meld is already in: then the seat holds the turn, not yet discarded)."""
         state = self.state()
+        self.vouched[seat] = len(state.seats[seat].melds)
         if state.turn == seat and not state.to_draw:
             return
         self.call_pending = seat
@@ -136,6 +141,7 @@ class Tracker:
         state = self.state()
         if state.result is not None or not state.tracked or state.turn is None:
             self.call_pending = None
+            self.vouched.clear()
             return []
         if self.call_pending is not None:
             self.call_frames += 1
@@ -219,10 +225,12 @@ class Tracker:
         if state.wall == 0:
             return []
         for seat in range(SEATS):
+            melds = state.seats[seat].melds
+            if self.vouched.get(seat) != len(melds):  # only a seat that pressed CALL melds
+                continue
             row = self._stable_row(seat)
             if row is None:
                 continue
-            melds = state.seats[seat].melds
             extra = len(row) - face_up_meld_tiles(melds)
             new = new_reads(row, melds)
             if 1 <= extra <= 4 and len(new) == extra:
@@ -293,9 +301,14 @@ class Tracker:
         reads = [vote([r[i][1] for r in rows]) for i in range(length)]
         melds = state.seats[seat].melds
         concealed = reads[: length - face_up_meld_tiles(melds)]
+        doubts = []
+        if concealed and len(concealed) == 13 - 3 * len(melds):  # one tile unseen
+            concealed.insert(len(concealed) - 1, UNSEEN)
+            doubts.append(f"seat {seat}: one tile of the hand was not seen")
         if from_seat is not None and state.last_discard is not None and concealed:
             concealed[-1] = TileRead.sure(state.last_discard[1])
-        return self._best_hand(state, seat, concealed, len(melds), from_seat)
+        hand, found = self._best_hand(state, seat, concealed, len(melds), from_seat)
+        return hand, [*doubts, *found]
 
     def _best_hand(self, state: TableState, seat: int, reads: list[TileRead], melds: int,
                    from_seat: int | None) -> tuple[WinnerHand | None, list[str]]:

@@ -1,0 +1,88 @@
+"""Real games on the simulated table, several processes at once: the issue's end-to-end check.
+
+Usage: python benchmarks/simulate_games.py [--reader vision|truth] [--games 20] [--every 40]
+                                           [--jobs 2] [--out DIR]
+Takes every ``--every``-th four-player log of thewaxmango+mahjong-hands (sorted by name) until
+``--games`` are chosen, runs ``tablekit simulate LOG --reader R`` for each (``--jobs`` at a
+time, one thread each, seed = the game's index), keeps each game's output under ``--out`` and
+prints one JSON line per game and the totals last.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+LOGS = ROOT.parent / "shared" / "data" / "tenhou" / "logs" / "thewaxmango+mahjong-hands"
+COUNTED = ("hands", "hands_ok", "tiles_read", "tiles_ok", "frames")
+
+
+def four_player_logs(every: int, games: int) -> list[Path]:
+    sys.path.insert(0, str(ROOT))
+    from tablekit.errors import TablekitError
+    from tablekit.formats.tenhou import import_file
+
+    chosen, seen = [], 0
+    for log in sorted(LOGS.glob("*")):
+        try:
+            import_file(log)
+        except TablekitError:
+            continue
+        if seen % every == 0:
+            chosen.append(log)
+            if len(chosen) == games:
+                break
+        seen += 1
+    return chosen
+
+
+def run_one(index: int, log: Path, reader: str, out: Path) -> dict:
+    command = [sys.executable, "-m", "tablekit.cli", "simulate", str(log), "--reader", reader,
+               "--seed", str(index)]
+    start = time.time()
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True,
+                          env={**os.environ, "OMP_NUM_THREADS": "1"})
+    (out / f"{index:02d}-{log.stem}.txt").write_text(done.stdout + done.stderr)
+    lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
+    summary = json.loads(lines[-1]) if lines else {}
+    mismatches = [line for line in done.stdout.splitlines() if not line.startswith("{")]
+    result = {"game": index, "log": log.name, **summary, "mismatches": mismatches,
+              "seconds": round(time.time() - start)}
+    print(json.dumps(result), flush=True)
+    return result
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--reader", choices=("vision", "truth"), default="vision")
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--every", type=int, default=40)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--out", type=Path, default=Path("/tmp/tablekit-simulate"))
+    args = parser.parse_args()
+    if not LOGS.is_dir():
+        print(f"no logs at {LOGS}", file=sys.stderr)
+        return 2
+    args.out.mkdir(parents=True, exist_ok=True)
+    logs = four_player_logs(args.every, args.games)
+    with ThreadPoolExecutor(args.jobs) as pool:
+        results = list(pool.map(lambda item: run_one(*item, args.reader, args.out),
+                                enumerate(logs)))
+    total = {name: sum(r.get(name, 0) for r in results) for name in COUNTED}
+    total["games"] = len(results)
+    total["ms_per_frame_max"] = max((r.get("ms_per_frame", 0) for r in results), default=0)
+    total["peak_mb_max"] = max((r.get("peak_mb", 0) for r in results), default=0)
+    print(json.dumps({"reader": args.reader, **total}))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
