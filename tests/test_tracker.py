@@ -102,3 +102,11 @@ def test_own_kans():
     assert read_own_kan(reads("1s:.6,7s:.35"), [pon.tiles[0].kind]) == Tile.from_code("7s")
     assert read_own_kan(reads("1s:.7,7s:.2"), [pon.tiles[0].kind]) is None
     assert read_own_kan(reads("1s"), [pon.tiles[0].kind]) is None
+
+
+def test_a_meld_whose_sideways_tile_is_not_seen():
+    """Two faces and the called discard: a chi or pon, never a closed kan."""
+    assert read_claimed(reads("3s", "4s"), Tile.from_code("0s")) == (
+        "chi", (Tile.from_code("3s"), Tile.from_code("4s"), Tile.from_code("0s")))
+    assert read_claimed(reads("2s", "2s"), Tile.from_code("2s"))[0] == "pon"
+    assert read_claimed(reads("9p", "9p"), Tile.from_code("2s")) is None

@@ -100,10 +100,17 @@ def read_claimed(reads: Sequence[TileRead], called: Tile, chi: bool = True
                  ) -> tuple[str, tuple[Tile, ...]] | None:
     """The likeliest chi (only where ``chi``: the discard came from the left), pon or open
     kan (``(kind, tiles)``) the new reads make with the called tile, or None when no
-    candidates make one."""
+    candidates make one. Two reads are the called tile's partners (the sideways tile
+    itself was not seen).
+
+    >>> kind, tiles = read_claimed([TileRead.sure(Tile.from_code("7z"))] * 2, Tile.from_code("7z"))
+    >>> kind, len(tiles)
+    ('pon', 3)
+    """
     best: tuple[float, str, tuple[Tile, ...]] | None = None
-    for at in range(len(reads)):
-        p_called = max(kind_probability(reads[at], called.kind), CALLED_FLOOR)
+    for at in range(len(reads)) if len(reads) > 2 else (None,):
+        p_called = 1.0 if at is None else max(kind_probability(reads[at], called.kind),
+                                               CALLED_FLOOR)
         others = [r.candidates for i, r in enumerate(reads) if i != at]
         for combo in itertools.product(*others):
             tiles = (called, *(tile for tile, _ in combo))

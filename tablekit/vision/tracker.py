@@ -240,18 +240,19 @@ class Tracker:
         return []
 
     def _meld_event(self, state: TableState, seat: int, new: list[TileRead]) -> list[Event]:
+        """The meld the new tiles of a seat's row make: for the discard that may be called
+        (two new faces are the called tile's partners when the sideways tile is not seen),
+        else a kan on the seat's own turn."""
         red_fives = state.rules.red_fives
-        if len(new) in (3, 4) and state.last_discard is not None and state.to_draw:
-            discarder, called = state.last_discard
-            if discarder == seat:
-                return []
+        claim = state.last_discard if state.to_draw else None
+        if claim is not None and claim[0] != seat and len(new) in (2, 3, 4):
+            discarder, called = claim
             found = read_claimed(new, called, chi=(seat - discarder) % SEATS == 1)
-            if found is None:
-                return []
-            kind, tiles = found
-            if kind == "kan":
-                tiles = four_of(called, red_fives)
-            return [Call(seat, kind, tiles, called, discarder)]  # type: ignore[arg-type]
+            if found is not None:
+                kind, tiles = found
+                if kind == "kan":
+                    tiles = four_of(called, red_fives)
+                return [Call(seat, kind, tiles, called, discarder)]  # type: ignore[arg-type]
         if len(new) in (1, 2) and state.turn == seat:
             melds = state.seats[seat].melds
             tile = read_own_kan(new, [m.tiles[0].kind for m in melds if m.kind == "pon"])
