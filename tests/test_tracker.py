@@ -110,3 +110,25 @@ def test_a_meld_whose_sideways_tile_is_not_seen():
         "chi", (Tile.from_code("3s"), Tile.from_code("4s"), Tile.from_code("0s")))
     assert read_claimed(reads("2s", "2s"), Tile.from_code("2s"))[0] == "pon"
     assert read_claimed(reads("9p", "9p"), Tile.from_code("2s")) is None
+
+
+def test_a_revealed_hand_with_tiles_unseen_or_misread_still_reads():
+    """Tiles an arm or the camera lost become any tile; a face misread beyond its
+    candidates is let go: the complete hands the rules allow are offered, with doubts."""
+    from collections import Counter
+
+    from tablekit.rules.reading import rank_hands
+    from tablekit.tiles import parse_tiles
+    from tablekit.vision.tracker import fit_count, widen
+
+    truth = parse_tiles("234678m345p123s55z")
+    seen = [TileRead.sure(t) for t in truth if t.code not in ("5p", "1s")]
+    reads, doubts = fit_count(seen, 14, 2)
+    assert len(reads) == 14 and doubts
+    hands = [sorted(h.tiles) for h in rank_hands(reads, 0, Counter(), limit=20)]
+    assert sorted(truth) in hands
+    wrong = [TileRead.sure(t) for t in truth]
+    wrong[9] = TileRead(((Tile.from_code("9s"), 0.7), (Tile.from_code("7s"), 0.2)))
+    assert not rank_hands(wrong, 0, Counter())
+    wrong[9] = widen(wrong[9])
+    assert sorted(rank_hands(wrong, 0, Counter())[0].tiles) == sorted(truth)

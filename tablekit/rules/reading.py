@@ -15,6 +15,7 @@ so the display can show the best one and say how sure it is.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections import Counter
 from collections.abc import Sequence
@@ -25,6 +26,9 @@ from mahjong.agari import Agari
 from tablekit.tiles import Tile, parse_tiles, to_34_counts, to_mpsz
 
 BEAM = 256
+WILD = 30
+"""A read with at least this many candidates is a tile not seen (any kind)."""
+WILD_BASES = 6
 FLOOR = 1e-6
 
 
@@ -62,22 +66,51 @@ def rank_hands(reads: Sequence[TileRead], melds: int = 0, visible: Counter[int] 
     """Readings of the concealed tiles that complete a hand, most probable first.
 
     ``melds`` is the number of called sets beside the hand; ``visible`` counts kinds
-    already seen elsewhere on the table (ponds, melds, dora indicators).
+    already seen elsewhere on the table (ponds, melds, dora indicators). A read with
+    nearly every kind as a candidate (a tile not seen) is tried exhaustively over the
+    likeliest readings of the others.
     """
     visible = visible or Counter()
+    wild = [i for i, read in enumerate(reads) if len(read.candidates) >= WILD]
     beam: list[tuple[float, tuple[Tile, ...]]] = [(0.0, ())]
-    for read in reads:
+    for index, read in enumerate(reads):
+        if index in wild:
+            continue
         grown = []
         for log_p, tiles in beam:
             for tile, p in read.candidates:
                 grown.append((log_p + math.log(max(p, FLOOR)), (*tiles, tile)))
         grown = [g for g in grown if _fits(g[1], visible)]
         beam = sorted(grown, key=lambda g: -g[0])[:BEAM]
+    if wild:
+        beam = _fill_wild(beam[:WILD_BASES], [reads[i] for i in wild], wild, visible)
     complete = [(lp, t) for lp, t in beam if _is_complete(t, melds)]
     if not complete:
         return []
     total = sum(math.exp(lp) for lp, _ in complete)
     return [HandReading(t, lp, math.exp(lp) / total) for lp, t in complete[:limit]]
+
+
+def _fill_wild(bases: list[tuple[float, tuple[Tile, ...]]], reads: list[TileRead],
+               places: list[int], visible: Counter[int]) -> list[tuple[float, tuple[Tile, ...]]]:
+    """Every choice for the wild reads (as multisets) put back at their places."""
+    out = []
+    options = [dict((t.kind, (t, p)) for t, p in reversed(read.candidates)) for read in reads]
+    for log_p, tiles in bases:
+        seen: set[tuple[int, ...]] = set()
+        for kinds in itertools.product(*[sorted(o) for o in options]):
+            key = tuple(sorted(kinds))
+            if key in seen:
+                continue
+            seen.add(key)
+            picked = [options[i][k] for i, k in enumerate(kinds)]
+            full = list(tiles)
+            for place, (tile, _) in sorted(zip(places, picked, strict=True)):
+                full.insert(place, tile)
+            if _fits(tuple(full), visible):
+                score = log_p + sum(math.log(max(p, FLOOR)) for _, p in picked)
+                out.append((score, tuple(full)))
+    return sorted(out, key=lambda g: -g[0])
 
 
 def _fits(tiles: tuple[Tile, ...], visible: Counter[int]) -> bool:

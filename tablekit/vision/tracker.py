@@ -51,6 +51,7 @@ SURE_HAND = 0.9     # below this share the hand reading is reported as a doubt
 CALL_PATIENCE = 40  # frames a CALL press holds back the caller's discard
 UNSEEN = TileRead(tuple((Tile(kind), 1 / 34) for kind in range(34)))
 """A tile of a revealed hand the camera did not find: any kind, the hand decides."""
+MAX_UNSEEN = 2
 CORRECTION_FRAMES = 6  # frames of evidence before a registered discard is corrected
 
 
@@ -302,13 +303,20 @@ class Tracker:
         reads = [vote([r[i][1] for r in rows]) for i in range(length)]
         melds = state.seats[seat].melds
         concealed = reads[: length - face_up_meld_tiles(melds)]
-        doubts = []
-        if concealed and len(concealed) == 13 - 3 * len(melds):  # one tile unseen
-            concealed.insert(len(concealed) - 1, UNSEEN)
-            doubts.append(f"seat {seat}: one tile of the hand was not seen")
-        if from_seat is not None and state.last_discard is not None and concealed:
+        if not concealed:
+            return None, [f"seat {seat}: no revealed hand seen"]
+        concealed, doubts = fit_count(concealed, 14 - 3 * len(melds), seat)
+        if from_seat is not None and state.last_discard is not None:
             concealed[-1] = TileRead.sure(state.last_discard[1])
         hand, found = self._best_hand(state, seat, concealed, len(melds), from_seat)
+        for index in sorted(range(len(concealed) - 1), key=lambda i: concealed[i].best[1])[:2]:
+            if hand is not None:
+                break
+            loose = [*concealed[:index], widen(concealed[index]), *concealed[index + 1:]]
+            hand, found = self._best_hand(state, seat, loose, len(melds), from_seat)
+            if hand is not None:
+                found.insert(0, f"seat {seat}: the {concealed[index].best[0]} read at "
+                                f"{concealed[index].best[1]:.0%} taken as another tile")
         return hand, [*doubts, *found]
 
     def _best_hand(self, state: TableState, seat: int, reads: list[TileRead], melds: int,
@@ -334,6 +342,36 @@ class Tracker:
             return ()
         latest = self.history[-1].ura
         return tuple(tile.best for tile in latest if tile.candidates)
+
+
+def fit_count(reads: list[TileRead], count: int, seat: int
+              ) -> tuple[list[TileRead], list[str]]:
+    """The reads of a revealed hand made ``count`` long (the last, the winning tile, kept
+    last): up to two tiles not seen become any tile, up to two extra least sure reads are
+    left out; with what was done, as doubts.
+
+    >>> sure = [TileRead.sure(Tile(k)) for k in range(13)]
+    >>> reads, doubts = fit_count(sure, 14, 0)
+    >>> len(reads), reads[-2] is UNSEEN, doubts
+    (14, True, ['seat 0: 1 tile of the hand not seen'])
+    """
+    missing = count - len(reads)
+    if 0 < missing <= MAX_UNSEEN:
+        return [*reads[:-1], *[UNSEEN] * missing, reads[-1]], [
+            f"seat {seat}: {missing} tile{'s' if missing > 1 else ''} of the hand not seen"]
+    if -MAX_UNSEEN <= missing < 0:
+        drop = set(sorted(range(len(reads) - 1), key=lambda i: reads[i].best[1])[:-missing])
+        return [r for i, r in enumerate(reads) if i not in drop], [
+            f"seat {seat}: {-missing} tile{'s' if missing < -1 else ''} too many; the least "
+            "sure left out"]
+    return list(reads), []
+
+
+def widen(read: TileRead) -> TileRead:
+    """A read whose candidates may also be any other tile (at a low probability)."""
+    known = {tile.kind for tile, _ in read.candidates}
+    rest = tuple((Tile(kind), 0.01 / 34) for kind in range(34) if kind not in known)
+    return TileRead((*read.candidates, *rest))
 
 
 def four_of(tile: Tile, red_fives: bool) -> tuple[Tile, ...]:
