@@ -1,6 +1,8 @@
 """A real game on the simulated table, end to end: rendered frames through the camera
 pipeline and the tracker, button presses through gpiozero's MockFactory pins, every
 win confirmed without correction, each hand's score changes compared with the log.
+The simulated players press OK on a win once the screen shows the scored hand, as a
+person would (at most ``PATIENCE`` seconds after their scripted moment).
 
 >>> SimReport(hands=2, hands_ok=2).summary()["hands_ok"]
 2
@@ -29,6 +31,7 @@ from tablekit.vision.table_reading import TableReading
 from tablekit.vision.tracker import Tracker
 
 HOLD = {False: 0.12, True: 1.2}   # seconds a short or long press keeps the pin low
+PATIENCE = 2.0                     # seconds a simulated person waits for the scored hand
 ReadFrame = Callable[[Any], TableReading]
 
 
@@ -63,27 +66,40 @@ class SimReport:
 
 
 class PinDriver:
-    """Plays scripted presses on MockFactory pins at their times, with the board's clock."""
+    """Plays scripted presses on MockFactory pins at their times, with the board's clock.
 
-    def __init__(self, board: Any, clock: list[float]) -> None:
+    ``waits(press)`` True holds a press back (a person waiting for the screen: OK on a win
+    is pressed once the scored hand shows), a frame at a time, at most ``PATIENCE`` seconds.
+    """
+
+    def __init__(self, board: Any, clock: list[float],
+                 waits: Callable[[ButtonPress], bool] = lambda press: False) -> None:
         from tablekit.io.pinmap import load_pinmap
 
-        self.board, self.clock = board, clock
+        self.board, self.clock, self.waits = board, clock, waits
         self.pins = load_pinmap()
-        self._queue: list[tuple[float, int, int, bool]] = []
+        self._queue: list[tuple[float, int, ButtonPress | None, int, bool]] = []
         self._order = 0
 
-    def schedule(self, press: ButtonPress) -> None:
-        pin = self.pins.pin_for(press.name, press.seat)
-        for at, low in ((press.time, True), (press.time + HOLD[press.long], False)):
-            self._order += 1
-            heapq.heappush(self._queue, (at, self._order, pin, low))
+    def schedule(self, press: ButtonPress, at: float | None = None) -> None:
+        """Press at ``press.time`` (or ``at``, for a press held back)."""
+        self._order += 1
+        heapq.heappush(self._queue, (press.time if at is None else at, self._order, press,
+                                     0, True))
 
-    def run_until(self, now: float) -> None:
+    def run_until(self, now: float, step: float = 0.25) -> None:
         while self._queue and self._queue[0][0] <= now:
-            at, _, pin, low = heapq.heappop(self._queue)
+            at, _, press, pin, low = heapq.heappop(self._queue)
             self.clock[0] = at
             self.board.poll()
+            if press is not None:
+                if self.waits(press) and at + step <= press.time + PATIENCE:
+                    self.schedule(press, at + step)
+                    continue
+                pin = self.pins.pin_for(press.name, press.seat)
+                self._order += 1
+                heapq.heappush(self._queue, (at + HOLD[press.long], self._order, None, pin,
+                                             False))
             level = self.board.factory.pin(pin)
             level.drive_low() if low else level.drive_high()
         self.clock[0] = now
@@ -134,7 +150,7 @@ def _play(game: ImportedGame, camera: SimulatedCamera, read: ReadFrame, flow: Fl
           tracker: Tracker, board: Any, presses: queue.Queue, clock: list[float],
           hooks: Hooks) -> SimReport:
     report = SimReport()
-    driver = PinDriver(board, clock)
+    driver = PinDriver(board, clock, waits=lambda press: waiting_for_score(flow, press))
     last_time, seen_result = 0.0, None
     while True:
         started = time.perf_counter()
@@ -167,6 +183,16 @@ def _play(game: ImportedGame, camera: SimulatedCamera, read: ReadFrame, flow: Fl
     report.peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     _check_missing_hands(game, report)
     return report
+
+
+def waiting_for_score(flow: Flow, press: ButtonPress) -> bool:
+    """Whether a person about to press OK on a win would still be waiting: the screen does
+    not show the scored hand yet (the camera is still reading it)."""
+    from tablekit.flow import Stage
+    from tablekit.io.presses import ButtonName
+
+    return (press.name is ButtonName.OK and flow.stage is Stage.CONFIRM_WIN
+            and flow.preview is None)
 
 
 def _check_hand(game: ImportedGame, flow: Flow, report: SimReport) -> None:
