@@ -172,11 +172,43 @@ class Tracker:
         physical = [p for p in state.seats[seat].pond if not p.claimed]
         if pond is None or len(pond) <= len(physical):
             return []
-        tile = pond[len(physical)].best[0]
+        read = pond[len(physical)]
+        tile = read.best[0]
+        counts = visible_counts(state, exclude_last_discard=False)
+        if counts[tile.kind] >= 4:  # a fifth: this read or an earlier one is wrong
+            alternative = next((t for t, _ in read.candidates if counts[t.kind] < 4), None)
+            earlier = self._weakest_discard(state, tile.kind, counts)
+            if earlier is not None and (alternative is None or read.best[1] >= earlier[0]):
+                return [earlier[1]]
+            if alternative is None:
+                return []
+            tile = alternative
         events: list[Event] = []
         if state.to_draw:
             events.append(Draw(seat, rinshan=state.kan_draw))
         return [*events, Discard(seat, tile)]
+
+    def _weakest_discard(self, state: TableState, kind: int, counts: Counter[int]
+                         ) -> tuple[float, DiscardCorrected] | None:
+        """The registered discard of ``kind`` the frames supported least (its share of the
+        votes) and its correction to the likeliest other tile that fits on the table."""
+        found: tuple[float, DiscardCorrected] | None = None
+        for seat in range(SEATS):
+            indices = [i for i, p in enumerate(state.seats[seat].pond) if not p.claimed]
+            for index, tally in zip(indices, self.pond_votes[seat], strict=False):
+                registered = state.seats[seat].pond[index].tile
+                total = sum(tally.values())
+                if registered.kind != kind or not total:
+                    continue
+                others = [(m, t) for t, m in tally.items()
+                          if t.kind != kind and counts[t.kind] < 4]
+                if not others:
+                    continue
+                share = tally.get(registered, 0.0) / total
+                best = max(others, key=lambda item: item[0])[1]
+                if found is None or share < found[0]:
+                    found = (share, DiscardCorrected(seat, index, best))
+        return found
 
     # -- second looks at the ponds -------------------------------------------------------
 
@@ -253,6 +285,12 @@ class Tracker:
                 kind, tiles = found
                 if kind == "kan":
                     tiles = four_of(called, red_fives)
+                counts = visible_counts(state, exclude_last_discard=True)
+                counts.update(t.kind for t in tiles)
+                over = [k for k, n in counts.items() if n > 4]
+                if over:  # an earlier discard was misread: correct it first
+                    earlier = self._weakest_discard(state, over[0], counts)
+                    return [earlier[1]] if earlier is not None else []
                 return [Call(seat, kind, tiles, called, discarder)]  # type: ignore[arg-type]
         if len(new) in (1, 2) and state.turn == seat:
             melds = state.seats[seat].melds
