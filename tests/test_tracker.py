@@ -132,3 +132,23 @@ def test_a_revealed_hand_with_tiles_unseen_or_misread_still_reads():
     assert not rank_hands(wrong, 0, Counter())
     wrong[9] = widen(wrong[9])
     assert sorted(rank_hands(wrong, 0, Counter())[0].tiles) == sorted(truth)
+
+
+def test_a_fifth_tile_corrects_the_discard_the_frames_supported_least():
+    from engine_helpers import Table
+
+    from tablekit.game.events import DiscardCorrected
+    from tablekit.vision.tracker import visible_counts
+
+    table = Table(dora="9s")
+    table.deal()
+    for seat in range(4):
+        table.turn(seat, "3m")
+    state = table.state
+    tracker = Tracker(lambda: state)
+    strong = {Tile.from_code("3m"): 9.0, Tile.from_code("2m"): 1.0}
+    weak = {Tile.from_code("3m"): 4.0, Tile.from_code("8m"): 6.0}
+    tracker.pond_votes = [[dict(strong)], [dict(weak)], [dict(strong)], [dict(strong)]]
+    counts = visible_counts(state, exclude_last_discard=False)
+    share, fix = tracker._weakest_discard(state, Tile.from_code("3m").kind, counts)
+    assert fix == DiscardCorrected(1, 0, Tile.from_code("8m")) and share == 0.4
