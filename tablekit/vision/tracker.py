@@ -121,6 +121,9 @@ class Tracker:
     vouched: dict[int, int] = field(default_factory=dict)  # seat -> its melds when CALL was pressed
     pond_votes: list[list[dict[Tile, float]]] = field(
         default_factory=lambda: [[] for _ in range(SEATS)])
+    proposed: tuple[TableState, list[Event]] | None = None
+    """The last events given and the state they were for: the same events for the same
+    state again were refused, and must not hold up what else the frame shows."""
 
     def expect_call(self, seat: int) -> None:
         """A seat pressed CALL: wait for its meld before taking its next discard (unless
@@ -150,8 +153,13 @@ class Tracker:
             if laid or self.call_frames > CALL_PATIENCE:
                 self.call_pending = None
         self._learn_ponds(state)
-        events = self._corrections(state) or self._melds(state) or self._discards(state)
-        return events or self._dora(state)
+        for source in (self._corrections, self._melds, self._discards, self._dora):
+            events = source(state)
+            if events and (self.proposed is None or self.proposed[0] is not state
+                           or self.proposed[1] != events):
+                self.proposed = (state, events)
+                return events
+        return []
 
     # -- discards -----------------------------------------------------------------------
 
@@ -230,7 +238,9 @@ class Tracker:
                     tally[candidate] += p
 
     def _corrections(self, state: TableState) -> list[Event]:
-        """A registered discard that many later frames read as another tile is corrected."""
+        """A registered discard that many later frames read as another tile is corrected
+        (unless that would make a fifth of its kind: then another read is the wrong one)."""
+        counts = visible_counts(state, exclude_last_discard=False)
         for seat in range(SEATS):
             indices = [i for i, p in enumerate(state.seats[seat].pond) if not p.claimed]
             for index, tally in zip(indices, self.pond_votes[seat], strict=False):
@@ -238,7 +248,8 @@ class Tracker:
                     continue
                 best = max(tally, key=tally.__getitem__)
                 registered = state.seats[seat].pond[index].tile
-                if best != registered and tally[best] >= 2 * tally.get(registered, 0.0):
+                if (best != registered and tally[best] >= 2 * tally.get(registered, 0.0)
+                        and (best.kind == registered.kind or counts[best.kind] < 4)):
                     return [DiscardCorrected(seat, index, best)]
         return []
 
