@@ -1,8 +1,9 @@
 """A real game on the simulated table, end to end: rendered frames through the camera
 pipeline and the tracker, button presses through gpiozero's MockFactory pins, every
 win confirmed without correction, each hand's score changes compared with the log.
-The simulated players press OK on a win once the screen shows the scored hand, as a
-person would (at most ``PATIENCE`` seconds after their scripted moment).
+The simulated players press OK on a win once the screen shows the scored hand, and OK
+at the end of the wall once it shows the wall empty, as a person would (at most
+``PATIENCE`` seconds after their scripted moment; later presses keep their order).
 
 >>> SimReport(hands=2, hands_ok=2).summary()["hands_ok"]
 2
@@ -80,6 +81,8 @@ class PinDriver:
         self.pins = load_pinmap()
         self._queue: list[tuple[float, int, ButtonPress | None, int, bool]] = []
         self._order = 0
+        self.held: ButtonPress | None = None   # the press a person is waiting to make
+        self.held_at = 0.0
 
     def schedule(self, press: ButtonPress, at: float | None = None) -> None:
         """Press at ``press.time`` (or ``at``, for a press held back)."""
@@ -93,9 +96,14 @@ class PinDriver:
             self.clock[0] = at
             self.board.poll()
             if press is not None:
+                if self.held is not None and self.held is not press:  # keep the order
+                    self.schedule(press, max(at, self.held_at) + 1e-3)
+                    continue
                 if self.waits(press) and at + step <= press.time + PATIENCE:
+                    self.held, self.held_at = press, at + step
                     self.schedule(press, at + step)
                     continue
+                self.held = None
                 pin = self.pins.pin_for(press.name, press.seat)
                 self._order += 1
                 heapq.heappush(self._queue, (at + HOLD[press.long], self._order, None, pin,
@@ -186,13 +194,18 @@ def _play(game: ImportedGame, camera: SimulatedCamera, read: ReadFrame, flow: Fl
 
 
 def waiting_for_score(flow: Flow, press: ButtonPress) -> bool:
-    """Whether a person about to press OK on a win would still be waiting: the screen does
-    not show the scored hand yet (the camera is still reading it)."""
+    """Whether a person about to press OK would still be waiting for the screen: on a win
+    it does not show the scored hand yet, at the end of the wall it does not show the wall
+    empty yet (the camera is still catching up with the last discards)."""
     from tablekit.flow import Stage
     from tablekit.io.presses import ButtonName
 
-    return (press.name is ButtonName.OK and flow.stage is Stage.CONFIRM_WIN
-            and flow.preview is None)
+    if press.name is not ButtonName.OK:
+        return False
+    if flow.stage is Stage.CONFIRM_WIN:
+        return flow.preview is None
+    state = flow.session.state
+    return flow.stage is Stage.PLAY and state.tracked and state.wall > 0
 
 
 def _check_hand(game: ImportedGame, flow: Flow, report: SimReport) -> None:
