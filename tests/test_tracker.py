@@ -27,6 +27,14 @@ def test_first_hand_of_a_real_game_end_to_end(capsys):
     assert summary["frames"] > 100 and summary["ms_per_frame"] < 50
 
 
+def test_first_hand_through_the_vision_models(capsys):
+    """The same hand with the rendered frames read by the ONNX models, not the truth."""
+    assert main(["simulate", str(GAME), "--hands", "1", "--check", "--reader", "vision"]) == 0
+    summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert summary["hands"] == summary["hands_ok"] == 1
+    assert summary["tiles_ok"] >= 0.9 * summary["tiles_read"] > 25
+
+
 def win_setting():
     """The table just before the fixture's first win, and that win's hand."""
     game = import_file(GAME)
