@@ -22,6 +22,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from tablekit.game.events import (
+    BadEvent,
     Call,
     Discard,
     DiscardCorrected,
@@ -30,6 +31,7 @@ from tablekit.game.events import (
     Event,
     WinnerHand,
 )
+from tablekit.game.reducer import apply
 from tablekit.game.state import SEATS, TableState
 from tablekit.game.win_reading import WinReading
 from tablekit.rules.hand import Meld
@@ -52,6 +54,7 @@ CALL_PATIENCE = 40  # frames a CALL press holds back the caller's discard
 UNSEEN = TileRead(tuple((Tile(kind), 1 / 34) for kind in range(34)))
 """A tile of a revealed hand the camera did not find: any kind, the hand decides."""
 MAX_UNSEEN = 2
+CATCH_UP = 4       # further steps one frame may give when the camera fell behind
 CORRECTION_FRAMES = 6  # frames of evidence before a registered discard is corrected
 
 
@@ -153,11 +156,26 @@ class Tracker:
             if laid or self.call_frames > CALL_PATIENCE:
                 self.call_pending = None
         self._learn_ponds(state)
+        out = self._next_events(state)
+        self.proposed = (state, out) if out else self.proposed
+        ahead = out
+        for _ in range(CATCH_UP):  # the camera fell behind: take what else the frame shows
+            try:
+                for event in ahead:
+                    state = apply(state, event)
+            except BadEvent:
+                break
+            ahead = self._next_events(state) if state.result is None else []
+            if not ahead:
+                break
+            out = [*out, *ahead]
+        return out
+
+    def _next_events(self, state: TableState) -> list[Event]:
         for source in (self._corrections, self._melds, self._discards, self._dora):
             events = source(state)
             if events and (self.proposed is None or self.proposed[0] is not state
                            or self.proposed[1] != events):
-                self.proposed = (state, events)
                 return events
         return []
 
@@ -275,9 +293,8 @@ class Tracker:
             row = self._stable_row(seat)
             if row is None:
                 continue
-            extra = len(row) - face_up_meld_tiles(melds)
-            new = new_reads(row, melds)
-            if 1 <= extra <= 4 and len(new) == extra:
+            new = new_reads(row, melds)  # known meld tiles not seen (a sideways one) are let be
+            if 1 <= len(new) <= 4 and len(row) - len(new) <= face_up_meld_tiles(melds):
                 event = self._meld_event(state, seat, new)
                 if event:
                     return event
