@@ -12,6 +12,7 @@ from tablekit.game.reducer import replay
 from tablekit.rules.hand import Meld
 from tablekit.rules.reading import TileRead
 from tablekit.tiles import Tile, to_mpsz
+from tablekit.vision.hand_reading import best_hand
 from tablekit.vision.meld_reading import meld_group, new_reads, read_claimed, read_own_kan
 from tablekit.vision.tracker import Tracker, own_kan
 
@@ -48,7 +49,6 @@ def win_setting():
 def test_every_injected_misread_at_a_win_is_caught_or_flagged():
     state, won = win_setting()
     winner = won.winners[0]
-    tracker = Tracker(lambda: state)
     truth = list(winner.hand)
     rng = np.random.default_rng(7)
     checked = 0
@@ -61,8 +61,8 @@ def test_every_injected_misread_at_a_win_is_caught_or_flagged():
             p = 0.97 if confident else float(rng.uniform(0.5, 0.75))
             candidates = ((wrong, p),) if confident else ((wrong, p), (right, 1 - p))
             reads[position] = TileRead(candidates)
-        hand, doubts = tracker._best_hand(state, winner.seat, reads,
-                                          len(state.seats[winner.seat].melds), won.from_seat)
+        hand, doubts = best_hand(state, winner.seat, reads,
+                                 len(state.seats[winner.seat].melds), won.from_seat)
         caught = hand is not None and sorted(hand.hand) == sorted(truth)
         assert caught or doubts, [r.candidates for r in reads]
         checked += 1
@@ -127,7 +127,7 @@ def test_a_revealed_hand_with_tiles_unseen_or_misread_still_reads():
 
     from tablekit.rules.reading import rank_hands
     from tablekit.tiles import parse_tiles
-    from tablekit.vision.tracker import fit_count, widen
+    from tablekit.vision.hand_reading import fit_count, widen
 
     truth = parse_tiles("234678m345p123s55z")
     seen = [TileRead.sure(t) for t in truth if t.code not in ("5p", "1s")]
@@ -146,7 +146,7 @@ def test_a_fifth_tile_corrects_the_discard_the_frames_supported_least():
     from engine_helpers import Table
 
     from tablekit.game.events import DiscardCorrected
-    from tablekit.vision.tracker import visible_counts
+    from tablekit.vision.hand_reading import visible_counts
 
     table = Table(dora="9s")
     table.deal()

@@ -9,10 +9,9 @@ tile), a claimed discard and the meld laid for it (with who it came from), a clo
 or added kan, a new dora indicator. A meld counts only once its seat has pressed CALL:
 the button vouches for it, the camera says what it is.
 
-At a win the tracker reads the revealed hand (:meth:`Tracker.read_win`): ron takes
-the winning tile from the last discard, tsumo the tile set apart; the rules-aware
-reading ranks the alternatives under a complete hand and at most four of a kind,
-and uncertain reads or a furiten ron are reported as doubts.
+At a win the tracker votes the revealed hand's tiles over its last frames
+(:meth:`Tracker.read_win`) and :mod:`tablekit.vision.hand_reading` reads them under
+the rules.
 """
 
 from __future__ import annotations
@@ -35,9 +34,9 @@ from tablekit.game.reducer import apply
 from tablekit.game.state import SEATS, TableState
 from tablekit.game.win_reading import WinReading
 from tablekit.rules.hand import Meld
-from tablekit.rules.reading import TileRead, rank_hands
-from tablekit.rules.waits import waits
-from tablekit.tiles import Tile, to_mpsz
+from tablekit.rules.reading import TileRead
+from tablekit.tiles import Tile
+from tablekit.vision.hand_reading import read_revealed, visible_counts, vote
 from tablekit.vision.meld_reading import (
     face_up_meld_tiles,
     meld_group,
@@ -48,12 +47,7 @@ from tablekit.vision.meld_reading import (
 from tablekit.vision.table_reading import SeenTile, TableReading
 from tablekit.vision.zones import locate
 
-SURE = 0.8          # below this a tile read is reported as a doubt
-SURE_HAND = 0.9     # below this share the hand reading is reported as a doubt
 CALL_PATIENCE = 40  # frames a CALL press holds back the caller's discard
-UNSEEN = TileRead(tuple((Tile(kind), 1 / 34) for kind in range(34)))
-"""A tile of a revealed hand the camera did not find: any kind, the hand decides."""
-MAX_UNSEEN = 2
 CATCH_UP = 4       # further steps one frame may give when the camera fell behind
 CORRECTION_FRAMES = 6  # frames of evidence before a registered discard is corrected
 
@@ -98,16 +92,6 @@ def _put(zones: list, seat: int, item: tuple, busy: bool) -> None:
         zones[seat] = None
     elif zones[seat] is not None:
         zones[seat].append(item)
-
-
-def vote(tiles: Sequence[SeenTile]) -> TileRead:
-    """Candidates of one position summed over frames, best first."""
-    mass: dict[Tile, float] = defaultdict(float)
-    for tile in tiles:
-        for candidate, p in tile.candidates:
-            mass[candidate] += p / len(tiles)
-    ranked = sorted(mass.items(), key=lambda item: -item[1])
-    return TileRead(tuple(ranked))
 
 
 @dataclass
@@ -367,41 +351,7 @@ class Tracker:
         length = Counter(len(r) for r in rows).most_common(1)[0][0]
         rows = [r for r in rows if len(r) == length]
         reads = [vote([r[i][1] for r in rows]) for i in range(length)]
-        melds = state.seats[seat].melds
-        concealed = reads[: length - face_up_meld_tiles(melds)]
-        if not concealed:
-            return None, [f"seat {seat}: no revealed hand seen"]
-        concealed, doubts = fit_count(concealed, 14 - 3 * len(melds), seat)
-        if from_seat is not None and state.last_discard is not None:
-            concealed[-1] = TileRead.sure(state.last_discard[1])
-        hand, found = self._best_hand(state, seat, concealed, len(melds), from_seat)
-        for index in sorted(range(len(concealed) - 1), key=lambda i: concealed[i].best[1])[:2]:
-            if hand is not None:
-                break
-            loose = [*concealed[:index], widen(concealed[index]), *concealed[index + 1:]]
-            hand, found = self._best_hand(state, seat, loose, len(melds), from_seat)
-            if hand is not None:
-                found.insert(0, f"seat {seat}: the {concealed[index].best[0]} read at "
-                                f"{concealed[index].best[1]:.0%} taken as another tile")
-        return hand, [*doubts, *found]
-
-    def _best_hand(self, state: TableState, seat: int, reads: list[TileRead], melds: int,
-                   from_seat: int | None) -> tuple[WinnerHand | None, list[str]]:
-        visible = visible_counts(state, exclude_last_discard=from_seat is not None)
-        ranked = rank_hands(reads, melds, visible)
-        if not ranked:
-            seen = to_mpsz(r.best[0] for r in reads)
-            return None, [f"seat {seat}: {seen} is not a complete hand; check the tiles"]
-        best = ranked[0]
-        doubts = [f"seat {seat}: {r.best[0]} read at {r.best[1]:.0%}" for r in reads
-                  if r.best[1] < SURE]
-        if best.share < SURE_HAND and len(ranked) > 1:
-            doubts.append(f"seat {seat}: {to_mpsz(best.tiles)} ({best.share:.0%}) or "
-                          f"{to_mpsz(ranked[1].tiles)}?")
-        hand = WinnerHand(seat, best.tiles, best.tiles[-1])
-        if from_seat is not None and is_furiten(state, seat, hand):
-            doubts.append(f"seat {seat}: furiten? a winning tile is in their own discards")
-        return hand, doubts
+        return read_revealed(state, seat, reads, from_seat)
 
     def _ura(self, state: TableState, seats: tuple[int, ...]) -> tuple[Tile, ...]:
         if not any(state.seats[s].riichi for s in seats) or not self.history:
@@ -410,39 +360,10 @@ class Tracker:
         return tuple(tile.best for tile in latest if tile.candidates)
 
 
-def fit_count(reads: list[TileRead], count: int, seat: int
-              ) -> tuple[list[TileRead], list[str]]:
-    """The reads of a revealed hand made ``count`` long (the last, the winning tile, kept
-    last): up to two tiles not seen become any tile, up to two extra least sure reads are
-    left out; with what was done, as doubts.
-
-    >>> sure = [TileRead.sure(Tile(k)) for k in range(13)]
-    >>> reads, doubts = fit_count(sure, 14, 0)
-    >>> len(reads), reads[-2] is UNSEEN, doubts
-    (14, True, ['seat 0: 1 tile of the hand not seen'])
-    """
-    missing = count - len(reads)
-    if 0 < missing <= MAX_UNSEEN:
-        return [*reads[:-1], *[UNSEEN] * missing, reads[-1]], [
-            f"seat {seat}: {missing} tile{'s' if missing > 1 else ''} of the hand not seen"]
-    if -MAX_UNSEEN <= missing < 0:
-        drop = set(sorted(range(len(reads) - 1), key=lambda i: reads[i].best[1])[:-missing])
-        return [r for i, r in enumerate(reads) if i not in drop], [
-            f"seat {seat}: {-missing} tile{'s' if missing < -1 else ''} too many; the least "
-            "sure left out"]
-    return list(reads), []
-
-
-def widen(read: TileRead) -> TileRead:
-    """A read whose candidates may also be any other tile (at a low probability)."""
-    known = {tile.kind for tile, _ in read.candidates}
-    rest = tuple((Tile(kind), 0.01 / 34) for kind in range(34) if kind not in known)
-    return TileRead((*read.candidates, *rest))
-
-
 def four_of(tile: Tile, red_fives: bool) -> tuple[Tile, ...]:
     """All four copies of a kind (one of them red for a five under red-five rules).
 
+    >>> from tablekit.tiles import to_mpsz
     >>> to_mpsz(four_of(Tile.from_code("5p"), True))
     '5550p'
     """
@@ -466,25 +387,3 @@ def claimable(state: TableState, seat: int) -> bool:
     return state.to_draw and state.last_discard is not None and state.last_discard[0] == seat
 
 
-def visible_counts(state: TableState, exclude_last_discard: bool) -> Counter[int]:
-    """Kinds visible on the table outside the hands (ponds, melds, dora indicators)."""
-    counts: Counter[int] = Counter(t.kind for t in state.dora)
-    for seat in state.seats:
-        counts.update(p.tile.kind for p in seat.pond if not p.claimed)
-        counts.update(t.kind for m in seat.melds for t in m.tiles)
-    if exclude_last_discard and state.last_discard is not None:
-        counts[state.last_discard[1].kind] -= 1
-    return counts
-
-
-def is_furiten(state: TableState, seat: int, hand: WinnerHand) -> bool:
-    """Whether a ron would be furiten: one of the hand's waits is in the seat's discards."""
-    rest = list(hand.hand)
-    if hand.win_tile in rest:
-        rest.remove(hand.win_tile)
-    held = [t for m in state.seats[seat].melds for t in m.tiles]
-    try:
-        kinds = {t.kind for t in waits(rest, held)}
-    except ValueError:
-        return False
-    return any(t.kind in kinds for t in state.seats[seat].discards)

@@ -1,0 +1,140 @@
+"""A winner's revealed hand read under the rules: the tiles voted over frames, fitted to the
+hand's size (tiles an arm or the far edge hid become any tile), the ron tile from the last
+discard, and the complete hands the rules allow ranked by the camera's confidence, with
+every uncertainty reported as a doubt for the person who confirms.
+
+>>> from tablekit.game.state import TableState
+>>> from tablekit.tiles import parse_tiles
+>>> reads = [TileRead.sure(t) for t in parse_tiles("123m456p789s11222z")]
+>>> hand, doubts = read_revealed(TableState.new(), 0, reads, None)
+>>> to_mpsz(hand.hand), doubts
+('123m456p789s11222z', [])
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+
+from tablekit.game.events import WinnerHand
+from tablekit.game.state import TableState
+from tablekit.rules.reading import TileRead, rank_hands
+from tablekit.rules.waits import waits
+from tablekit.tiles import Tile, to_mpsz
+from tablekit.vision.meld_reading import face_up_meld_tiles
+from tablekit.vision.table_reading import SeenTile
+
+SURE = 0.8          # below this a tile read is reported as a doubt
+SURE_HAND = 0.9     # below this share the hand reading is reported as a doubt
+UNSEEN = TileRead(tuple((Tile(kind), 1 / 34) for kind in range(34)))
+"""A tile of a revealed hand the camera did not find: any kind, the hand decides."""
+MAX_UNSEEN = 2
+
+
+def vote(tiles: Sequence[SeenTile]) -> TileRead:
+    """Candidates of one position summed over frames, best first."""
+    mass: dict[Tile, float] = defaultdict(float)
+    for tile in tiles:
+        for candidate, p in tile.candidates:
+            mass[candidate] += p / len(tiles)
+    ranked = sorted(mass.items(), key=lambda item: -item[1])
+    return TileRead(tuple(ranked))
+
+
+def read_revealed(state: TableState, seat: int, reads: list[TileRead], from_seat: int | None
+                  ) -> tuple[WinnerHand | None, list[str]]:
+    """A winner's hand from the reads of its row (concealed tiles, then its melds): fitted
+    to the hand's size, the ron tile from the last discard, and the likeliest complete
+    hand, letting one of the two least sure reads be another tile if none is complete."""
+    length = len(reads)
+    melds = state.seats[seat].melds
+    concealed = reads[: length - face_up_meld_tiles(melds)]
+    if not concealed:
+        return None, [f"seat {seat}: no revealed hand seen"]
+    concealed, doubts = fit_count(concealed, 14 - 3 * len(melds), seat)
+    if from_seat is not None and state.last_discard is not None:
+        concealed[-1] = TileRead.sure(state.last_discard[1])
+    hand, found = best_hand(state, seat, concealed, len(melds), from_seat)
+    for index in sorted(range(len(concealed) - 1), key=lambda i: concealed[i].best[1])[:2]:
+        if hand is not None:
+            break
+        loose = [*concealed[:index], widen(concealed[index]), *concealed[index + 1:]]
+        hand, found = best_hand(state, seat, loose, len(melds), from_seat)
+        if hand is not None:
+            found.insert(0, f"seat {seat}: the {concealed[index].best[0]} read at "
+                            f"{concealed[index].best[1]:.0%} taken as another tile")
+    return hand, [*doubts, *found]
+
+
+def best_hand(state: TableState, seat: int, reads: list[TileRead], melds: int,
+              from_seat: int | None) -> tuple[WinnerHand | None, list[str]]:
+    """The likeliest complete hand the reads allow, and the doubts about it."""
+    visible = visible_counts(state, exclude_last_discard=from_seat is not None)
+    ranked = rank_hands(reads, melds, visible)
+    if not ranked:
+        seen = to_mpsz(r.best[0] for r in reads)
+        return None, [f"seat {seat}: {seen} is not a complete hand; check the tiles"]
+    best = ranked[0]
+    doubts = [f"seat {seat}: {r.best[0]} read at {r.best[1]:.0%}" for r in reads
+              if r.best[1] < SURE]
+    if best.share < SURE_HAND and len(ranked) > 1:
+        doubts.append(f"seat {seat}: {to_mpsz(best.tiles)} ({best.share:.0%}) or "
+                      f"{to_mpsz(ranked[1].tiles)}?")
+    hand = WinnerHand(seat, best.tiles, best.tiles[-1])
+    if from_seat is not None and is_furiten(state, seat, hand):
+        doubts.append(f"seat {seat}: furiten? a winning tile is in their own discards")
+    return hand, doubts
+
+
+def fit_count(reads: list[TileRead], count: int, seat: int
+              ) -> tuple[list[TileRead], list[str]]:
+    """The reads of a revealed hand made ``count`` long (the last, the winning tile, kept
+    last): up to two tiles not seen become any tile, up to two extra least sure reads are
+    left out; with what was done, as doubts.
+
+    >>> sure = [TileRead.sure(Tile(k)) for k in range(13)]
+    >>> reads, doubts = fit_count(sure, 14, 0)
+    >>> len(reads), reads[-2] is UNSEEN, doubts
+    (14, True, ['seat 0: 1 tile of the hand not seen'])
+    """
+    missing = count - len(reads)
+    if 0 < missing <= MAX_UNSEEN:
+        return [*reads[:-1], *[UNSEEN] * missing, reads[-1]], [
+            f"seat {seat}: {missing} tile{'s' if missing > 1 else ''} of the hand not seen"]
+    if -MAX_UNSEEN <= missing < 0:
+        drop = set(sorted(range(len(reads) - 1), key=lambda i: reads[i].best[1])[:-missing])
+        return [r for i, r in enumerate(reads) if i not in drop], [
+            f"seat {seat}: {-missing} tile{'s' if missing < -1 else ''} too many; the least "
+            "sure left out"]
+    return list(reads), []
+
+
+def widen(read: TileRead) -> TileRead:
+    """A read whose candidates may also be any other tile (at a low probability)."""
+    known = {tile.kind for tile, _ in read.candidates}
+    rest = tuple((Tile(kind), 0.01 / 34) for kind in range(34) if kind not in known)
+    return TileRead((*read.candidates, *rest))
+
+
+def visible_counts(state: TableState, exclude_last_discard: bool) -> Counter[int]:
+    """Kinds visible on the table outside the hands (ponds, melds, dora indicators)."""
+    counts: Counter[int] = Counter(t.kind for t in state.dora)
+    for seat in state.seats:
+        counts.update(p.tile.kind for p in seat.pond if not p.claimed)
+        counts.update(t.kind for m in seat.melds for t in m.tiles)
+    if exclude_last_discard and state.last_discard is not None:
+        counts[state.last_discard[1].kind] -= 1
+    return counts
+
+
+def is_furiten(state: TableState, seat: int, hand: WinnerHand) -> bool:
+    """Whether a ron would be furiten: one of the hand's waits is in the seat's discards."""
+    rest = list(hand.hand)
+    if hand.win_tile in rest:
+        rest.remove(hand.win_tile)
+    held = [t for m in state.seats[seat].melds for t in m.tiles]
+    try:
+        kinds = {t.kind for t in waits(rest, held)}
+    except ValueError:
+        return False
+    return any(t.kind in kinds for t in state.seats[seat].discards)
