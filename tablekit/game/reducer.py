@@ -17,7 +17,6 @@ tablekit.game.events.BadEvent: discard by seat 3 (9m): it is seat 1's turn to dr
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import Any
@@ -307,11 +306,7 @@ def _dora(state: TableState, event: DoraRevealed) -> TableState:
 
 def _check_counts(state: TableState, event: Event) -> None:
     """At most four of a kind can be visible on the table."""
-    visible: Counter[int] = Counter(t.kind for t in state.dora)
-    for seat in state.seats:
-        visible.update(p.tile.kind for p in seat.pond if not p.claimed)
-        visible.update(t.kind for m in seat.melds for t in m.tiles)
-    over = [Tile(k).plain_code for k, n in sorted(visible.items()) if n > 4]
+    over = [Tile(k).plain_code for k, n in sorted(state.visible_kinds().items()) if n > 4]
     if over:
         raise _refuse(event, f"more than four {', '.join(over)} would be on the table")
 

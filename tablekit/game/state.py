@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field, replace
 from enum import Enum
 
@@ -145,6 +146,15 @@ class TableState:
     def total_points(self) -> int:
         """Points plus deposits on the table: constant through a game."""
         return sum(self.scores) + self.sticks * self.rules.riichi_deposit
+
+    def visible_kinds(self) -> Counter[int]:
+        """How many of each kind lie face up outside the hands: dora indicators, discards
+        not claimed, melds (a kind can show at most four times)."""
+        visible: Counter[int] = Counter(t.kind for t in self.dora)
+        for seat in self.seats:
+            visible.update(p.tile.kind for p in seat.pond if not p.claimed)
+            visible.update(t.kind for m in seat.melds for t in m.tiles)
+        return visible
 
     def with_seat(self, seat: int, **changes: object) -> TableState:
         seats = list(self.seats)

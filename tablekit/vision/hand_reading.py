@@ -118,10 +118,7 @@ def widen(read: TileRead) -> TileRead:
 
 def visible_counts(state: TableState, exclude_last_discard: bool) -> Counter[int]:
     """Kinds visible on the table outside the hands (ponds, melds, dora indicators)."""
-    counts: Counter[int] = Counter(t.kind for t in state.dora)
-    for seat in state.seats:
-        counts.update(p.tile.kind for p in seat.pond if not p.claimed)
-        counts.update(t.kind for m in seat.melds for t in m.tiles)
+    counts = state.visible_kinds()
     if exclude_last_discard and state.last_discard is not None:
         counts[state.last_discard[1].kind] -= 1
     return counts
