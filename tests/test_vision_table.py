@@ -11,15 +11,23 @@ import numpy as np
 import pytest
 
 from tablekit.cli import main
-from tablekit.sim.geometry import TILE_LENGTH, TILE_WIDTH
+from tablekit.sim.geometry import HAND_Y, TILE_LENGTH, TILE_WIDTH, WALL_Y
 from tablekit.sim.script import Script
 from tablekit.sim.source import SimulatedCamera
 from tablekit.sim.table import DEMO_GAME
 from tablekit.vision.busy import busy_boxes
 from tablekit.vision.calibration import PROFILE_DIR, Profile, calibrate
+from tablekit.vision.classes import CLASSES
 from tablekit.vision.postprocess import box_iou
 from tablekit.vision.rectify import TableView, felt_mask
-from tablekit.vision.table_reader import TableModels, edge_field, fine_angle, read_frame
+from tablekit.vision.table_detect import TableDetections
+from tablekit.vision.table_reader import (
+    TableModels,
+    edge_field,
+    fine_angle,
+    name_tiles,
+    read_frame,
+)
 from tablekit.vision.table_reading import TableReading
 
 EXAMPLE = PROFILE_DIR / "example-sim.json"
@@ -139,3 +147,34 @@ def test_detect_with_a_calibration_reads_the_rectified_table(tmp_path: Path, cap
     cv2.imwrite(str(small), np.zeros((90, 160, 3), np.uint8))
     assert main(["detect", "--calibration", str(EXAMPLE), str(small)]) == 1
     assert main(["detect", "--calibration", str(tmp_path / "none.json"), str(image)]) == 2
+
+
+class FakeClassifier:
+    """Names every crop by the next class of ``names``."""
+
+    input_shape = (None, 3, 48, 36)
+
+    def __init__(self, names: list[str]) -> None:
+        self.names = names
+
+    def run(self, batch: np.ndarray) -> dict[str, np.ndarray]:
+        probs = np.zeros((len(batch), len(CLASSES)), np.float32)
+        for row, name in zip(probs, self.names, strict=False):
+            row[CLASSES.index(name)] = 0.95
+        self.names = self.names[len(batch):]
+        return {"probs": probs}
+
+
+def test_face_down_boxes_in_a_hand_row_are_named_by_the_classifier(rig) -> None:
+    """A white dragon lying in a meld looks face down to the detector: in the hand rows the
+    classifier decides; a back in the wall is not classified."""
+    _, profile = rig
+    view = TableView(profile.camera)
+    centres = view.to_view(np.array([[100.0, HAND_Y], [130.0, HAND_Y], [0.0, WALL_Y]]))
+    half = np.array([TILE_WIDTH, TILE_LENGTH]) * view.scale / 2
+    boxes = np.concatenate([centres - half, centres + half], axis=1).astype(np.float32)
+    found = TableDetections(boxes, np.full(3, 0.6, np.float32), np.ones(3, bool))
+    image = np.full((720, 1280, 3), 90, np.uint8)
+    tiles = name_tiles(FakeClassifier(["5z", "back"]), image, view, found, 0.3)  # type: ignore[arg-type]
+    assert [t.face_up for t in tiles] == [True, False, False]
+    assert tiles[0].candidates[0] == ("5z", 0.95) and tiles[1].candidates == ()

@@ -155,13 +155,16 @@ def face_crops(image: np.ndarray, view: TableView, boxes: np.ndarray,
 
 def name_tiles(classifier: OnnxModel, image: np.ndarray, view: TableView,
                found: TableDetections, min_score: float) -> list[ViewTile]:
-    """Classify the face-up tiles and every tile in a pond (discards lie face up: a blank
+    """Classify the face-up tiles, every tile in a pond (discards lie face up: a blank
     white dragon the detector or classifier took for a back is named by its likeliest
-    face); other face-down tiles keep no candidates. A face whose box is too square to
-    say which way it lies is read both ways and keeps the way whose best face is likelier."""
+    face) and the face-down tiles of the hand rows (a white dragon lying in a meld or a
+    revealed hand often looks face down to the detector: the classifier decides there);
+    other face-down tiles keep no candidates. A face whose box is too square to say which
+    way it lies is read both ways and keeps the way whose best face is likelier."""
     boxes = face_boxes(found, view.scale)
-    pond = in_ponds(view, boxes)
-    up = np.nonzero(~found.back | pond)[0]
+    zones = zones_of(view, boxes)
+    pond = zones == "pond"
+    up = np.nonzero(~found.back | pond | (zones == "hand"))[0]
     both = up[unsure_shape(found.boxes[up])]
     turned = face_boxes(found.take(both), view.scale, box_ratio(found.boxes[both]) < 1.0)
     crops = np.concatenate([boxes[up], turned])
@@ -176,7 +179,10 @@ def name_tiles(classifier: OnnxModel, image: np.ndarray, view: TableView,
         box_t = tuple(float(v) for v in box)
         row = named.get(i)
         best = CLASSES[int(row.argmax())] if row is not None else BACK
-        if best == NOT_A_TILE or (row is not None and float(row.max()) < min_score):
+        unsure = row is not None and float(row.max()) < min_score
+        if found.back[i] and not pond[i] and (best == NOT_A_TILE or unsure):
+            row, best, unsure = None, BACK, False  # face down, as the detector saw it
+        if best == NOT_A_TILE or unsure:
             continue
         face_up = best != BACK or bool(pond[i])
         candidates = top_candidates(row) if face_up and row is not None else ()
@@ -184,11 +190,11 @@ def name_tiles(classifier: OnnxModel, image: np.ndarray, view: TableView,
     return tiles
 
 
-def in_ponds(view: TableView, boxes: np.ndarray) -> np.ndarray:
-    """bool per box (view px): its centre lies in a seat's pond."""
+def zones_of(view: TableView, boxes: np.ndarray) -> np.ndarray:
+    """The zone (:func:`tablekit.vision.zones.locate`) of each box's centre (view px)."""
     centres = view.to_table((boxes[:, :2] + boxes[:, 2:]) / 2) if len(boxes) else []
-    return np.array([locate(SeenTile((float(x), float(y)), 0.0, True)).zone == "pond"
-                     for x, y in centres], bool)
+    return np.array([locate(SeenTile((float(x), float(y)), 0.0, True)).zone
+                     for x, y in centres], dtype=object)
 
 
 def where_tiles_lie(view: TableView, boxes: np.ndarray) -> np.ndarray:
