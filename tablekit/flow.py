@@ -46,6 +46,7 @@ from tablekit.rules.presets import PRESETS, Rules, rules_to_dict
 WIN_WINDOW = 1.5  # seconds to wait for a second WIN press on the same discard
 REREAD = 0.5      # seconds between readings of a revealed hand while it waits for OK
 DIFFERENCES_SHOWN = 6.0
+MISSED_AT_END = 4  # OK opens the draw while the camera still counts this many tiles or fewer
 HAN_STEPS = (*range(1, 14), "yakuman", "2x yakuman")
 FU_STEPS = (30, 40, 50, 60, 70, 80, 90, 100, 110, 20, 25)
 ABORTS = ("nine_terminals", "four_winds", "four_riichi", "four_kans", "triple_ron")
@@ -186,8 +187,10 @@ class Flow:
             self.claims = [(press.seat, press.long)]  # type: ignore[list-item]
             self.claim_deadline = self.clock() + (0 if press.long else WIN_WINDOW)
             self.stage = Stage.COLLECT_WINS
-        elif press.name is ButtonName.OK and (not state.tracked or state.wall == 0):
+        elif press.name is ButtonName.OK and (not state.tracked or state.wall <= MISSED_AT_END):
             self._open_tenpai()
+        elif press.name is ButtonName.OK:
+            self.message = f"the camera counts {state.wall} tiles left in the wall"
         elif press.name is ButtonName.CALL and not press.long and state.tracked:
             self.message = f"seat {press.seat} calls: lay the meld down for the camera"
             expect = getattr(self.reader, "expect_call", None)
@@ -244,7 +247,8 @@ class Flow:
             self.tenpai[press.seat] = not self.tenpai[press.seat]
         elif press.name is ButtonName.OK:
             ready = tuple(s for s in range(SEATS) if self.tenpai[s])
-            self._submit(ExhaustiveDraw(tenpai=ready))
+            wall = self.session.state.wall if self.session.state.tracked else 0
+            self._submit(ExhaustiveDraw(tenpai=ready, wall_left=wall))
             self.stage = self._resting_stage()
         else:
             self.stage = self._resting_stage()
@@ -407,6 +411,10 @@ class Flow:
         self.tenpai = [seat.riichi for seat in seats]
         self.stage = Stage.TENPAI
         self.message = "each tenpai player presses a button; OK when done"
+        state = self.session.state
+        if state.tracked and state.wall > 0:
+            self.message = (f"the camera still counts {state.wall} tiles in the wall (discards "
+                            f"missed?): {self.message}; UNDO if the hand goes on")
 
     def _open_menu(self) -> None:
         items = menu_items(self.session.state, self.layout, self.next_rules)

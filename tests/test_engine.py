@@ -95,6 +95,16 @@ def test_tsumo_with_honba_and_haitei():
     assert sum(d for d in state.result.deltas if d > 0) > 0
 
 
+def test_a_draw_declared_with_tiles_the_camera_still_counts():
+    table = Table()
+    table.deal()
+    table.turn(0, "1m")
+    with pytest.raises(BadEvent, match="wall still has 69"):
+        table(ExhaustiveDraw(tenpai=(1,), wall_left=68))
+    assert table(ExhaustiveDraw(tenpai=(1,), wall_left=69)).result.deltas == \
+        (-1000, 3000, -1000, -1000)
+
+
 @pytest.mark.parametrize("events, reason", [
     ([Discard(2, Tile.from_code("1m"))], "turn"),
     ([Draw(0), Draw(0)], "turn to discard"),

@@ -178,6 +178,30 @@ def test_exhaustive_draw_with_tenpai_declarations_without_a_camera(rig):
     assert r.flow.screen().mode.value == "hand result"
 
 
+def test_a_draw_declared_while_the_camera_counts_a_few_tiles_left(rig):
+    """The camera missed the last discards: OK still opens the declarations (the count
+    shown, UNDO to go back) when it counts at most four tiles; with more it only says so."""
+    r = rig(reader=FakeReader({}))
+    r.press(ButtonName.OK)
+    fillers = [Tile(k % 34) for k in range(200)]
+    while r.state.wall > 6:
+        seat = r.state.turn
+        r.camera(Draw(seat), Discard(seat, fillers[r.state.wall % 34]))
+    r.press(ButtonName.OK)
+    assert r.flow.stage is Stage.PLAY and "counts 6 tiles" in r.flow.message
+    while r.state.wall > 4:
+        seat = r.state.turn
+        r.camera(Draw(seat), Discard(seat, fillers[r.state.wall % 34]))
+    r.press(ButtonName.OK)
+    assert r.flow.stage is Stage.TENPAI and "still counts 4 tiles" in r.flow.message
+    r.press(ButtonName.UNDO)
+    assert r.flow.stage is Stage.PLAY and r.state.result is None
+    r.press(ButtonName.OK)
+    r.press(ButtonName.WIN, 2)
+    r.press(ButtonName.OK)
+    assert r.state.result.deltas == (-1000, -1000, 3000, -1000)
+
+
 def test_a_win_entered_by_hand_without_a_camera(rig):
     r = rig()
     r.press(ButtonName.OK)

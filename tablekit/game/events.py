@@ -127,10 +127,13 @@ class Won:
 
 @dataclass(frozen=True)
 class ExhaustiveDraw:
-    """The wall ran out; ``tenpai`` seats declared, ``nagashi`` seats made nagashi mangan."""
+    """The wall ran out; ``tenpai`` seats declared, ``nagashi`` seats made nagashi mangan.
+    ``wall_left``: the tiles the camera still counted in the wall when the players declared
+    the draw (its last discards missed); a draw is refused unless it matches the count."""
 
     tenpai: tuple[int, ...] = ()
     nagashi: tuple[int, ...] = ()
+    wall_left: int = 0
 
 
 @dataclass(frozen=True)

@@ -328,7 +328,7 @@ def _won(state: TableState, event: Won) -> TableState:
 
 def _exhaustive(state: TableState, event: ExhaustiveDraw) -> TableState:
     _need_phase(state, event, Phase.HAND_IN_PLAY)
-    if state.tracked and state.wall > 0:
+    if state.tracked and state.wall != event.wall_left:
         raise _refuse(event, f"the wall still has {state.wall} tiles")
     for seat in (*event.tenpai, *event.nagashi):
         _need_seat(event, seat)

@@ -66,24 +66,35 @@ def face_up_meld_tiles(melds: Sequence[Meld]) -> int:
 
 
 def new_reads(row: Sequence[TileRead], melds: Sequence[Meld]) -> list[TileRead]:
-    """The reads of a seat's meld row that its known melds do not account for, wherever
-    they lie (an added kan's tile goes inside its pon): known tiles are matched by the best
-    candidate first, then by any candidate.
+    """The reads of a seat's meld row (left to right) that its known melds do not account
+    for, wherever they lie (an added kan's tile goes inside its pon): known tiles are
+    matched by the best candidate first, then by any candidate; a known tile still
+    unmatched takes a read lying among or right of the known ones (a misread sideways tile:
+    new melds are laid to the left of the old).
 
     >>> from tablekit.tiles import parse_tiles
-    >>> reads = [TileRead.sure(t) for t in parse_tiles("666222z")]
-    >>> [r.best[0].code for r in new_reads(reads, [Meld.parse("pon:222z")])]
+    >>> def reads_of(text): return [TileRead.sure(t) for t in parse_tiles(text)]
+    >>> [r.best[0].code for r in new_reads(reads_of("666222z"), [Meld.parse("pon:222z")])]
     ['6z', '6z', '6z']
+    >>> pon = [Meld.parse("pon:444z")]
+    >>> [r.best[0].code for r in new_reads(reads_of("786m4z5p4z"), pon)]  # 5p: a misread 4z
+    ['7m', '8m', '6m']
+    >>> [r.best[0].code for r in new_reads(reads_of("786m44z"), pon)]     # one 4z not seen
+    ['7m', '8m', '6m']
     """
     known = [t.kind for m in melds for t in face_up_tiles(m)]
-    left = list(row)
+    left = list(range(len(row)))
     for by_best in (True, False):
         for kind in list(known):
-            match = next((r for r in left if _has(r, kind, by_best)), None)
+            match = next((i for i in left if _has(row[i], kind, by_best)), None)
             if match is not None:
                 left.remove(match)
                 known.remove(kind)
-    return left
+    matched = sorted(set(range(len(row))) - set(left))
+    if matched and known:
+        inside = [i for i in left if i > matched[0]][: len(known)]
+        left = [i for i in left if i not in inside]
+    return [row[i] for i in left]
 
 
 def _has(read: TileRead, kind: int, best_only: bool) -> bool:

@@ -64,6 +64,10 @@ TABLE_DETECTOR_PATH = MODELS_DIR / "table_detector.onnx"
 TOP_K = 3
 UNSURE_RATIO = (0.82, 1.22)
 FACE_CLASSES = np.array([code not in (BACK, NOT_A_TILE) for code in CLASSES])
+DETECT_THRESHOLD = 0.35
+POND_THRESHOLD = 0.25
+"""A weaker peak is kept in a pond (discards lie in known rows on bare felt; the far
+side's last tiles are small in the frame); the tracker votes over frames anyway."""
 
 
 @dataclass(frozen=True)
@@ -224,8 +228,9 @@ def find_in_view(image: np.ndarray, view: TableView, models: TableModels
     """The tiles found in a frame (boxes in ``view`` pixels) and the detector's view."""
     coarse = detection_view(view)
     small = coarse.warp(image)
-    found = detect_table(models.detector, small)
-    found = found.take(where_tiles_lie(coarse, found.boxes))
+    found = detect_table(models.detector, small, threshold=POND_THRESHOLD)
+    strong = (found.scores >= DETECT_THRESHOLD) | (zones_of(coarse, found.boxes) == "pond")
+    found = found.take(where_tiles_lie(coarse, found.boxes) & strong)
     boxes = view.to_view(coarse.to_table(found.boxes.reshape(-1, 2))).reshape(-1, 4)
     return TableDetections(boxes.astype(np.float32), found.scores, found.back), small
 
