@@ -123,9 +123,17 @@ class Flow:
         if isinstance(item, ButtonPress):
             self.message = ""
             getattr(self, f"_on_{self.stage.name.lower()}")(item)
-        elif self.stage is Stage.PLAY:  # camera events wait while a win or a draw is shown
-            self._camera_event(item)
+        elif self.stage is Stage.PLAY or (
+                self.stage is Stage.COLLECT_WINS and isinstance(item, (Draw, Discard))):
+            self._camera_event(item)  # a WIN may come before the camera has the discard
+        else:  # camera events wait while a win or a draw is shown: the camera gives them again
+            self._let_wait()
         self.tick()
+
+    def _let_wait(self) -> None:
+        again = getattr(self.reader, "offer_again", None)
+        if again is not None:
+            again()
 
     def _camera_event(self, event: Event) -> None:
         seat = getattr(event, "seat", None)

@@ -27,7 +27,7 @@ from tablekit.game.events import Discard, Won
 from tablekit.game.session import Session, in_force
 from tablekit.io.presses import ButtonPress
 from tablekit.sim.script import Script
-from tablekit.sim.source import SimulatedCamera
+from tablekit.sim.source import ReplayedFrames, SimulatedCamera
 from tablekit.vision.table_reading import TableReading
 from tablekit.vision.tracker import Tracker
 
@@ -117,8 +117,11 @@ class PinDriver:
 def simulate_game(log: Path, read_frame: ReadFrame | None = None, seed: int = 0,
                   fps: float = 4.0, max_hands: int | None = None,
                   frames_out: Path | None = None, on_hand: Callable[..., None] | None = None,
-                  on_frame: Callable[..., None] | None = None) -> SimReport:
-    """Play one logged game on the simulated table and compare each hand with the log."""
+                  on_frame: Callable[..., None] | None = None,
+                  frames_in: Path | None = None) -> SimReport:
+    """Play one logged game on the simulated table and compare each hand with the log;
+    ``frames_in``: the frames an earlier run kept (``frames_out``), played again instead
+    of rendered (then ``read_frame`` must read the image: the frames carry no truth)."""
     from gpiozero.pins.mock import MockFactory
 
     from tablekit.io.buttons import ButtonBoard
@@ -127,7 +130,9 @@ def simulate_game(log: Path, read_frame: ReadFrame | None = None, seed: int = 0,
     game = import_file(log)
     if max_hands is not None:
         game = ImportedGame(game.rules, game.start, game.hands[:max_hands])
-    camera = SimulatedCamera(Script.from_game(game), seed=seed, fps=fps)
+    script = Script.from_game(game)
+    camera = ReplayedFrames(script, frames_in, fps) if frames_in is not None else \
+        SimulatedCamera(script, seed=seed, fps=fps)
     read = read_frame or (lambda frame: PerfectReader().read(frame.truth, frame.timestamp))
     clock = [0.0]
     with tempfile.TemporaryDirectory() as folder:
@@ -154,8 +159,8 @@ class Hooks:
     on_frame: Callable[..., None] | None = None
 
 
-def _play(game: ImportedGame, camera: SimulatedCamera, read: ReadFrame, flow: Flow,
-          tracker: Tracker, board: Any, presses: queue.Queue, clock: list[float],
+def _play(game: ImportedGame, camera: SimulatedCamera | ReplayedFrames, read: ReadFrame,
+          flow: Flow, tracker: Tracker, board: Any, presses: queue.Queue, clock: list[float],
           hooks: Hooks) -> SimReport:
     report = SimReport()
     driver = PinDriver(board, clock, waits=lambda press: waiting_for_score(flow, press))

@@ -141,6 +141,34 @@ def test_a_win_is_shown_first_then_confirmed_then_undone(rig):
     assert r.state.scores == before and r.flow.stage is Stage.PLAY
 
 
+def test_a_discard_the_camera_sees_after_the_win_press_is_the_one_won_on(rig):
+    reader = FakeReader({2: PINFU})
+    r = rig(reader=reader)
+    r.press(ButtonName.OK)
+    play_to_seat_discarding(r, 0, "1z")
+    r.camera(Draw(1))
+    r.press(ButtonName.WIN, 2)                       # before the camera has the discard
+    r.camera(Discard(1, Tile.from_code("6s")))
+    r.advance(2.0)
+    assert r.flow.stage is Stage.CONFIRM_WIN and reader.asked == [((2,), 1)]
+
+
+def test_camera_events_wait_while_the_menu_is_open(rig):
+    class Offers(FakeReader):
+        offered = 0
+
+        def offer_again(self):
+            self.offered += 1
+
+    reader = Offers({})
+    r = rig(reader=reader)
+    r.press(ButtonName.OK)
+    r.press(ButtonName.UNDO, hold=1.5)               # the menu
+    assert r.flow.stage is Stage.MENU
+    r.camera(Draw(0))
+    assert r.state.to_draw and reader.offered == 1   # not taken: offered again later
+
+
 def test_undo_at_confirmation_cancels_the_win(rig):
     r = rig(reader=FakeReader({2: PINFU}))
     r.press(ButtonName.OK)

@@ -24,7 +24,7 @@ from tablekit.sim.look import random_look
 from tablekit.sim.occluders import random_arm
 from tablekit.sim.scene import PlacedTile, Scene, meld_slots, pond_entries
 from tablekit.sim.script import Script
-from tablekit.sim.source import SimulatedCamera
+from tablekit.sim.source import ReplayedFrames, SimulatedCamera
 from tablekit.sim.table import table_view
 from tablekit.tiles import Tile, parse_tiles
 
@@ -246,6 +246,19 @@ def test_the_camera_plays_the_script_to_its_end(script: Script) -> None:
     seen = list(camera)
     assert len(seen) == 4 and seen[0].timestamp == 0.0
     assert camera.read() is None and camera.history[-1] == ("read", 4, None)
+
+
+def test_kept_frames_play_again_with_the_script_s_presses(script: Script,
+                                                         tmp_path: Path) -> None:
+    for number in (1, 2, 3):
+        image = np.full((9, 16, 3), 40 * number, np.uint8)
+        cv2.imwrite(str(tmp_path / f"frame-{number:05d}.jpg"), image)
+    camera = ReplayedFrames(script, tmp_path, fps=2.0)
+    frames = [camera.read() for _ in range(4)]
+    assert frames[3] is None and [f.timestamp for f in frames[:3]] == [0.0, 0.5, 1.0]
+    assert [round(f.image.mean() / 40) for f in frames[:3]] == [1, 2, 3]
+    end = script.moments[1].start
+    assert camera.presses_between(0.0, end) == script.presses_between(0.0, end) != []
 
 
 def test_snapshot_writes_a_frame_and_its_truth(tmp_path: Path) -> None:

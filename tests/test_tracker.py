@@ -160,3 +160,31 @@ def test_a_fifth_tile_corrects_the_discard_the_frames_supported_least():
     counts = visible_counts(state, exclude_last_discard=False)
     share, fix = tracker._weakest_discard(state, Tile.from_code("3m").kind, counts)
     assert fix == DiscardCorrected(1, 0, Tile.from_code("8m")) and share == 0.4
+
+
+def test_ura_indicators_are_voted_over_frames_and_a_hidden_one_is_doubted():
+    from engine_helpers import Table
+
+    from tablekit.game.events import Discard, Draw, RiichiDeclared
+    from tablekit.sim.geometry import URA_Y
+    from tablekit.vision.table_reading import SeenTile
+    from tablekit.vision.tracker import Snapshot
+
+    table = Table(dora="9s")
+    table.deal()
+    state = table(Draw(0), RiichiDeclared(0), Discard(0, Tile.from_code("1z")))
+    table.turn(1)
+    state = table.state
+    assert state.seats[0].riichi
+
+    def frame(*codes: str) -> Snapshot:
+        ura = [SeenTile((-20.0 + 30 * i, URA_Y), 0.0, True, ((Tile.from_code(c), 0.9),))
+               for i, c in enumerate(codes)]
+        return Snapshot([[] for _ in range(4)], [[] for _ in range(4)], [], ura)
+
+    tracker = Tracker(lambda: state)
+    tracker.history = [frame("4p"), frame("4p"), frame(), frame("5p"), frame("4p")]
+    assert tracker.read_win((0,), 1).ura == (Tile.from_code("4p"),)
+    tracker.history = [frame(), frame(), frame(), frame()]
+    reading = tracker.read_win((0,), 1)
+    assert reading.ura == () and "ura dora: 1 indicator not seen" in reading.doubts

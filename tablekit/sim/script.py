@@ -27,7 +27,7 @@ True
 from __future__ import annotations
 
 import bisect
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from tablekit.flow import abort_item, menu_items
@@ -102,6 +102,11 @@ class Script:
         """Seconds the whole game takes on the simulated table."""
         last = self.moments[-1] if self.moments else None
         return last.start + last.duration if last else 0.0
+
+    def presses_between(self, start: float, end: float) -> list[ButtonPress]:
+        """The presses due in ``[start, end)`` seconds, ``time`` made absolute."""
+        return [replace(press, time=moment.start + press.time) for moment in self.moments
+                for press in moment.presses if start <= moment.start + press.time < end]
 
     def index_at(self, seconds: float) -> int:
         """The moment on the table ``seconds`` after the start (the last one after the end)."""

@@ -97,12 +97,7 @@ class SimulatedCamera:
 
     def presses_between(self, start: float, end: float) -> list[ButtonPress]:
         """The presses due in ``[start, end)`` seconds, ``time`` made absolute."""
-        out = []
-        for moment in self.script.moments:
-            for press in moment.presses:
-                at = moment.start + press.time
-                if start <= at < end:
-                    out.append(replace(press, time=at))
+        out = self.script.presses_between(start, end)
         self.history.append(("presses_between", start, end, len(out)))
         return out
 
@@ -193,3 +188,29 @@ def reach_target(scene: Scene, moment: Moment) -> tuple[float, float]:
     if zone == "hand":
         return (float(np.mean([t.x for t in mine])), float(np.mean([t.y for t in mine])))
     return (mine[-1].x, mine[-1].y)
+
+
+class ReplayedFrames:
+    """Frames kept by ``tablekit simulate --frames-out`` (``frame-NNNNN.jpg``) played again
+    with the script's presses: the camera's side of a game without rendering (for memory
+    and speed figures of the appliance alone). Frames carry no truth.
+    """
+
+    def __init__(self, script: Script, folder: Path, fps: float) -> None:
+        self.script, self.fps = script, fps
+        self.paths = sorted(Path(folder).glob("frame-*.jpg"))
+        self._count = 0
+
+    def read(self) -> Frame | None:
+        import cv2
+
+        if self._count >= len(self.paths):
+            return None
+        image = cv2.imread(str(self.paths[self._count]), cv2.IMREAD_COLOR)
+        seconds = self._count / self.fps
+        self._count += 1
+        moment = self.script.moments[self.script.index_at(seconds)]
+        return Frame(image, seconds, None, moment)  # type: ignore[arg-type]
+
+    def presses_between(self, start: float, end: float) -> list[ButtonPress]:
+        return self.script.presses_between(start, end)

@@ -123,6 +123,11 @@ class Tracker:
         self.call_melds = len(state.seats[seat].melds)
         self.call_frames = 0
 
+    def offer_again(self) -> None:
+        """The app let the last events wait (a win or a draw on the screen): the next frame
+        gives them again (unanswered, they are not refused ones)."""
+        self.proposed = None
+
     def update(self, reading: TableReading) -> list[Event]:
         """The events this frame makes certain (each checked against the state later)."""
         self.frames += 1
@@ -339,8 +344,8 @@ class Tracker:
             doubts.extend(found)
             if hand is not None:
                 winners.append(hand)
-        ura = self._ura(state, seats)
-        return WinReading(tuple(winners), ura, tuple(doubts))
+        ura, unseen = self._ura(state, seats)
+        return WinReading(tuple(winners), ura, (*doubts, *unseen))
 
     def _read_hand(self, state: TableState, seat: int, from_seat: int | None
                    ) -> tuple[WinnerHand | None, list[str]]:
@@ -353,11 +358,19 @@ class Tracker:
         reads = [vote([r[i][1] for r in rows]) for i in range(length)]
         return read_revealed(state, seat, reads, from_seat)
 
-    def _ura(self, state: TableState, seats: tuple[int, ...]) -> tuple[Tile, ...]:
-        if not any(state.seats[s].riichi for s in seats) or not self.history:
-            return ()
-        latest = self.history[-1].ura
-        return tuple(tile.best for tile in latest if tile.candidates)
+    def _ura(self, state: TableState, seats: tuple[int, ...]
+             ) -> tuple[tuple[Tile, ...], list[str]]:
+        """The ura indicators under a riichi winner's win, one under each dora indicator,
+        voted over the last frames that show them all; a doubt when none does."""
+        if not any(state.seats[s].riichi for s in seats):
+            return (), []
+        want = max(1, len(state.dora))
+        rows = [sorted((t for t in s.ura if t.candidates), key=lambda t: locate(t).x)
+                for s in self.history[-self.frames_needed * 2:]]
+        rows = [r for r in rows if len(r) == want]
+        if not rows:
+            return (), [f"ura dora: {want} indicator{'s' * (want > 1)} not seen"]
+        return tuple(vote([r[i] for r in rows]).best[0] for i in range(want)), []
 
 
 def four_of(tile: Tile, red_fives: bool) -> tuple[Tile, ...]:
