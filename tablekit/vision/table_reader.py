@@ -65,9 +65,11 @@ TOP_K = 3
 UNSURE_RATIO = (0.82, 1.22)
 FACE_CLASSES = np.array([code not in (BACK, NOT_A_TILE) for code in CLASSES])
 DETECT_THRESHOLD = 0.35
-POND_THRESHOLD = 0.25
-"""A weaker peak is kept in a pond (discards lie in known rows on bare felt; the far
-side's last tiles are small in the frame); the tracker votes over frames anyway."""
+ZONE_THRESHOLDS = {"pond": 0.25, "ura": 0.25, "hand": 0.3}
+"""Weaker peaks kept in a pond and in front of the dead wall (discards and ura indicators
+lie in known places on bare felt; the far side's tiles are small in the frame) and in a
+hand row (a revealed hand's faces; the tops of standing tiles peak lower still); the
+tracker votes over frames anyway."""
 
 
 @dataclass(frozen=True)
@@ -228,9 +230,10 @@ def find_in_view(image: np.ndarray, view: TableView, models: TableModels
     """The tiles found in a frame (boxes in ``view`` pixels) and the detector's view."""
     coarse = detection_view(view)
     small = coarse.warp(image)
-    found = detect_table(models.detector, small, threshold=POND_THRESHOLD)
-    strong = (found.scores >= DETECT_THRESHOLD) | (zones_of(coarse, found.boxes) == "pond")
-    found = found.take(where_tiles_lie(coarse, found.boxes) & strong)
+    found = detect_table(models.detector, small, threshold=min(ZONE_THRESHOLDS.values()))
+    zones = zones_of(coarse, found.boxes)
+    needed = np.array([ZONE_THRESHOLDS.get(zone, DETECT_THRESHOLD) for zone in zones])
+    found = found.take(where_tiles_lie(coarse, found.boxes) & (found.scores >= needed))
     boxes = view.to_view(coarse.to_table(found.boxes.reshape(-1, 2))).reshape(-1, 4)
     return TableDetections(boxes.astype(np.float32), found.scores, found.back), small
 
