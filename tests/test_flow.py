@@ -99,6 +99,13 @@ def play_to_seat_discarding(r: Rig, discarder: int, tile: str):
     r.camera(Draw(discarder), Discard(discarder, Tile.from_code(tile)))
 
 
+def play_until_wall(r: Rig, left: int):
+    """Camera events: draws and discards (no fifth of a kind) until ``left`` tiles remain."""
+    while r.state.wall > left:
+        seat = r.state.turn
+        r.camera(Draw(seat), Discard(seat, Tile(r.state.wall % 34)))
+
+
 def test_riichi_refused_under_1000_points(rig):
     r = rig(reader=FakeReader({}), rules=with_options(TENHOU, start_points=900,
                                                       return_points=900))
@@ -113,10 +120,7 @@ def test_riichi_refused_under_1000_points(rig):
 def test_riichi_refused_with_an_empty_wall(rig):
     r = rig(reader=FakeReader({}))
     r.press(ButtonName.OK)
-    fillers = [Tile(k % 34) for k in range(200)]
-    while r.state.wall > 2:
-        seat = r.state.turn
-        r.camera(Draw(seat), Discard(seat, fillers[r.state.wall % 34]))
+    play_until_wall(r, 2)
     r.camera(Draw(r.state.turn))
     r.press(ButtonName.RIICHI, r.state.turn)
     assert "too few tiles" in r.flow.message
@@ -211,15 +215,10 @@ def test_a_draw_declared_while_the_camera_counts_a_few_tiles_left(rig):
     shown, UNDO to go back) when it counts at most four tiles; with more it only says so."""
     r = rig(reader=FakeReader({}))
     r.press(ButtonName.OK)
-    fillers = [Tile(k % 34) for k in range(200)]
-    while r.state.wall > 6:
-        seat = r.state.turn
-        r.camera(Draw(seat), Discard(seat, fillers[r.state.wall % 34]))
+    play_until_wall(r, 6)
     r.press(ButtonName.OK)
     assert r.flow.stage is Stage.PLAY and "counts 6 tiles" in r.flow.message
-    while r.state.wall > 4:
-        seat = r.state.turn
-        r.camera(Draw(seat), Discard(seat, fillers[r.state.wall % 34]))
+    play_until_wall(r, 4)
     r.press(ButtonName.OK)
     assert r.flow.stage is Stage.TENPAI and "still counts 4 tiles" in r.flow.message
     r.press(ButtonName.UNDO)
