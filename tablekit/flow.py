@@ -123,12 +123,25 @@ class Flow:
         if isinstance(item, ButtonPress):
             self.message = ""
             getattr(self, f"_on_{self.stage.name.lower()}")(item)
-        elif self.stage is Stage.PLAY or (
-                self.stage is Stage.COLLECT_WINS and isinstance(item, (Draw, Discard))):
-            self._camera_event(item)  # a WIN may come before the camera has the discard
+        elif self.stage is Stage.PLAY or self._camera_behind(item):
+            self._camera_event(item)
         else:  # camera events wait while a win or a draw is shown: the camera gives them again
             self._let_wait()
         self.tick()
+
+    def _camera_behind(self, event: Event) -> bool:
+        """A WIN pressed before the camera had the turns before it: the discard won on
+        (while the WIN window is open), or the other seats' turns before a tsumo (while
+        the tsumo cannot be scored yet)."""
+        if not isinstance(event, (Draw, Discard)):
+            return False
+        if self.stage is Stage.COLLECT_WINS:
+            return True
+        return (self.stage is Stage.CONFIRM_WIN and self._tsumo_seat() is not None
+                and self.preview is None and event.seat != self._tsumo_seat())
+
+    def _tsumo_seat(self) -> int | None:
+        return next((seat for seat, long in self.claims if long), None)
 
     def _let_wait(self) -> None:
         again = getattr(self.reader, "offer_again", None)
@@ -374,6 +387,8 @@ class Flow:
         """Read the revealed hands (again): a hand hidden by an arm is read once it shows."""
         assert self.reader is not None
         self.reread_at = self.clock() + REREAD
+        if self._tsumo_seat() is not None and self.preview is None:
+            self._ensure_drawn(self._tsumo_seat())  # the camera has caught up with the turn
         reading = self.reader.read_win(self.win_seats, self.discarder)
         won = Won(reading.winners, self.discarder, reading.ura)
         if won == self.pending:

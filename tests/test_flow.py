@@ -157,6 +157,20 @@ def test_a_discard_the_camera_sees_after_the_win_press_is_the_one_won_on(rig):
     assert r.flow.stage is Stage.CONFIRM_WIN and reader.asked == [((2,), 1)]
 
 
+def test_a_tsumo_claimed_before_the_camera_has_the_turns_before_it(rig):
+    reader = FakeReader({2: PINFU})
+    r = rig(reader=reader)
+    r.press(ButtonName.OK)
+    play_to_seat_discarding(r, 0, "1z")              # seat 1 is to draw; the camera lags
+    r.press(ButtonName.WIN, 2, hold=1.5)             # tsumo by seat 2
+    assert r.flow.stage is Stage.CONFIRM_WIN and r.flow.preview is None
+    r.camera(Draw(1), Discard(1, Tile.from_code("2z")))
+    r.advance(1.0)
+    assert r.flow.preview is not None and r.state.turn == 2
+    r.press(ButtonName.OK)
+    assert r.state.result.deltas[2] > 0 and sum(r.state.result.deltas) == 0
+
+
 def test_camera_events_wait_while_the_menu_is_open(rig):
     class Offers(FakeReader):
         offered = 0
