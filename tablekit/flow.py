@@ -11,6 +11,10 @@ Buttons: RIICHI declares riichi; WIN claims ron, held WIN is tsumo; CALL held sh
 the seat's point differences; OK starts a hand, confirms, or (at an empty wall, or
 without a camera) opens the tenpai declarations; UNDO takes back the last action,
 held UNDO opens the menu.
+
+The camera may lag the buttons: the discard a WIN claims may arrive in the WIN window,
+the turns before a tsumo while it waits for OK, and OK declares the draw while the
+camera still counts a few tiles in the wall (its last discards missed; shown).
 """
 
 from __future__ import annotations
