@@ -188,3 +188,24 @@ def test_ura_indicators_are_voted_over_frames_and_a_hidden_one_is_doubted():
     tracker.history = [frame(), frame(), frame(), frame()]
     reading = tracker.read_win((0,), 1)
     assert reading.ura == () and "ura dora: 1 indicator not seen" in reading.doubts
+
+
+def test_a_second_dora_indicator_needs_a_kan():
+    from dataclasses import replace
+
+    from engine_helpers import Table
+
+    from tablekit.game.events import DoraRevealed
+    from tablekit.sim.geometry import WALL_Y
+    from tablekit.vision.table_reading import SeenTile
+    from tablekit.vision.tracker import Snapshot
+
+    table = Table(dora="9s")
+    state = table.deal()
+    shown = [SeenTile((-20.0 + 30 * i, WALL_Y), 0.0, True, ((Tile.from_code(c), 0.9),))
+             for i, c in enumerate(("9s", "3m"))]
+    frame = Snapshot([[] for _ in range(4)], [[] for _ in range(4)], shown, [])
+    tracker = Tracker(lambda: state)
+    tracker.history = [frame, frame]
+    assert tracker._dora(state) == []
+    assert tracker._dora(replace(state, kans=1)) == [DoraRevealed(Tile.from_code("3m"))]

@@ -321,6 +321,10 @@ class Tracker:
     # -- dora ---------------------------------------------------------------------------
 
     def _dora(self, state: TableState) -> list[Event]:
+        """A dora indicator turned up: the first of the hand, then one after each kan (a
+        second one seen before any kan is a misread)."""
+        if len(state.dora) > state.kans:
+            return []
         recent = [s.indicators for s in self.history[-self.frames_needed:]]
         if len(recent) < self.frames_needed or any(r is None for r in recent):
             return []
