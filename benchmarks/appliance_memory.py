@@ -77,7 +77,10 @@ def main(argv: list[str] | None = None) -> int:
         env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "OMP_NUM_THREADS": "1"}
         child = subprocess.run([sys.executable, __file__, str(args.log), "--hands",
                                 str(args.hands), "--replay", folder],
-                               capture_output=True, text=True, env=env, check=True)
+                               capture_output=True, text=True, env=env)
+    if child.returncode != 0:
+        print(child.stderr, file=sys.stderr)
+        return child.returncode
     result = json.loads(child.stdout.strip().splitlines()[-1])
     result.update(log=args.log.name, rendered_frames=frames, budget_mb=BUDGET_MB,
                   within_budget=result["peak_mb"] < BUDGET_MB)

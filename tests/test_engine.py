@@ -95,6 +95,14 @@ def test_tsumo_with_honba_and_haitei():
     assert sum(d for d in state.result.deltas if d > 0) > 0
 
 
+def test_a_win_read_with_a_second_red_five_is_refused_not_a_crash():
+    table = Table(dora="0m")
+    table.deal()
+    table.turn(0, "5s")
+    with pytest.raises(BadEvent, match="red 5m"):
+        table.ron(1, "067m234567p55999s", "5s")
+
+
 def test_a_draw_declared_with_tiles_the_camera_still_counts():
     table = Table()
     table.deal()

@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import Any
 
-from tablekit.errors import InvalidHand
+from tablekit.errors import InvalidHand, InvalidTile
 from tablekit.game.events import (
     AbortiveDraw,
     BadEvent,
@@ -58,7 +58,7 @@ def apply(state: TableState, event: Event) -> TableState:
         raise BadEvent(f"{_describe(event)}: undo and redo are journal actions, not table events")
     try:
         new = handler(state, event)
-    except InvalidHand as error:
+    except (InvalidHand, InvalidTile) as error:  # e.g. a second red five read at a win
         raise BadEvent(f"{_describe(event)}: {error}") from None
     return replace(new, events=state.events + 1)
 
