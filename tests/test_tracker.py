@@ -99,6 +99,11 @@ def test_melds_are_the_tiles_together_at_the_right_end():
     assert [t for _, t in meld_group(row)] == ["6s", "4s", "0s", "6m"]
     pon = Meld.parse("pon:666m")
     assert len(new_reads(reads("6s", "4s", "0s", "6m", "8s:.6,6m:.3", "6m"), [pon])) == 3
+    # a new white dragon pon left of a chi and a pon whose sideways 4z reads as 5p; the
+    # dragons' faint 4z candidates must not stand for that misread tile
+    melds = [Meld.parse("pon:444z"), Meld.parse("chi:678m")]
+    row = reads("5z:.9,4z:.05", "5z:.9,4z:.05", "7m", "6m", "8m", "4z", "5p:.4,1z:.3", "4z")
+    assert [r.best[0].code for r in new_reads(row, melds)] == ["5z", "5z"]
 
 
 def test_own_kans():

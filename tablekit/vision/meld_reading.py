@@ -68,9 +68,9 @@ def face_up_meld_tiles(melds: Sequence[Meld]) -> int:
 def new_reads(row: Sequence[TileRead], melds: Sequence[Meld]) -> list[TileRead]:
     """The reads of a seat's meld row (left to right) that its known melds do not account
     for, wherever they lie (an added kan's tile goes inside its pon): known tiles are
-    matched by the best candidate first, then by any candidate; a known tile still
-    unmatched takes a read lying among or right of the known ones (a misread sideways tile:
-    new melds are laid to the left of the old).
+    matched by the best candidate first; a known tile still unmatched then takes a read
+    lying among or right of the known ones (a misread sideways tile: new melds are laid to
+    the left of the old), and only then a read anywhere with it as a lesser candidate.
 
     >>> from tablekit.tiles import parse_tiles
     >>> def reads_of(text): return [TileRead.sure(t) for t in parse_tiles(text)]
@@ -84,16 +84,23 @@ def new_reads(row: Sequence[TileRead], melds: Sequence[Meld]) -> list[TileRead]:
     """
     known = [t.kind for m in melds for t in face_up_tiles(m)]
     left = list(range(len(row)))
-    for by_best in (True, False):
-        for kind in list(known):
-            match = next((i for i in left if _has(row[i], kind, by_best)), None)
-            if match is not None:
-                left.remove(match)
-                known.remove(kind)
+
+    def take(index: int, kind: int) -> None:
+        left.remove(index)
+        known.remove(kind)
+
+    for kind in list(known):
+        match = next((i for i in left if _has(row[i], kind, True)), None)
+        if match is not None:
+            take(match, kind)
     matched = sorted(set(range(len(row))) - set(left))
-    if matched and known:
-        inside = [i for i in left if i > matched[0]][: len(known)]
-        left = [i for i in left if i not in inside]
+    for index in [i for i in left if matched and i > matched[0]]:
+        if known:
+            take(index, next((k for k in known if _has(row[index], k, False)), known[0]))
+    for kind in list(known):  # a faint candidate last: a new meld's face may carry one too
+        match = next((i for i in left if _has(row[i], kind, False)), None)
+        if match is not None:
+            take(match, kind)
     return [row[i] for i in left]
 
 
