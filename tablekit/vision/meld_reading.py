@@ -29,9 +29,10 @@ from tablekit.rules.reading import TileRead
 from tablekit.tiles import Tile
 
 T = TypeVar("T")
-MELD_GAP = 55.0
+MELD_GAP = 90.0
 """mm between neighbouring tile centres beyond which a tile is not part of the melds
-(tiles of a meld lie 26-35 mm apart, melds 10 mm apart; the standing hand is further)."""
+(tiles of a meld lie 26-35 mm apart, melds 10 mm apart, so an unseen sideways tile leaves
+about 80 mm; the standing hand ends 150 mm or more from the melds)."""
 OWN_KAN_SURE = 0.3
 """Each face of a kan declared on a seat's own turn must be at least this likely: nothing
 else (no called tile, no CALL press) vouches for it."""
