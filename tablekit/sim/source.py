@@ -191,26 +191,19 @@ def reach_target(scene: Scene, moment: Moment) -> tuple[float, float]:
 
 
 class ReplayedFrames:
-    """Frames kept by ``tablekit simulate --frames-out`` (``frame-NNNNN.jpg``) played again
-    with the script's presses: the camera's side of a game without rendering (for memory
-    and speed figures of the appliance alone). Frames carry no truth.
+    """Frames kept by ``tablekit simulate --frames-out`` played again (through the camera's
+    :class:`~tablekit.vision.camera.FolderCamera`) with the script's presses: the camera's
+    side of a game without rendering (for memory and speed figures of the appliance
+    alone). Frames carry only the image and its time.
     """
 
     def __init__(self, script: Script, folder: Path, fps: float) -> None:
-        self.script, self.fps = script, fps
-        self.paths = sorted(Path(folder).glob("frame-*.jpg"))
-        self._count = 0
+        from tablekit.vision.camera import FolderCamera
 
-    def read(self) -> Frame | None:
-        import cv2
+        self.script, self.frames = script, FolderCamera(folder, fps)
 
-        if self._count >= len(self.paths):
-            return None
-        image = cv2.imread(str(self.paths[self._count]), cv2.IMREAD_COLOR)
-        seconds = self._count / self.fps
-        self._count += 1
-        moment = self.script.moments[self.script.index_at(seconds)]
-        return Frame(image, seconds, None, moment)  # type: ignore[arg-type]
+    def read(self) -> Any:
+        return self.frames.read()
 
     def presses_between(self, start: float, end: float) -> list[ButtonPress]:
         return self.script.presses_between(start, end)

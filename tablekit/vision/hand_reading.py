@@ -41,6 +41,16 @@ def vote(tiles: Sequence[SeenTile]) -> TileRead:
     return TileRead(tuple(ranked))
 
 
+def vote_rows(rows: Sequence[Sequence[SeenTile]]) -> list[TileRead]:
+    """Each position of equally long rows (one a frame) voted over the rows.
+
+    >>> five, six = (SeenTile((0, 0), 0, True, ((Tile(k), 0.9),)) for k in (4, 5))
+    >>> [r.best[0].code for r in vote_rows([[five, six], [five, five], [five, six]])]
+    ['5m', '6m']
+    """
+    return [vote([row[i] for row in rows]) for i in range(len(rows[0]))] if rows else []
+
+
 def read_revealed(state: TableState, seat: int, reads: list[TileRead], from_seat: int | None
                   ) -> tuple[WinnerHand | None, list[str]]:
     """A winner's hand from the reads of its row (concealed tiles, then its melds): fitted

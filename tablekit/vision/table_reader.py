@@ -160,15 +160,17 @@ def face_crops(image: np.ndarray, view: TableView, boxes: np.ndarray,
 
 
 def name_tiles(classifier: OnnxModel, image: np.ndarray, view: TableView,
-               found: TableDetections, min_score: float) -> list[ViewTile]:
+               found: TableDetections, min_score: float, zones: np.ndarray | None = None
+               ) -> list[ViewTile]:
     """Classify the face-up tiles, every tile in a pond (discards lie face up: a blank
     white dragon the detector or classifier took for a back is named by its likeliest
     face) and the face-down tiles of the hand rows (a white dragon lying in a meld or a
     revealed hand often looks face down to the detector: the classifier decides there);
     other face-down tiles keep no candidates. A face whose box is too square to say which
-    way it lies is read both ways and keeps the way whose best face is likelier."""
+    way it lies is read both ways and keeps the way whose best face is likelier.
+    ``zones``: each box's zone when the caller has them (:func:`find_in_view`)."""
     boxes = face_boxes(found, view.scale)
-    zones = zones_of(view, boxes)
+    zones = zones_of(view, boxes) if zones is None else zones
     pond = zones == "pond"
     up = np.nonzero(~found.back | pond | (zones == "hand"))[0]
     both = up[unsure_shape(found.boxes[up])]
@@ -226,24 +228,27 @@ def detection_view(view: TableView) -> TableView:
 
 
 def find_in_view(image: np.ndarray, view: TableView, models: TableModels
-                 ) -> tuple[TableDetections, np.ndarray]:
-    """The tiles found in a frame (boxes in ``view`` pixels) and the detector's view."""
+                 ) -> tuple[TableDetections, np.ndarray, np.ndarray]:
+    """The tiles found in a frame (boxes in ``view`` pixels), the detector's view, and each
+    tile's zone."""
     coarse = detection_view(view)
     small = coarse.warp(image)
     found = detect_table(models.detector, small, threshold=min(ZONE_THRESHOLDS.values()))
     zones = zones_of(coarse, found.boxes)
     needed = np.array([ZONE_THRESHOLDS.get(zone, DETECT_THRESHOLD) for zone in zones])
-    found = found.take(where_tiles_lie(coarse, found.boxes) & (found.scores >= needed))
+    keep = where_tiles_lie(coarse, found.boxes) & (found.scores >= needed)
+    found = found.take(keep)
     boxes = view.to_view(coarse.to_table(found.boxes.reshape(-1, 2))).reshape(-1, 4)
-    return TableDetections(boxes.astype(np.float32), found.scores, found.back), small
+    return TableDetections(boxes.astype(np.float32), found.scores, found.back), small, \
+        zones[keep]
 
 
 def read_view(image: np.ndarray, view: TableView, models: TableModels
               ) -> tuple[list[ViewTile], np.ndarray]:
     """Every tile of a frame, read in its top-down ``view``, and the detector's coarser view
     of the frame."""
-    found, small = find_in_view(image, view, models)
-    tiles = name_tiles(models.classifier, image, view, found, models.min_score)
+    found, small, zones = find_in_view(image, view, models)
+    tiles = name_tiles(models.classifier, image, view, found, models.min_score, zones)
     return tiles, small
 
 

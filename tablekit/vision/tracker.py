@@ -36,7 +36,7 @@ from tablekit.game.win_reading import WinReading
 from tablekit.rules.hand import Meld
 from tablekit.rules.reading import TileRead
 from tablekit.tiles import Tile
-from tablekit.vision.hand_reading import read_revealed, visible_counts, vote
+from tablekit.vision.hand_reading import read_revealed, visible_counts, vote_rows
 from tablekit.vision.meld_reading import (
     face_up_meld_tiles,
     meld_group,
@@ -176,7 +176,7 @@ class Tracker:
             return None
         if len({len(p) for p in recent}) != 1:  # type: ignore[arg-type]
             return None
-        return [vote([p[i] for p in recent]) for i in range(len(recent[0]))]  # type: ignore[index]
+        return vote_rows(recent)  # type: ignore[arg-type]
 
     def _discards(self, state: TableState) -> list[Event]:
         seat = state.turn
@@ -270,7 +270,7 @@ class Tracker:
         groups = [meld_group(r) for r in recent]  # type: ignore[arg-type]
         if len({len(g) for g in groups}) != 1:
             return None
-        return [vote([g[i][1] for g in groups]) for i in range(len(groups[0]))]
+        return vote_rows([[tile for _, tile in group] for group in groups])
 
     def _melds(self, state: TableState) -> list[Event]:
         if state.wall == 0:
@@ -331,8 +331,7 @@ class Tracker:
         counts = {len(r) for r in recent}  # type: ignore[arg-type]
         if len(counts) != 1 or counts.pop() <= len(state.dora):
             return []
-        seen = Counter(vote([r[i] for r in recent]).best[0]  # type: ignore[index]
-                       for i in range(len(recent[0])))  # type: ignore[arg-type]
+        seen = Counter(read.best[0] for read in vote_rows(recent))  # type: ignore[arg-type]
         seen.subtract(Counter(state.dora))
         new = [tile for tile, n in seen.items() if n > 0]
         return [DoraRevealed(new[0])] if new else []
@@ -358,8 +357,7 @@ class Tracker:
         if not rows:
             return None, [f"seat {seat}: the revealed hand is hidden"]
         length = Counter(len(r) for r in rows).most_common(1)[0][0]
-        rows = [r for r in rows if len(r) == length]
-        reads = [vote([r[i][1] for r in rows]) for i in range(length)]
+        reads = vote_rows([[tile for _, tile in r] for r in rows if len(r) == length])
         return read_revealed(state, seat, reads, from_seat)
 
     def _ura(self, state: TableState, seats: tuple[int, ...]
@@ -374,7 +372,7 @@ class Tracker:
         rows = [r for r in rows if len(r) == want]
         if not rows:
             return (), [f"ura dora: {want} indicator{'s' * (want > 1)} not seen"]
-        return tuple(vote([r[i] for r in rows]).best[0] for i in range(want)), []
+        return tuple(read.best[0] for read in vote_rows(rows)), []
 
 
 def four_of(tile: Tile, red_fives: bool) -> tuple[Tile, ...]:
