@@ -10,7 +10,8 @@ OK: a win is scored on a copy of the state and shown first.
 Buttons: RIICHI declares riichi; WIN claims ron, held WIN is tsumo; CALL held shows
 the seat's point differences; OK starts a hand, confirms, or (at an empty wall, or
 without a camera) opens the tenpai declarations; UNDO takes back the last action,
-held UNDO opens the menu.
+held UNDO opens the menu. On a win read by the camera, CALL opens the tiles to be put
+right by hand (:mod:`tablekit.tile_fix`): RIICHI moves, CALL and WIN change the tile.
 
 The camera may lag the buttons: the discard a WIN claims may arrive in the WIN window,
 the turns before a tsumo while it waits for OK, and OK declares the draw while the
@@ -24,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
 
-from tablekit.display.model import Layout, Menu, Mode, ScreenModel, WinPreview
+from tablekit.display.model import Layout, Menu, Mode, ScreenModel, TileFixView, WinPreview
 from tablekit.game.events import (
     AbortiveDraw,
     BadEvent,
@@ -43,9 +44,10 @@ from tablekit.game.events import (
 from tablekit.game.reducer import apply
 from tablekit.game.session import Session
 from tablekit.game.state import SEATS, Phase, TableState
-from tablekit.game.win_reading import WinReader
+from tablekit.game.win_reading import WinReader, WinReading
 from tablekit.io.presses import ButtonName, ButtonPress
 from tablekit.rules.presets import PRESETS, Rules, rules_to_dict
+from tablekit.tile_fix import TileFix
 
 WIN_WINDOW = 1.5  # seconds to wait for a second WIN press on the same discard
 REREAD = 0.5      # seconds between readings of a revealed hand while it waits for OK
@@ -53,6 +55,7 @@ DIFFERENCES_SHOWN = 6.0
 MISSED_AT_END = 4  # OK opens the draw while the camera still counts this many tiles or fewer
 HAN_STEPS = (*range(1, 14), "yakuman", "2x yakuman")
 FU_STEPS = (30, 40, 50, 60, 70, 80, 90, 100, 110, 20, 25)
+FIX_HINT = " (CALL: fix the tiles by hand)"
 ABORTS = ("nine_terminals", "four_winds", "four_riichi", "four_kans", "triple_ron")
 
 
@@ -63,6 +66,7 @@ class Stage(Enum):
     CHOOSE_DISCARDER = "choose discarder"
     ENTER_VALUE = "enter value"
     CONFIRM_WIN = "confirm win"
+    FIX_TILES = "fix tiles"
     TENPAI = "tenpai"
     MENU = "menu"
     FINAL = "final"
@@ -102,6 +106,9 @@ class Flow:
     entries: list[Entry] = field(default_factory=list)
     pending: Won | None = None
     preview: WinPreview | None = None
+    reading: WinReading | None = None
+    fix: TileFix | None = None
+    fixed: bool = False
     tenpai: list[bool] = field(default_factory=lambda: [False] * SEATS)
     menu: Menu | None = None
     differences_for: int | None = None
@@ -184,6 +191,7 @@ class Flow:
         mode = {
             Stage.CONFIRM_WIN: Mode.WIN_CONFIRM, Stage.ENTER_VALUE: Mode.WIN_CONFIRM,
             Stage.TENPAI: Mode.TENPAI_ENTRY, Stage.MENU: Mode.MENU, Stage.FINAL: Mode.FINAL,
+            Stage.FIX_TILES: Mode.FIX_TILES,
         }.get(self.stage, Mode.SCOREBOARD)
         if self.stage is Stage.BETWEEN_HANDS and state.result is not None:
             mode = Mode.HAND_RESULT
@@ -191,7 +199,15 @@ class Flow:
             state=state, mode=mode, layout=self.layout, preview=self.preview,
             tenpai=tuple(self.tenpai) if self.stage is Stage.TENPAI else None,
             menu=self.menu if self.stage is Stage.MENU else None, warnings=self.warnings,
-            message=self.message, differences_for=self.differences_for)
+            message=self.message, differences_for=self.differences_for,
+            fix=self._fix_view() if self.stage is Stage.FIX_TILES else None)
+
+    def _fix_view(self) -> TileFixView | None:
+        fix = self.fix
+        if fix is None:
+            return None
+        return TileFixView(tuple((seat, tuple(hand)) for seat, hand in zip(
+            fix.seats, fix.hands, strict=True)), tuple(fix.ura), fix.cursor)
 
     # -- stages -------------------------------------------------------------------------
 
@@ -262,10 +278,30 @@ class Flow:
     def _on_confirm_win(self, press: ButtonPress) -> None:
         if press.name is ButtonName.OK and self.pending is not None:
             self._submit(self.pending)
-            self.pending, self.preview = None, None
+            self.pending, self.preview, self.fixed = None, None, False
             self.stage = self._resting_stage()
         elif press.name is ButtonName.UNDO:
             self._back_to_play("win cancelled: no points moved")
+        elif press.name is ButtonName.CALL and self.reader is not None:
+            self._start_fix()
+
+    def _on_fix_tiles(self, press: ButtonPress) -> None:
+        fix = self.fix
+        assert fix is not None
+        step = -1 if press.long else 1
+        if press.name is ButtonName.RIICHI:
+            fix.move(step)
+        elif press.name is ButtonName.CALL:
+            fix.turn(step)
+        elif press.name is ButtonName.WIN:
+            fix.suit()
+        elif press.name is ButtonName.OK:
+            self._score_fixed(fix)
+        elif press.name is ButtonName.UNDO:
+            self.fix, self.fixed, self.reread_at = None, False, 0.0
+            self.pending, self.preview = None, None
+            self.stage = Stage.CONFIRM_WIN
+            self.message = "reading the revealed hand again"
 
     def _on_tenpai(self, press: ButtonPress) -> None:
         if press.seat is not None:
@@ -347,6 +383,7 @@ class Flow:
 
     def _back_to_play(self, message: str) -> None:
         self.claims, self.entries, self.pending, self.preview = [], [], None, None
+        self.reading, self.fix, self.fixed = None, None, False
         self.discarder = None
         self.stage = self._resting_stage()
         self.message = message
@@ -391,19 +428,50 @@ class Flow:
         """Read the revealed hands (again): a hand hidden by an arm is read once it shows."""
         assert self.reader is not None
         self.reread_at = self.clock() + REREAD
+        if self.fixed:
+            return  # a person put the tiles right: the camera does not overrule them
         if self._tsumo_seat() is not None and self.preview is None:
             self._ensure_drawn(self._tsumo_seat())  # the camera has caught up with the turn
-        reading = self.reader.read_win(self.win_seats, self.discarder)
+        reading = self.reading = self.reader.read_win(self.win_seats, self.discarder)
         won = Won(reading.winners, self.discarder, reading.ura)
         if won == self.pending:
             return
         complete = len(reading.winners) == len(self.win_seats)
         preview = self._preview(won, reading.doubts) if complete else None
         if preview is None:
-            self.message = "; ".join(reading.doubts) or self.message
-            self.message = self.message or "reading the revealed hand..."
+            self.message = "; ".join(reading.doubts) or self.message.removesuffix(FIX_HINT)
+            self.message = (self.message or "reading the revealed hand...") + FIX_HINT
             return
         self.pending, self.preview = won, preview
+
+    def _start_fix(self) -> None:
+        """CALL on a win waiting for OK: put its tiles right with the buttons, starting
+        from the camera's best reading (complete or not)."""
+        state, reading = self.session.state, self.reading or WinReading(())
+        known = {w.seat: w.hand for w in (self.pending or reading).winners}
+        drafts = dict(reading.drafts)
+        hands = [(seat, known.get(seat) or drafts.get(seat)
+                  or (None,) * (14 - 3 * len(state.seats[seat].melds)))
+                 for seat in self.win_seats]
+        want = max(1, len(state.dora)) if any(
+            state.seats[seat].riichi for seat in self.win_seats) else 0
+        ura = (self.pending or reading).ura
+        self.fix = TileFix.start(hands, [*ura, *[None] * want][:want])
+        self.stage = Stage.FIX_TILES
+        self.message = "put the framed tile right; OK scores the hand"
+
+    def _score_fixed(self, fix: TileFix) -> None:
+        if fix.unknown:
+            self.message = (f"{fix.unknown} tile{'s' * (fix.unknown > 1)} not set yet: "
+                            "CALL sets the framed one")
+            return
+        won = Won(fix.winners(), self.discarder, tuple(fix.ura))  # type: ignore[arg-type]
+        preview = self._preview(won, ("tiles put right by hand",))
+        if preview is None:
+            return  # the engine's reason is the message; the tiles stay to be fixed
+        self.pending, self.preview, self.fixed, self.fix = won, preview, True, None
+        self.stage = Stage.CONFIRM_WIN
+        self.message = ""
 
     def _preview_entries(self, confirm: bool) -> None:
         won = Won(tuple(e.winner() for e in self.entries), self.discarder)
@@ -429,7 +497,7 @@ class Flow:
             return None
         result = after.result
         assert result is not None
-        return WinPreview(result.wins, result.deltas, doubts)
+        return WinPreview(result.wins, result.deltas, doubts, fixable=self.reader is not None)
 
     # -- draws and the menu -------------------------------------------------------------
 

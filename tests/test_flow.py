@@ -6,7 +6,8 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 
 from tablekit.flow import Flow, Stage
-from tablekit.game.events import Discard, Draw, WinnerHand
+from tablekit.game.events import Discard, Draw, WinnerHand, Won
+from tablekit.game.reducer import apply
 from tablekit.game.session import Session
 from tablekit.game.win_reading import WinReading
 from tablekit.io.buttons import ButtonBoard
@@ -16,6 +17,7 @@ from tablekit.rules.presets import TENHOU, with_options
 from tablekit.tiles import Tile, parse_tiles
 
 PINFU = "234567m234p67899s"
+RON_ON_6S = "234567m234p7899s6s"   # the same hand as read at a win: the winning tile last
 PINS = load_pinmap()
 
 
@@ -143,6 +145,74 @@ def test_a_win_is_shown_first_then_confirmed_then_undone(rig):
     assert r.state.scores != before and r.state.result.kind == "win"
     r.press(ButtonName.UNDO)
     assert r.state.scores == before and r.flow.stage is Stage.PLAY
+
+
+class UnsureReader:
+    """A camera that cannot make the revealed hands complete: only its best reads."""
+
+    def __init__(self, drafts: dict[int, tuple]) -> None:
+        self.drafts = drafts
+
+    def read_win(self, seats, from_seat):
+        return WinReading((), (), ("not a complete hand; check the tiles",),
+                          tuple((s, self.drafts[s]) for s in seats))
+
+
+def ron_value(r: Rig, seat: int, hand: str, from_seat: int) -> tuple[int, ...]:
+    """The score changes of ``seat``'s ron with ``hand``, scored on a copy of the state."""
+    tiles = tuple(parse_tiles(hand))
+    won = Won((WinnerHand(seat, tiles, tiles[-1]),), from_seat)
+    return apply(r.state, won).result.deltas
+
+
+def test_a_misread_win_is_put_right_with_the_buttons(rig):
+    misread = (Tile.from_code("3m"), *parse_tiles(RON_ON_6S)[1:])   # the 2m read as 3m
+    r = rig(reader=UnsureReader({1: misread}))
+    r.press(ButtonName.OK)
+    play_to_seat_discarding(r, 0, "6s")
+    expected = ron_value(r, 1, RON_ON_6S, 0)
+    r.press(ButtonName.WIN, 1)
+    r.advance(2.0)
+    assert r.flow.stage is Stage.CONFIRM_WIN and r.flow.preview is None
+    assert "CALL: fix the tiles" in r.flow.message
+    r.press(ButtonName.CALL, 1)
+    screen = r.flow.screen()
+    assert r.flow.stage is Stage.FIX_TILES and screen.mode.value == "fix tiles"
+    assert screen.fix.hands[0][1][0] == Tile.from_code("3m") and screen.fix.cursor == 0
+    r.press(ButtonName.CALL, 2, hold=1.3)            # held: the kind before, 3m -> 2m
+    r.advance(2.0)
+    assert r.flow.stage is Stage.FIX_TILES           # no reading overrules the fix
+    r.press(ButtonName.OK)
+    assert r.flow.stage is Stage.CONFIRM_WIN
+    assert r.flow.preview.deltas == expected and "by hand" in r.flow.preview.doubts[0]
+    r.advance(2.0)                                   # rereads keep the fixed hand
+    r.press(ButtonName.OK)
+    assert r.state.result.deltas == expected
+
+
+def test_an_unseen_tile_is_set_and_a_wrong_hand_refused(rig):
+    unseen = (*parse_tiles(RON_ON_6S)[:3], None, *parse_tiles(RON_ON_6S)[4:])  # 5m not seen
+    r = rig(reader=UnsureReader({1: unseen}))
+    r.press(ButtonName.OK)
+    play_to_seat_discarding(r, 0, "6s")
+    r.press(ButtonName.WIN, 1)
+    r.advance(2.0)
+    r.press(ButtonName.CALL, 0)
+    r.press(ButtonName.OK)
+    assert r.flow.stage is Stage.FIX_TILES and "1 tile not set" in r.flow.message
+    for _ in range(3):
+        r.press(ButtonName.RIICHI, 3)                # to the unseen slot
+    for _ in range(4):
+        r.press(ButtonName.CALL, 3)                  # none -> 1m -> ... -> 4m
+    r.press(ButtonName.OK)                           # 2344m...: not a winning hand
+    assert r.flow.stage is Stage.FIX_TILES and r.flow.screen().fix.cursor == 3
+    r.press(ButtonName.CALL, 3)                      # 5m
+    r.press(ButtonName.OK)
+    assert r.flow.stage is Stage.CONFIRM_WIN and r.flow.preview is not None
+    r.press(ButtonName.CALL, 1)                      # open again from the fixed hand ...
+    assert r.flow.screen().fix.hands[0][1][3] == Tile.from_code("5m")
+    r.press(ButtonName.UNDO)                         # ... and back to the camera's reading
+    assert r.flow.stage is Stage.CONFIRM_WIN and r.flow.preview is None
 
 
 def test_a_discard_the_camera_sees_after_the_win_press_is_the_one_won_on(rig):

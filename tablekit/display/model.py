@@ -15,6 +15,7 @@ from enum import Enum
 from typing import Literal
 
 from tablekit.game.state import TableState, WinResult
+from tablekit.tiles import Tile
 
 Layout = Literal["facing", "centre"]
 
@@ -26,6 +27,7 @@ class Mode(Enum):
     TENPAI_ENTRY = "tenpai entry"    # exhaustive draw: each seat declares tenpai / noten
     FINAL = "final"                  # the final standings with oka and uma
     MENU = "menu"                    # the UNDO-hold menu
+    FIX_TILES = "fix tiles"          # a misread win's tiles put right with the buttons
 
 
 @dataclass(frozen=True)
@@ -35,6 +37,17 @@ class WinPreview:
     wins: tuple[WinResult, ...]
     deltas: tuple[int, ...]
     doubts: tuple[str, ...] = ()     # uncertain reads, e.g. "7p read at 62%: 7p or 8p?"
+    fixable: bool = False            # read by the camera: CALL puts its tiles right
+
+
+@dataclass(frozen=True)
+class TileFixView:
+    """The tiles of a win being put right: each winner's ``(seat, tiles)`` (the winning
+    tile last), the ura indicators, and the slot under the cursor (counted over all)."""
+
+    hands: tuple[tuple[int, tuple[Tile | None, ...]], ...]
+    ura: tuple[Tile | None, ...] = ()
+    cursor: int = 0
 
 
 @dataclass(frozen=True)
@@ -57,3 +70,4 @@ class ScreenModel:
     warnings: tuple[str, ...] = ()   # camera lost, uncertain read, low confidence
     message: str = ""                # the last refusal or hint, one line
     differences_for: int | None = None  # a seat asking for its point differences
+    fix: TileFixView | None = None   # FIX_TILES: the tiles being put right

@@ -25,6 +25,7 @@ from tablekit.display.win_block import draw_win_block, seat_label
 from tablekit.game.state import SEATS, HandResult, Phase, TableState, WinResult
 
 CONFIRM_FOOTER = "OK to apply, UNDO to cancel"
+FIXABLE_FOOTER = "OK to apply, CALL to fix the tiles, UNDO to cancel"
 MULTIPLE = {2: "Double ron", 3: "Triple ron"}
 DRAW_COLUMNS = (0.36, 0.2, 0.2, 0.24)
 
@@ -56,7 +57,7 @@ def draw_win_confirm(canvas: Canvas, model: ScreenModel, area: pygame.Rect) -> N
     winds = tuple(state.seat_wind(seat) for seat in range(SEATS))
     subtitle = f"{state.round_label}, {state.honba} honba"
     body = overlay_frame(canvas, area, win_title(preview.wins, winds, state.names), subtitle,
-                         CONFIRM_FOOTER)
+                         FIXABLE_FOOTER if preview.fixable else CONFIRM_FOOTER)
     body = _doubts(canvas, body, preview.doubts)
     payments = confirm_rows(preview, state.sticks, stick_taker(preview.wins))
     _wins_and_payments(canvas, body, preview.wins, winds, state.names)

@@ -18,6 +18,7 @@ import pygame
 from tablekit.display import theme
 from tablekit.display.canvas import Canvas, Frame
 from tablekit.display.final import draw_final
+from tablekit.display.fix_screen import draw_fix_tiles
 from tablekit.display.geometry import inset
 from tablekit.display.layout import screen_areas
 from tablekit.display.menu import draw_menu
@@ -33,6 +34,7 @@ SCREENS: dict[Mode, Screen] = {
     Mode.HAND_RESULT: draw_hand_result,
     Mode.FINAL: draw_final,
     Mode.MENU: draw_menu,
+    Mode.FIX_TILES: draw_fix_tiles,
 }
 
 
@@ -54,7 +56,8 @@ def render(model: ScreenModel, surface: pygame.Surface) -> Frame:
 def _has_data(model: ScreenModel) -> bool:
     """Whether the model carries what its mode shows (else the scoreboard is shown)."""
     needs = {Mode.WIN_CONFIRM: model.preview, Mode.HAND_RESULT: model.state.result,
-             Mode.FINAL: model.state.standings, Mode.MENU: model.menu}
+             Mode.FINAL: model.state.standings, Mode.MENU: model.menu,
+             Mode.FIX_TILES: model.fix}
     return bool(needs.get(model.mode, True))
 
 

@@ -16,11 +16,14 @@ from tablekit.tiles import Tile
 
 @dataclass(frozen=True)
 class WinReading:
-    """What the camera read for a win: each winner's hand, the ura dora, and doubts."""
+    """What the camera read for a win: each winner's hand, the ura dora, and doubts;
+    ``drafts``: for each winner whose hand could not be made complete, ``(seat, tiles)``
+    as best read (``None`` where a tile was not seen), for a person to put right."""
 
     winners: tuple[WinnerHand, ...]
     ura: tuple[Tile, ...] = ()
     doubts: tuple[str, ...] = ()
+    drafts: tuple[tuple[int, tuple[Tile | None, ...]], ...] = ()
 
 
 class WinReader(Protocol):

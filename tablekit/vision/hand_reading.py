@@ -20,7 +20,7 @@ from tablekit.game.events import WinnerHand
 from tablekit.game.state import TableState
 from tablekit.rules.reading import TileRead, rank_hands
 from tablekit.rules.waits import waits
-from tablekit.tiles import Tile, to_mpsz
+from tablekit.tiles import Tile, parse_tiles, to_mpsz  # noqa: F401 (doctest)
 from tablekit.vision.meld_reading import face_up_meld_tiles
 from tablekit.vision.table_reading import SeenTile
 
@@ -56,14 +56,11 @@ def read_revealed(state: TableState, seat: int, reads: list[TileRead], from_seat
     """A winner's hand from the reads of its row (concealed tiles, then its melds): fitted
     to the hand's size, the ron tile from the last discard, and the likeliest complete
     hand, letting one of the two least sure reads be another tile if none is complete."""
-    length = len(reads)
     melds = state.seats[seat].melds
-    concealed = reads[: length - face_up_meld_tiles(melds)]
+    concealed = _concealed(state, seat, reads, from_seat)
     if not concealed:
         return None, [f"seat {seat}: no revealed hand seen"]
     concealed, doubts = fit_count(concealed, 14 - 3 * len(melds), seat)
-    if from_seat is not None and state.last_discard is not None:
-        concealed[-1] = TileRead.sure(state.last_discard[1])
     hand, found = best_hand(state, seat, concealed, len(melds), from_seat)
     for index in sorted(range(len(concealed) - 1), key=lambda i: concealed[i].best[1])[:2]:
         if hand is not None:
@@ -74,6 +71,34 @@ def read_revealed(state: TableState, seat: int, reads: list[TileRead], from_seat
             found.insert(0, f"seat {seat}: the {concealed[index].best[0]} read at "
                             f"{concealed[index].best[1]:.0%} taken as another tile")
     return hand, [*doubts, *found]
+
+
+def draft_hand(state: TableState, seat: int, reads: list[TileRead], from_seat: int | None
+               ) -> tuple[Tile | None, ...]:
+    """The winner's concealed tiles as best read, exactly as many as the hand holds (the
+    winning tile last; ``None`` where no tile was seen), for a person to put right.
+
+    >>> reads = [TileRead.sure(t) for t in parse_tiles("123m456p789s112z")]
+    >>> draft = draft_hand(TableState.new(), 0, reads, None)
+    >>> len(draft), draft[-3:]
+    (14, (None, None, Tile('2z')))
+    """
+    count = 14 - 3 * len(state.seats[seat].melds)
+    concealed = _concealed(state, seat, reads, from_seat)
+    ron = state.last_discard[1] if from_seat is not None and state.last_discard else None
+    last = concealed[-1].best[0] if concealed else ron
+    body = sorted(range(len(concealed) - 1), key=lambda i: -concealed[i].best[1])[:count - 1]
+    tiles: list[Tile | None] = [concealed[i].best[0] for i in sorted(body)]
+    return (*tiles, *[None] * (count - 1 - len(tiles)), last)
+
+
+def _concealed(state: TableState, seat: int, reads: list[TileRead], from_seat: int | None
+               ) -> list[TileRead]:
+    """The row's reads less the winner's face-up meld tiles, the ron tile the discard's."""
+    concealed = reads[: len(reads) - face_up_meld_tiles(state.seats[seat].melds)]
+    if concealed and from_seat is not None and state.last_discard is not None:
+        concealed[-1] = TileRead.sure(state.last_discard[1])
+    return concealed
 
 
 def best_hand(state: TableState, seat: int, reads: list[TileRead], melds: int,

@@ -28,7 +28,6 @@ from tablekit.game.events import (
     DoraRevealed,
     Draw,
     Event,
-    WinnerHand,
 )
 from tablekit.game.reducer import apply
 from tablekit.game.state import SEATS, TableState
@@ -36,7 +35,7 @@ from tablekit.game.win_reading import WinReading
 from tablekit.rules.hand import Meld
 from tablekit.rules.reading import TileRead
 from tablekit.tiles import Tile
-from tablekit.vision.hand_reading import read_revealed, visible_counts, vote_rows
+from tablekit.vision.hand_reading import draft_hand, read_revealed, visible_counts, vote_rows
 from tablekit.vision.meld_reading import (
     face_up_meld_tiles,
     meld_group,
@@ -341,24 +340,31 @@ class Tracker:
     def read_win(self, seats: tuple[int, ...], from_seat: int | None) -> WinReading:
         """The revealed hands of ``seats`` (ron on ``from_seat``'s tile, or tsumo)."""
         state = self.state()
-        winners, doubts = [], []
+        winners, doubts, drafts = [], [], []
         for seat in seats:
-            hand, found = self._read_hand(state, seat, from_seat)
+            reads = self._hand_reads(seat)
+            if reads is None:
+                doubts.append(f"seat {seat}: the revealed hand is hidden")
+                drafts.append((seat, draft_hand(state, seat, [], from_seat)))
+                continue
+            hand, found = read_revealed(state, seat, reads, from_seat)
             doubts.extend(found)
             if hand is not None:
                 winners.append(hand)
+            else:
+                drafts.append((seat, draft_hand(state, seat, reads, from_seat)))
         ura, unseen = self._ura(state, seats)
-        return WinReading(tuple(winners), ura, (*doubts, *unseen))
+        return WinReading(tuple(winners), ura, (*doubts, *unseen), tuple(drafts))
 
-    def _read_hand(self, state: TableState, seat: int, from_seat: int | None
-                   ) -> tuple[WinnerHand | None, list[str]]:
+    def _hand_reads(self, seat: int) -> list[TileRead] | None:
+        """The seat's hand row voted over the last frames that show it (the most common
+        length), or None when none does."""
         rows = [s.hand_rows[seat] for s in self.history[-self.frames_needed * 2:]]
         rows = [r for r in rows if r is not None]
         if not rows:
-            return None, [f"seat {seat}: the revealed hand is hidden"]
+            return None
         length = Counter(len(r) for r in rows).most_common(1)[0][0]
-        reads = vote_rows([[tile for _, tile in r] for r in rows if len(r) == length])
-        return read_revealed(state, seat, reads, from_seat)
+        return vote_rows([[tile for _, tile in r] for r in rows if len(r) == length])
 
     def _ura(self, state: TableState, seats: tuple[int, ...]
              ) -> tuple[tuple[Tile, ...], list[str]]:

@@ -1,0 +1,102 @@
+"""Putting a misread win right with the buttons: the winners' revealed tiles and the ura
+indicators in one row of slots, a cursor, and the steps a button makes.
+
+RIICHI moves the cursor to the next slot (held: back one), CALL turns the tile under it
+to the next kind (held: the kind before), WIN to the same number in the next suit. A
+slot the camera never saw starts empty (``None``) and must be set before the win is
+scored. Each winner's last slot is the winning tile.
+
+>>> fix = TileFix.start([(1, (*parse_tiles("234567m234p6789s"), None))], [])
+>>> fix.turn(1)      # the cursor's 2m becomes 3m
+>>> fix.move(-1)     # back to the last slot, the unseen winning tile
+>>> fix.turn(1)
+>>> to_mpsz(fix.hands[0][:3]), fix.hands[0][-1]
+('334m', Tile('1m'))
+>>> fix.suit()
+>>> fix.hands[0][-1], fix.unknown
+(Tile('1p'), 0)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from tablekit.game.events import WinnerHand
+from tablekit.tiles import Tile, parse_tiles, to_mpsz  # noqa: F401 (doctest)
+
+ORDER = tuple(parse_tiles("123450678m123450678p123450678s1234567z"))
+"""The kinds CALL steps through: each suit 1-9 with the red five after the five."""
+
+
+@dataclass
+class TileFix:
+    """What a person is putting right: each winner's tiles, then the ura indicators."""
+
+    seats: tuple[int, ...]
+    hands: list[list[Tile | None]]
+    ura: list[Tile | None] = field(default_factory=list)
+    cursor: int = 0
+
+    @classmethod
+    def start(cls, hands: Sequence[tuple[int, Sequence[Tile | None]]],
+              ura: Sequence[Tile | None]) -> TileFix:
+        """From the reading: ``(seat, tiles)`` for each winner, the ura indicators."""
+        return cls(tuple(seat for seat, _ in hands), [list(tiles) for _, tiles in hands],
+                   list(ura))
+
+    @property
+    def slots(self) -> list[Tile | None]:
+        """Every slot in cursor order: each winner's tiles, then the ura indicators."""
+        return [tile for hand in self.hands for tile in hand] + self.ura
+
+    @property
+    def unknown(self) -> int:
+        """Slots still empty."""
+        return sum(tile is None for tile in self.slots)
+
+    def where(self) -> tuple[int | None, int]:
+        """The cursor as (winner index, or None on the ura indicators; index in it)."""
+        index = self.cursor
+        for number, hand in enumerate(self.hands):
+            if index < len(hand):
+                return number, index
+            index -= len(hand)
+        return None, index
+
+    def move(self, step: int) -> None:
+        self.cursor = (self.cursor + step) % max(1, len(self.slots))
+
+    def turn(self, step: int) -> None:
+        tile = self._get()
+        if tile is None:
+            self._set(ORDER[0] if step > 0 else ORDER[-1])
+        else:
+            self._set(ORDER[(ORDER.index(tile) + step) % len(ORDER)])
+
+    def suit(self) -> None:
+        tile = self._get()
+        if tile is None:
+            self._set(ORDER[0])
+            return
+        suit = "mpsz"[("mpsz".index(tile.suit) + 1) % 4]
+        number = min(tile.number, 7) if suit == "z" else tile.number
+        self._set(Tile.from_code(f"{0 if tile.red and suit != 'z' else number}{suit}"))
+
+    def winners(self) -> tuple[WinnerHand, ...]:
+        """The fixed hands (every slot set), the last tile of each the winning tile."""
+        if self.unknown:
+            raise ValueError(f"{self.unknown} tiles not set")
+        return tuple(WinnerHand(seat, tuple(hand), hand[-1])  # type: ignore[arg-type]
+                     for seat, hand in zip(self.seats, self.hands, strict=True))
+
+    def _get(self) -> Tile | None:
+        number, index = self.where()
+        return self.ura[index] if number is None else self.hands[number][index]
+
+    def _set(self, tile: Tile) -> None:
+        number, index = self.where()
+        if number is None:
+            self.ura[index] = tile
+        else:
+            self.hands[number][index] = tile
