@@ -31,6 +31,7 @@ from tablekit.game.events import (
     BadEvent,
     Chombo,
     Discard,
+    DiscardCorrected,
     Draw,
     Event,
     ExhaustiveDraw,
@@ -109,6 +110,7 @@ class Flow:
     reading: WinReading | None = None
     fix: TileFix | None = None
     fixed: bool = False
+    discard_fix: DiscardCorrected | None = None
     tenpai: list[bool] = field(default_factory=lambda: [False] * SEATS)
     menu: Menu | None = None
     differences_for: int | None = None
@@ -277,8 +279,10 @@ class Flow:
 
     def _on_confirm_win(self, press: ButtonPress) -> None:
         if press.name is ButtonName.OK and self.pending is not None:
+            if self.discard_fix is not None and not self._submit(self.discard_fix):
+                return
             self._submit(self.pending)
-            self.pending, self.preview, self.fixed = None, None, False
+            self.pending, self.preview, self.fixed, self.discard_fix = None, None, False, None
             self.stage = self._resting_stage()
         elif press.name is ButtonName.UNDO:
             self._back_to_play("win cancelled: no points moved")
@@ -298,7 +302,7 @@ class Flow:
         elif press.name is ButtonName.OK:
             self._score_fixed(fix)
         elif press.name is ButtonName.UNDO:
-            self.fix, self.fixed, self.reread_at = None, False, 0.0
+            self.fix, self.fixed, self.reread_at, self.discard_fix = None, False, 0.0, None
             self.pending, self.preview = None, None
             self.stage = Stage.CONFIRM_WIN
             self.message = "reading the revealed hand again"
@@ -383,7 +387,7 @@ class Flow:
 
     def _back_to_play(self, message: str) -> None:
         self.claims, self.entries, self.pending, self.preview = [], [], None, None
-        self.reading, self.fix, self.fixed = None, None, False
+        self.reading, self.fix, self.fixed, self.discard_fix = None, None, False, None
         self.discarder = None
         self.stage = self._resting_stage()
         self.message = message
@@ -466,10 +470,12 @@ class Flow:
                             "CALL sets the framed one")
             return
         won = Won(fix.winners(), self.discarder, tuple(fix.ura))  # type: ignore[arg-type]
-        preview = self._preview(won, ("tiles put right by hand",))
+        discard_fix = self._ron_tile_fix(won)
+        preview = self._preview(won, ("tiles put right by hand",), discard_fix)
         if preview is None:
             return  # the engine's reason is the message; the tiles stay to be fixed
         self.pending, self.preview, self.fixed, self.fix = won, preview, True, None
+        self.discard_fix = discard_fix
         self.stage = Stage.CONFIRM_WIN
         self.message = ""
 
@@ -489,9 +495,21 @@ class Flow:
         self.pending, self.preview = won, preview
         self.stage = Stage.CONFIRM_WIN
 
-    def _preview(self, won: Won, doubts: tuple[str, ...]) -> WinPreview | None:
+    def _ron_tile_fix(self, won: Won) -> DiscardCorrected | None:
+        """A ron tile put right by hand that the camera read otherwise: its discard too."""
+        state, tile = self.session.state, won.winners[0].win_tile
+        last = state.last_discard
+        if won.from_seat is None or last is None or tile is None or last[1] == tile or (
+                last[0] != won.from_seat or state.chankan_tile is not None):
+            return None
+        return DiscardCorrected(last[0], len(state.seats[last[0]].pond) - 1, tile)
+
+    def _preview(self, won: Won, doubts: tuple[str, ...], first: Event | None = None
+                 ) -> WinPreview | None:
+        """``won`` scored on a copy of the state (after ``first``, when given)."""
         try:
-            after = apply(self.session.state, won)
+            state = self.session.state if first is None else apply(self.session.state, first)
+            after = apply(state, won)
         except BadEvent as error:
             self.message = str(error)
             return None

@@ -215,6 +215,24 @@ def test_an_unseen_tile_is_set_and_a_wrong_hand_refused(rig):
     assert r.flow.stage is Stage.CONFIRM_WIN and r.flow.preview is None
 
 
+def test_a_ron_tile_put_right_corrects_the_discard_too(rig):
+    draft = (*parse_tiles(RON_ON_6S)[:-1], Tile.from_code("7s"))   # the camera's discard
+    r = rig(reader=UnsureReader({1: draft}))
+    r.press(ButtonName.OK)
+    play_to_seat_discarding(r, 0, "7s")                # the 6s thrown, read as 7s
+    r.press(ButtonName.WIN, 1)
+    r.advance(2.0)
+    r.press(ButtonName.CALL, 1)
+    r.press(ButtonName.RIICHI, 1, hold=1.3)            # held: back to the last slot
+    r.press(ButtonName.CALL, 1, hold=1.3)              # 7s -> 6s
+    r.press(ButtonName.OK)
+    assert r.flow.stage is Stage.CONFIRM_WIN and r.flow.preview is not None
+    assert r.state.seats[0].pond[-1].tile == Tile.from_code("7s")   # nothing applied yet
+    r.press(ButtonName.OK)
+    assert r.state.seats[0].pond[-1].tile == Tile.from_code("6s")
+    assert r.state.result.deltas[1] > 0
+
+
 def test_a_discard_the_camera_sees_after_the_win_press_is_the_one_won_on(rig):
     reader = FakeReader({2: PINFU})
     r = rig(reader=reader)

@@ -215,3 +215,25 @@ def test_a_second_dora_indicator_needs_a_kan():
     tracker.history = [frame, frame]
     assert tracker._dora(state) == []
     assert tracker._dora(replace(state, kans=1)) == [DoraRevealed(Tile.from_code("3m"))]
+
+
+def test_a_win_the_camera_cannot_read_is_put_right_by_a_person_and_the_game_goes_on():
+    """The revealed hand's tiles are hidden from the camera: the app cannot score the
+    tsumo, the simulated person puts the tiles right with the buttons (through the pins),
+    and it counts as fixed, not as read."""
+    from dataclasses import replace
+
+    from tablekit.sim.perfect_reading import PerfectReader
+    from tablekit.simulate import simulate_game
+
+    def hiding_revealed_hands(frame):
+        reading = PerfectReader().read(frame.truth, frame.timestamp)
+        hidden = [t.table_xy for t in frame.truth.tiles
+                  if t.zone == "hand" and t.face_up and t.role != "win"][:4]
+        return replace(reading, tiles=tuple(
+            t for t in reading.tiles
+            if all(np.hypot(t.xy[0] - x, t.xy[1] - y) > 5 for x, y in hidden)))
+
+    report = simulate_game(GAME, hiding_revealed_hands, max_hands=2, fps=2.0)
+    assert (report.hands, report.hands_ok, report.hands_fixed) == (2, 1, 1)
+    assert report.mismatches == ["hand 1 (E2-1): right once a person put the tiles right"]

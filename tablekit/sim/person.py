@@ -1,0 +1,107 @@
+"""A simulated person putting a win's tiles right with the buttons, as someone who sees
+the table would when the app cannot score a revealed hand on its own: CALL opens the
+tiles (:mod:`tablekit.tile_fix`), RIICHI steps to each wrong one, CALL and WIN turn it
+into the tile that lies there, OK scores the hand. Presses come one at a time, each
+chosen from what the app shows after the last.
+
+>>> from tablekit.tiles import Tile
+>>> [(p.name.value, p.long) for p in kind_presses(Tile.from_code("2m"), Tile.from_code("1m"))]
+[('call', True)]
+>>> [p.name.value for p in kind_presses(Tile.from_code("3m"), Tile.from_code("3s"))]
+['win', 'win']
+>>> [p.name.value for p in kind_presses(None, Tile.from_code("5z"))]   # 5m, then suits
+['call', 'call', 'call', 'call', 'call', 'win', 'win', 'win']
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections import Counter
+from collections.abc import Iterator
+
+from tablekit.flow import Flow, Stage
+from tablekit.game.events import Won
+from tablekit.io.presses import ButtonName, ButtonPress
+from tablekit.tile_fix import TileFix
+from tablekit.tiles import Tile
+
+MOVES = ((ButtonName.CALL, False, 1), (ButtonName.CALL, True, 3), (ButtonName.WIN, False, 1))
+"""Each way to change a tile: the button, held or not, and its cost (a held press is slow)."""
+
+
+def put_right(flow: Flow, truth: Won, seat: int) -> Iterator[ButtonPress]:
+    """The presses (made by ``seat``'s player) that turn the win waiting on screen into
+    ``truth``; nothing after CALL if the table's shape differs from it (a meld missed:
+    tiles alone cannot fix that), then UNDO."""
+    yield ButtonPress(ButtonName.CALL, seat)
+    fix = flow.fix
+    targets = fix_targets(fix, truth) if flow.stage is Stage.FIX_TILES and fix else None
+    if fix is None or targets is None:
+        yield ButtonPress(ButtonName.UNDO)
+        return
+    for index, target in enumerate(targets):
+        if fix.slots[index] == target:
+            continue
+        for _ in range((index - fix.cursor) % len(targets)):
+            yield ButtonPress(ButtonName.RIICHI, seat)
+        for press in kind_presses(fix.slots[index], target):
+            yield ButtonPress(press.name, seat, press.long)
+    yield ButtonPress(ButtonName.OK)
+
+
+def fix_targets(fix: TileFix, truth: Won) -> list[Tile] | None:
+    """The tile each slot should show: a winner's tiles already right stay where they
+    are, the others take the rest of the true hand, the winning tile last; then the true
+    ura indicators. None when a winner is not in ``truth`` or holds another count.
+
+    >>> from tablekit.game.events import WinnerHand
+    >>> from tablekit.tiles import parse_tiles, to_mpsz
+    >>> hand = tuple(parse_tiles("123m456p789s11222z"))
+    >>> seen = (*parse_tiles("123m456p789s132z"), None, Tile(28))   # 3z misread, one unseen
+    >>> won = Won((WinnerHand(0, hand, Tile(28)),))
+    >>> to_mpsz(fix_targets(TileFix.start([(0, seen)], []), won))
+    '123m456p789s11222z'
+    """
+    truths = {winner.seat: winner for winner in truth.winners}
+    targets: list[Tile] = []
+    for seat, slots in zip(fix.seats, fix.hands, strict=True):
+        winner = truths.get(seat)
+        if winner is None or winner.win_tile is None or len(winner.hand) != len(slots):
+            return None
+        rest = Counter(winner.hand)
+        rest[winner.win_tile] -= 1
+        kept: list[Tile | None] = []
+        for tile in slots[:-1]:
+            right = tile is not None and rest[tile] > 0
+            kept.append(tile if right else None)
+            rest[tile] -= right
+        spare = iter(sorted(rest.elements()))
+        targets += [tile if tile is not None else next(spare) for tile in kept]
+        targets.append(winner.win_tile)
+    return targets + list(truth.ura[: len(fix.ura)])
+
+
+def kind_presses(start: Tile | None, target: Tile) -> list[ButtonPress]:
+    """The quickest presses that turn the framed tile from ``start`` into ``target``."""
+    costs: dict[Tile | None, int] = {start: 0}
+    paths: dict[Tile | None, list[ButtonPress]] = {start: []}
+    queue: list[tuple[int, int, Tile | None]] = [(0, 0, start)]
+    order = 0
+    while queue:
+        cost, _, tile = heapq.heappop(queue)
+        if tile == target:
+            return paths[tile]
+        for name, long, step in MOVES:
+            after = _after(tile, name, long)
+            if after not in costs or cost + step < costs[after]:
+                order += 1
+                costs[after], paths[after] = cost + step, [*paths[tile], ButtonPress(name,
+                                                                                    long=long)]
+                heapq.heappush(queue, (cost + step, order, after))
+    raise ValueError(f"no presses make {target}")
+
+
+def _after(tile: Tile | None, name: ButtonName, long: bool) -> Tile | None:
+    scratch = TileFix((0,), [[tile]])
+    scratch.suit() if name is ButtonName.WIN else scratch.turn(-1 if long else 1)
+    return scratch.hands[0][0]
