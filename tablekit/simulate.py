@@ -158,12 +158,13 @@ class PinDriver:
         """The person's next press, or, when they are done, the press they held back."""
         assert self.person is not None and self.held is not None
         press = next(self.person, None)
-        if press is None:
+        if press is None:  # later presses wait until the held one is released
             self.person = None
             self.schedule(self.held, at + GAP)
+            self.held_at = at + GAP + HOLD[self.held.long] + GAP
         else:
             self.schedule(press, at, own=True)
-        self.held_at = at + GAP
+            self.held_at = at + GAP
 
 
 def simulate_game(log: Path, read_frame: ReadFrame | None = None, seed: int = 0,
