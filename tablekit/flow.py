@@ -11,7 +11,8 @@ Buttons: RIICHI declares riichi; WIN claims ron, held WIN is tsumo; CALL held sh
 the seat's point differences; OK starts a hand, confirms, or (at an empty wall, or
 without a camera) opens the tenpai declarations; UNDO takes back the last action,
 held UNDO opens the menu. On a win read by the camera, CALL opens the tiles to be put
-right by hand (:mod:`tablekit.tile_fix`): RIICHI moves, CALL and WIN change the tile.
+right by hand (:mod:`tablekit.tile_fix`): RIICHI moves, CALL and WIN change the tile;
+held CALL enters the han and fu by hand instead.
 
 The camera may lag the buttons: the discard a WIN claims may arrive in the WIN window,
 the turns before a tsumo while it waits for OK, and OK declares the draw while the
@@ -56,7 +57,7 @@ DIFFERENCES_SHOWN = 6.0
 MISSED_AT_END = 4  # OK opens the draw while the camera still counts this many tiles or fewer
 HAN_STEPS = (*range(1, 14), "yakuman", "2x yakuman")
 FU_STEPS = (30, 40, 50, 60, 70, 80, 90, 100, 110, 20, 25)
-FIX_HINT = " (CALL: fix the tiles by hand)"
+FIX_HINT = " (CALL: fix the tiles by hand; held: enter han and fu)"
 ABORTS = ("nine_terminals", "four_winds", "four_riichi", "four_kans", "triple_ron")
 
 
@@ -286,6 +287,8 @@ class Flow:
             self.stage = self._resting_stage()
         elif press.name is ButtonName.UNDO:
             self._back_to_play("win cancelled: no points moved")
+        elif press.name is ButtonName.CALL and press.long:
+            self._enter_values()
         elif press.name is ButtonName.CALL and self.reader is not None:
             self._start_fix()
 
@@ -447,6 +450,14 @@ class Flow:
             self.message = (self.message or "reading the revealed hand...") + FIX_HINT
             return
         self.pending, self.preview = won, preview
+
+    def _enter_values(self) -> None:
+        """Held CALL on a win waiting for OK: its han and fu entered by hand instead (what
+        tiles alone cannot put right, such as a meld the camera took wrongly)."""
+        self.entries = [Entry(seat) for seat in self.win_seats]
+        self.pending, self.fixed, self.discard_fix = None, True, None
+        self.stage = Stage.ENTER_VALUE
+        self._preview_entries(confirm=False)
 
     def _start_fix(self) -> None:
         """CALL on a win waiting for OK: put its tiles right with the buttons, starting

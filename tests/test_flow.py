@@ -233,6 +233,22 @@ def test_a_ron_tile_put_right_corrects_the_discard_too(rig):
     assert r.state.result.deltas[1] > 0
 
 
+def test_held_call_enters_han_and_fu_for_a_win_the_camera_cannot_read(rig):
+    r = rig(reader=UnsureReader({1: (None,) * 14}))
+    r.press(ButtonName.OK)
+    play_to_seat_discarding(r, 0, "6s")
+    r.press(ButtonName.WIN, 1)
+    r.advance(2.0)
+    r.press(ButtonName.CALL, 1, hold=1.3)
+    assert r.flow.stage is Stage.ENTER_VALUE
+    r.press(ButtonName.RIICHI, 1)                      # 2 han 30 fu
+    r.press(ButtonName.OK)
+    r.advance(2.0)                                     # the camera does not overrule it
+    assert r.flow.preview.deltas == (-2000, 2000, 0, 0)
+    r.press(ButtonName.OK)
+    assert r.state.result.deltas == (-2000, 2000, 0, 0)
+
+
 def test_a_discard_the_camera_sees_after_the_win_press_is_the_one_won_on(rig):
     reader = FakeReader({2: PINFU})
     r = rig(reader=reader)

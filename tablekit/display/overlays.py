@@ -25,7 +25,7 @@ from tablekit.display.win_block import draw_win_block, seat_label
 from tablekit.game.state import SEATS, HandResult, Phase, TableState, WinResult
 
 CONFIRM_FOOTER = "OK to apply, UNDO to cancel"
-FIXABLE_FOOTER = "OK to apply, CALL to fix the tiles, UNDO to cancel"
+FIXABLE_FOOTER = "OK to apply, CALL to fix the tiles (held: han and fu), UNDO to cancel"
 MULTIPLE = {2: "Double ron", 3: "Triple ron"}
 DRAW_COLUMNS = (0.36, 0.2, 0.2, 0.24)
 

@@ -69,13 +69,14 @@ def _ron_win(state: TableState, event: Won, hand: WinnerHand) -> WinResult:
         raise BadEvent(f"seat {hand.seat} cannot win on seat {discarder}'s tile")
     if not state.tracked:
         return _scored(state, hand, discarder, {}, event.ura)
+    entered = hand.han is not None or hand.yakuman > 0  # a value entered, no tiles
     if state.chankan_tile is not None and state.turn == discarder:
-        if hand.win_tile.kind != state.chankan_tile.kind:
+        if not entered and hand.win_tile.kind != state.chankan_tile.kind:
             raise BadEvent(f"the added kan was of {state.chankan_tile}, not {hand.win_tile}")
         flags = {"chankan": True}
     elif state.last_discard is not None and state.last_discard[0] == discarder:
         tile = state.last_discard[1]
-        if hand.win_tile != tile:
+        if not entered and hand.win_tile != tile:
             raise BadEvent(f"seat {discarder}'s last discard is {tile}, not {hand.win_tile}")
         flags = {"houtei": state.wall == 0}
     else:
