@@ -27,8 +27,11 @@ from typing import Any
 from tablekit.flow import Flow
 from tablekit.formats.tenhou import ImportedGame, import_file
 from tablekit.game.events import Discard, Won
+from tablekit.game.reducer import apply, replay
 from tablekit.game.session import Session, in_force
+from tablekit.game.state import TableState
 from tablekit.io.presses import ButtonPress
+from tablekit.rules.scoring import HandValue
 from tablekit.sim.person import put_right
 from tablekit.sim.script import Script
 from tablekit.sim.source import ReplayedFrames, SimulatedCamera
@@ -228,7 +231,7 @@ def _play(game: ImportedGame, camera: SimulatedCamera | ReplayedFrames, read: Re
         if truth is None or not flow.win_seats:
             return None
         report.fixing = True
-        return put_right(flow, truth, flow.win_seats[0])
+        return put_right(flow, truth, flow.win_seats[0], _logged_values(game, report.hands))
 
     driver = PinDriver(board, clock, lambda press: waiting_for_score(flow, press), stuck,
                        settle)
@@ -276,6 +279,14 @@ def _play(game: ImportedGame, camera: SimulatedCamera | ReplayedFrames, read: Re
     report.peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     _check_missing_hands(game, report)
     return report
+
+
+def _logged_values(game: ImportedGame, index: int) -> dict[int, HandValue]:
+    """Each winner's hand value in hand ``index`` of the log (the engine replaying it)."""
+    state = apply(TableState.new(), game.start)
+    for hand in game.hands[: index + 1]:
+        state = replay(hand.events, state)
+    return {win.seat: win.value for win in state.result.wins} if state.result else {}
 
 
 def waiting_for_score(flow: Flow, press: ButtonPress) -> bool:

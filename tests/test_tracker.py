@@ -237,3 +237,23 @@ def test_a_win_the_camera_cannot_read_is_put_right_by_a_person_and_the_game_goes
     report = simulate_game(GAME, hiding_revealed_hands, max_hands=2, fps=2.0)
     assert (report.hands, report.hands_ok, report.hands_fixed) == (2, 1, 1)
     assert report.mismatches == ["hand 1 (E2-1): right once a person put the tiles right"]
+
+
+def test_a_person_enters_han_and_fu_when_tiles_cannot_fix_the_hand():
+    """A meld taken wrongly leaves the hand the wrong size: the person enters the value."""
+    from types import SimpleNamespace
+
+    from tablekit.flow import Stage
+    from tablekit.game.events import WinnerHand
+    from tablekit.rules.scoring import HandValue
+    from tablekit.sim.person import put_right
+    from tablekit.tile_fix import TileFix
+    from tablekit.tiles import parse_tiles
+
+    flow = SimpleNamespace(stage=Stage.FIX_TILES, fix=TileFix.start([(1, (None,) * 11)], []))
+    hand = tuple(parse_tiles("234567m234p7899s6s"))
+    truth = Won((WinnerHand(1, hand, hand[-1]),), 0)
+    value = HandValue(2, 30, (), (), "", 0, 0, False, False)
+    presses = [(p.name.value, p.long) for p in put_right(flow, truth, 1, {1: value})]
+    assert presses == [("call", False), ("undo", False), ("call", True), ("riichi", False),
+                       ("ok", False)]

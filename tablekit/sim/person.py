@@ -19,9 +19,10 @@ import heapq
 from collections import Counter
 from collections.abc import Iterator
 
-from tablekit.flow import Flow, Stage
+from tablekit.flow import FU_STEPS, HAN_STEPS, Flow, Stage
 from tablekit.game.events import Won
 from tablekit.io.presses import ButtonName, ButtonPress
+from tablekit.rules.scoring import HandValue
 from tablekit.tile_fix import TileFix
 from tablekit.tiles import Tile
 
@@ -29,15 +30,19 @@ MOVES = ((ButtonName.CALL, False, 1), (ButtonName.CALL, True, 3), (ButtonName.WI
 """Each way to change a tile: the button, held or not, and its cost (a held press is slow)."""
 
 
-def put_right(flow: Flow, truth: Won, seat: int) -> Iterator[ButtonPress]:
+def put_right(flow: Flow, truth: Won, seat: int, values: dict[int, HandValue] | None = None
+              ) -> Iterator[ButtonPress]:
     """The presses (made by ``seat``'s player) that turn the win waiting on screen into
-    ``truth``; nothing after CALL if the table's shape differs from it (a meld missed:
-    tiles alone cannot fix that), then UNDO."""
+    ``truth``. When the table's shape differs from it (a meld taken wrongly: tiles alone
+    cannot fix that), UNDO, then the winner's han and fu from ``values`` (by seat)."""
     yield ButtonPress(ButtonName.CALL, seat)
     fix = flow.fix
     targets = fix_targets(fix, truth) if flow.stage is Stage.FIX_TILES and fix else None
     if fix is None or targets is None:
         yield ButtonPress(ButtonName.UNDO)
+        value = (values or {}).get(seat)
+        if value is not None and len(truth.winners) == 1:
+            yield from enter_value(value, seat)
         return
     for index, target in enumerate(targets):
         if fix.slots[index] == target:
@@ -46,6 +51,24 @@ def put_right(flow: Flow, truth: Won, seat: int) -> Iterator[ButtonPress]:
             yield ButtonPress(ButtonName.RIICHI, seat)
         for press in kind_presses(fix.slots[index], target):
             yield ButtonPress(press.name, seat, press.long)
+    yield ButtonPress(ButtonName.OK)
+
+
+def enter_value(value: HandValue, seat: int) -> Iterator[ButtonPress]:
+    """Held CALL, then RIICHI up to the han (or yakuman) and CALL to the fu from the
+    entry's 1 han 30 fu, then OK (the fu only where it counts, below 5 han).
+
+    >>> from tablekit.rules.scoring import HandValue
+    >>> value = HandValue(3, 40, (), (), "", 0, 0, False, False)
+    >>> [(p.name.value, p.long) for p in enter_value(value, 2)][:4]
+    [('call', True), ('riichi', False), ('riichi', False), ('call', False)]
+    """
+    yield ButtonPress(ButtonName.CALL, seat, long=True)
+    han_step = min(12 + value.yakuman, len(HAN_STEPS) - 1) if value.yakuman else min(
+        value.han, 13) - 1
+    fu_step = FU_STEPS.index(value.fu) if value.han < 5 and value.fu in FU_STEPS else 0
+    yield from [ButtonPress(ButtonName.RIICHI, seat)] * han_step
+    yield from [ButtonPress(ButtonName.CALL, seat)] * fu_step
     yield ButtonPress(ButtonName.OK)
 
 
