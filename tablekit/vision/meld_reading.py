@@ -37,6 +37,8 @@ OWN_KAN_SURE = 0.3
 """Each face of a kan declared on a seat's own turn must be at least this likely: nothing
 else (no called tile, no CALL press) vouches for it."""
 CALLED_FLOOR = 0.02
+PARTNER_FLOOR = 0.02
+"""The least a called tile's partner (an upright face) may be read as what it is."""
 """Probability given to the called tile at a position whose candidates lack it: the
 claimed tile lies sideways and is the one most often misread, but it is known exactly."""
 
@@ -122,9 +124,15 @@ def read_claimed(reads: Sequence[TileRead], called: Tile, chi: bool = True
     candidates make one. Two reads are the called tile's partners (the sideways tile
     itself was not seen).
 
+    The partners must each be read as what they are at ``PARTNER_FLOOR`` or more: two
+    North faces of a closed kan are no pon of a discarded East.
+
     >>> kind, tiles = read_claimed([TileRead.sure(Tile.from_code("7z"))] * 2, Tile.from_code("7z"))
     >>> kind, len(tiles)
     ('pon', 3)
+    >>> north = TileRead(((Tile.from_code("4z"), 0.999), (Tile.from_code("1z"), 0.0004)))
+    >>> read_claimed([north, north], Tile.from_code("1z")) is None
+    True
     """
     best: tuple[float, str, tuple[Tile, ...]] | None = None
     for at in range(len(reads)) if len(reads) > 2 else (None,):
@@ -134,7 +142,8 @@ def read_claimed(reads: Sequence[TileRead], called: Tile, chi: bool = True
         for combo in itertools.product(*others):
             tiles = (called, *(tile for tile, _ in combo))
             kind = meld_kind(tiles)
-            if kind is None or (kind == "chi" and not chi):
+            if kind is None or (kind == "chi" and not chi) or min(
+                    p for _, p in combo) < PARTNER_FLOOR:
                 continue
             score = math.log(p_called) + sum(math.log(max(p, 1e-9)) for _, p in combo)
             if best is None or score > best[0]:
@@ -171,14 +180,14 @@ def read_own_kan(reads: Sequence[TileRead], pons: Sequence[int]) -> Tile | None:
     """
     if len(reads) == 1:
         options = [(kind_probability(reads[0], kind), kind) for kind in pons]
-    elif len(reads) == 2:
+    elif len(reads) == 2:  # both faces alike, each sure enough
         kinds = {t.kind for r in reads for t, _ in r.candidates}
-        options = [(kind_probability(reads[0], k) * kind_probability(reads[1], k), k)
+        options = [(min(kind_probability(reads[0], k), kind_probability(reads[1], k)), k)
                    for k in kinds]
     else:
         return None
     p, kind = max(options, default=(0.0, -1))
-    if p < OWN_KAN_SURE ** len(reads):
+    if p < OWN_KAN_SURE:
         return None
     shown = [(p, t) for r in reads for t, p in r.candidates if t.kind == kind]
     return max(shown, key=lambda item: item[0])[1]
