@@ -177,6 +177,10 @@ def read_own_kan(reads: Sequence[TileRead], pons: Sequence[int]) -> Tile | None:
     >>> five = TileRead(((Tile.from_code("6p"), 0.55), (Tile.from_code("5p"), 0.4)))
     >>> read_own_kan([five], [Tile.from_code("5p").kind]).code
     '5p'
+    >>> eight, sideways = TileRead.sure(Tile.from_code("8s")), TileRead(
+    ...     ((Tile.from_code("1s"), 0.85), (Tile.from_code("8s"), 0.12)))
+    >>> read_own_kan([eight, sideways], []) is None   # a pon's tiles, not a closed kan
+    True
     """
     if len(reads) == 1:
         options = [(kind_probability(reads[0], kind), kind) for kind in pons]
