@@ -16,8 +16,10 @@ def add_parser(subparsers: Any) -> None:
         "simulate", help="play real games on the simulated table and check the scores",
         description="Play Tenhou logs on the simulated table: frames through the camera "
                     "pipeline and tracker, presses through gpiozero's MockFactory, every win "
-                    "confirmed without correction; each hand's score changes are compared "
-                    "with the log. The last line is a JSON summary.")
+                    "the app scores confirmed without correction (one it cannot score is put "
+                    "right by a simulated person and counted in hands_fixed, never in "
+                    "hands_ok); each hand's score changes are compared with the log. The last "
+                    "line is a JSON summary.")
     parser.add_argument("logs", nargs="+", type=Path, metavar="LOG")
     parser.add_argument("--check", action="store_true", help="exit non-zero on any mismatch")
     parser.add_argument("--reader", choices=("truth", "vision"), default="truth",

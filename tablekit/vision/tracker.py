@@ -46,6 +46,7 @@ from tablekit.vision.meld_reading import (
 from tablekit.vision.table_reading import SeenTile, TableReading
 from tablekit.vision.zones import locate
 
+BACK_REACH = 40.0  # mm left of the melds' first face where a closed kan's left end lies
 CALL_PATIENCE = 40  # frames a CALL press holds back the caller's discard
 CATCH_UP = 4       # further steps one frame may give when the camera fell behind
 CORRECTION_FRAMES = 6  # frames of evidence before a registered discard is corrected
@@ -59,11 +60,15 @@ class Snapshot:
     hand_rows: list[list[tuple[float, SeenTile]] | None]
     indicators: list[SeenTile] | None
     ura: list[SeenTile]
+    hand_backs: list[list[float] | None] = field(
+        default_factory=lambda: [[] for _ in range(SEATS)])
+    """Where face-down tiles lie along each seat's row (a closed kan's ends)."""
 
 
 def snapshot(reading: TableReading) -> Snapshot:
     ponds: list[list[tuple[int, float, SeenTile]] | None] = [[] for _ in range(SEATS)]
     rows: list[list[tuple[float, SeenTile]] | None] = [[] for _ in range(SEATS)]
+    backs: list[list[float] | None] = [[] for _ in range(SEATS)]
     indicators: list[SeenTile] | None = []
     ura: list[SeenTile] = []
     for tile in reading.tiles:
@@ -73,6 +78,8 @@ def snapshot(reading: TableReading) -> Snapshot:
             _put(ponds, place.seat, (place.row, place.x, tile), busy)
         elif place.zone == "hand" and tile.face_up:
             _put(rows, place.seat, (place.x, tile), busy)
+        elif place.zone == "hand":
+            _put(backs, place.seat, place.x, busy)
         elif place.zone == "indicator" and tile.face_up and indicators is not None:
             indicators = None if busy else [*indicators, tile]
         elif place.zone == "ura" and tile.face_up:
@@ -82,7 +89,7 @@ def snapshot(reading: TableReading) -> Snapshot:
     for row in rows:
         if row is not None:
             row.sort(key=lambda item: item[0])
-    return Snapshot(ordered, rows, indicators, ura)
+    return Snapshot(ordered, rows, indicators, ura, backs)
 
 
 def _put(zones: list, seat: int, item: tuple, busy: bool) -> None:
@@ -310,12 +317,27 @@ class Tracker:
                 return [Call(seat, kind, tiles, called, discarder)]  # type: ignore[arg-type]
         if len(new) in (1, 2) and state.turn == seat:
             melds = state.seats[seat].melds
+            closed = sum(m.kind == "ankan" for m in melds)
+            if len(new) == 2 and self._backs_by_melds(seat) <= 2 * closed:
+                return []  # a closed kan shows its ends face down: two faces alone are not one
             tile = read_own_kan(new, [m.tiles[0].kind for m in melds if m.kind == "pon"])
             if tile is None:
                 return []
             pre: list[Event] = [Draw(seat, rinshan=state.kan_draw)] if state.to_draw else []
             return [*pre, own_kan(melds, seat, tile, len(new) == 1, red_fives)]
         return []
+
+    def _backs_by_melds(self, seat: int) -> int:
+        """Face-down tiles lying among or just left of the seat's melds, in every one of
+        the last frames (the fewest)."""
+        counts = []
+        for frame in self.history[-self.frames_needed:]:
+            row, backs = frame.hand_rows[seat], frame.hand_backs[seat]
+            group = meld_group(row) if row else []
+            if not group or backs is None:
+                return 0
+            counts.append(sum(x >= group[0][0] - BACK_REACH for x in backs))
+        return min(counts, default=0)
 
     # -- dora ---------------------------------------------------------------------------
 
