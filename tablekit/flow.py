@@ -26,7 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
 
-from tablekit.display.model import Layout, Menu, Mode, ScreenModel, TileFixView, WinPreview
+from tablekit.display.model import Layout, Menu, Mode, ScreenModel, WinPreview
 from tablekit.game.events import (
     AbortiveDraw,
     BadEvent,
@@ -203,14 +203,7 @@ class Flow:
             tenpai=tuple(self.tenpai) if self.stage is Stage.TENPAI else None,
             menu=self.menu if self.stage is Stage.MENU else None, warnings=self.warnings,
             message=self.message, differences_for=self.differences_for,
-            fix=self._fix_view() if self.stage is Stage.FIX_TILES else None)
-
-    def _fix_view(self) -> TileFixView | None:
-        fix = self.fix
-        if fix is None:
-            return None
-        return TileFixView(tuple((seat, tuple(hand)) for seat, hand in zip(
-            fix.seats, fix.hands, strict=True)), tuple(fix.ura), fix.cursor)
+            fix=self.fix.view() if self.stage is Stage.FIX_TILES and self.fix else None)
 
     # -- stages -------------------------------------------------------------------------
 

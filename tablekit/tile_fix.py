@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from tablekit.display.model import TileFixView
 from tablekit.game.events import WinnerHand
 from tablekit.tiles import Tile, parse_tiles, to_mpsz  # noqa: F401 (doctest)
 
@@ -82,6 +83,11 @@ class TileFix:
         suit = "mpsz"[("mpsz".index(tile.suit) + 1) % 4]
         number = min(tile.number, 7) if suit == "z" else tile.number
         self._set(Tile.from_code(f"{0 if tile.red and suit != 'z' else number}{suit}"))
+
+    def view(self) -> TileFixView:
+        """What the screen shows of it."""
+        return TileFixView(tuple((seat, tuple(hand)) for seat, hand in zip(
+            self.seats, self.hands, strict=True)), tuple(self.ura), self.cursor)
 
     def winners(self) -> tuple[WinnerHand, ...]:
         """The fixed hands (every slot set), the last tile of each the winning tile."""
