@@ -54,6 +54,7 @@ from tablekit.tile_fix import TileFix
 WIN_WINDOW = 1.5  # seconds to wait for a second WIN press on the same discard
 REREAD = 0.5      # seconds between readings of a revealed hand while it waits for OK
 DIFFERENCES_SHOWN = 6.0
+CATCH_UP_WAIT = 5.0  # seconds a tsumo waits for discards the camera shows but has not taken
 MISSED_AT_END = 4  # OK opens the draw while the camera still counts this many tiles or fewer
 HAN_STEPS = (*range(1, 14), "yakuman", "2x yakuman")
 FU_STEPS = (30, 40, 50, 60, 70, 80, 90, 100, 110, 20, 25)
@@ -152,7 +153,15 @@ class Flow:
         if self.stage is Stage.COLLECT_WINS:
             return True
         return (self.stage is Stage.CONFIRM_WIN and self._tsumo_seat() is not None
-                and self.preview is None and event.seat != self._tsumo_seat())
+                and self.preview is None and (event.seat != self._tsumo_seat()
+                                              or self._discards_unseen()))
+
+    def _discards_unseen(self) -> bool:
+        """The camera shows discards the state has not taken yet (a whole turn around the
+        table missed before a tsumo): for a few seconds after the WIN, they come first."""
+        behind = getattr(self.reader, "behind", None)
+        return (behind is not None and self.clock() < self.claim_deadline + CATCH_UP_WAIT
+                and behind())
 
     def _tsumo_seat(self) -> int | None:
         return next((seat for seat, long in self.claims if long), None)
@@ -431,6 +440,9 @@ class Flow:
         if self.fixed:
             return  # a person put the tiles right: the camera does not overrule them
         if self._tsumo_seat() is not None and self.preview is None:
+            if self._discards_unseen():
+                self.message = "the camera is catching up with the last discards..."
+                return
             self._ensure_drawn(self._tsumo_seat())  # the camera has caught up with the turn
         reading = self.reading = self.reader.read_win(self.win_seats, self.discarder)
         won = Won(reading.winners, self.discarder, reading.ura)

@@ -275,6 +275,29 @@ def test_a_tsumo_claimed_before_the_camera_has_the_turns_before_it(rig):
     assert r.state.result.deltas[2] > 0 and sum(r.state.result.deltas) == 0
 
 
+def test_a_tsumo_waits_for_a_turn_around_the_table_the_camera_shows_but_has_not_taken(rig):
+    class Behind(FakeReader):
+        lagging = True
+
+        def behind(self):
+            return self.lagging
+
+    reader = Behind({3: PINFU})
+    r = rig(reader=reader)
+    r.press(ButtonName.OK)
+    play_to_seat_discarding(r, 2, "1z")              # seat 3's turn as the camera has it
+    r.press(ButtonName.WIN, 3, hold=1.5)             # tsumo: but a whole turn was missed
+    r.advance(1.0)
+    assert r.flow.preview is None and "catching up" in r.flow.message
+    r.camera(Discard(3, Tile.from_code("2z")))       # seat 3's own discard comes in too
+    for seat, tile in ((0, "3z"), (1, "4z"), (2, "5z")):
+        r.camera(Draw(seat), Discard(seat, Tile.from_code(tile)))
+    reader.lagging = False
+    r.advance(1.0)
+    assert r.flow.preview is not None and r.state.turn == 3
+    assert r.state.seats[3].pond[-1].tile == Tile.from_code("2z")
+
+
 def test_camera_events_wait_while_the_menu_is_open(rig):
     class Offers(FakeReader):
         offered = 0

@@ -257,3 +257,24 @@ def test_a_person_enters_han_and_fu_when_tiles_cannot_fix_the_hand():
     presses = [(p.name.value, p.long) for p in put_right(flow, truth, 1, {1: value})]
     assert presses == [("call", False), ("undo", False), ("call", True), ("riichi", False),
                        ("ok", False)]
+
+
+def test_the_tracker_says_when_the_ponds_show_discards_the_state_has_not_taken():
+    from engine_helpers import Table
+
+    from tablekit.vision.table_reading import SeenTile
+    from tablekit.vision.tracker import Snapshot
+
+    table = Table(dora="9s")
+    table.deal()
+    state = table.state
+    one = SeenTile((0.0, -150.0), 0.0, True, ((Tile.from_code("1z"), 0.9),))
+
+    def frame(*pond):
+        return Snapshot([list(pond), [], [], []], [[] for _ in range(4)], [], [])
+
+    tracker = Tracker(lambda: state)
+    tracker.history = [frame(), frame()]
+    assert not tracker.behind()
+    tracker.history = [frame(one), frame(one)]
+    assert tracker.behind()

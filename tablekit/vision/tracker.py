@@ -129,6 +129,14 @@ class Tracker:
         self.call_melds = len(state.seats[seat].melds)
         self.call_frames = 0
 
+    def behind(self) -> bool:
+        """Whether the table shows more discards in some pond than the state holds."""
+        state = self.state()
+        return any(
+            (pond := self._stable_pond(seat)) is not None
+            and len(pond) > sum(not p.claimed for p in state.seats[seat].pond)
+            for seat in range(SEATS))
+
     def offer_again(self) -> None:
         """The app let the last events wait (a win or a draw on the screen): the next frame
         gives them again (unanswered, they are not refused ones)."""
