@@ -15,6 +15,8 @@ scored. Each winner's last slot is the winning tile.
 >>> fix.suit()
 >>> fix.hands[0][-1], fix.unknown
 (Tile('1p'), 0)
+>>> len(ORDER), len({tile.kind for tile in ORDER})   # every kind, and the red fives
+(37, 34)
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from tablekit.display.model import TileFixView
 from tablekit.game.events import WinnerHand
 from tablekit.tiles import Tile, parse_tiles, to_mpsz  # noqa: F401 (doctest)
 
-ORDER = tuple(parse_tiles("123450678m123450678p123450678s1234567z"))
+ORDER = tuple(parse_tiles("1234506789m1234506789p1234506789s1234567z"))
 """The kinds CALL steps through: each suit 1-9 with the red five after the five."""
 
 
