@@ -178,17 +178,3 @@ def test_face_down_boxes_in_a_hand_row_are_named_by_the_classifier(rig) -> None:
     tiles = name_tiles(FakeClassifier(["5z", "back"]), image, view, found, 0.3)  # type: ignore[arg-type]
     assert [t.face_up for t in tiles] == [True, False, False]
     assert tiles[0].candidates[0] == ("5z", 0.95) and tiles[1].candidates == ()
-
-
-def test_a_faint_peak_in_a_pond_is_kept_only_as_a_white_dragon(rig) -> None:
-    """A blank white dragon in a pond gives the detector little to find: peaks down to
-    BLANK_POND stay there when the classifier names them 5z, any other face is dropped."""
-    _, profile = rig
-    view = TableView(profile.camera)
-    centres = view.to_view(np.array([[0.0, -150.0], [30.0, -150.0]]))
-    half = np.array([TILE_WIDTH, TILE_LENGTH]) * view.scale / 2
-    boxes = np.concatenate([centres - half, centres + half], axis=1).astype(np.float32)
-    found = TableDetections(boxes, np.full(2, 0.2, np.float32), np.zeros(2, bool))
-    image = np.full((720, 1280, 3), 90, np.uint8)
-    tiles = name_tiles(FakeClassifier(["5z", "3m"]), image, view, found, 0.3)  # type: ignore[arg-type]
-    assert [t.candidates[0][0] for t in tiles] == ["5z"]

@@ -70,10 +70,6 @@ ZONE_THRESHOLDS = {"pond": 0.25, "ura": 0.25, "hand": 0.3}
 lie in known places on bare felt; the far side's tiles are small in the frame) and in a
 hand row (a revealed hand's faces; the tops of standing tiles peak lower still); the
 tracker votes over frames anyway."""
-BLANK_POND = 0.15
-"""A pond's weaker peaks still, kept only where the classifier names a white dragon: its
-blank face gives the detector little to find (a missed one left a whole turn unseen)."""
-BLANK = "5z"
 
 
 @dataclass(frozen=True)
@@ -198,9 +194,6 @@ def name_tiles(classifier: OnnxModel, image: np.ndarray, view: TableView,
             continue
         face_up = best != BACK or bool(pond[i])
         candidates = top_candidates(row) if face_up and row is not None else ()
-        if pond[i] and found.scores[i] < ZONE_THRESHOLDS["pond"] and (
-                not candidates or candidates[0][0] != BLANK or candidates[0][1] < 0.5):
-            continue  # a faint peak in a pond is only a white dragon's blank face
         tiles.append(ViewTile(box_t, face_up, candidates, float(found.scores[i])))  # type: ignore[arg-type]
     return tiles
 
@@ -240,10 +233,9 @@ def find_in_view(image: np.ndarray, view: TableView, models: TableModels
     tile's zone."""
     coarse = detection_view(view)
     small = coarse.warp(image)
-    found = detect_table(models.detector, small, threshold=BLANK_POND)
+    found = detect_table(models.detector, small, threshold=min(ZONE_THRESHOLDS.values()))
     zones = zones_of(coarse, found.boxes)
-    needed = np.array([BLANK_POND if zone == "pond" else ZONE_THRESHOLDS.get(
-        zone, DETECT_THRESHOLD) for zone in zones])
+    needed = np.array([ZONE_THRESHOLDS.get(zone, DETECT_THRESHOLD) for zone in zones])
     keep = where_tiles_lie(coarse, found.boxes) & (found.scores >= needed)
     found = found.take(keep)
     boxes = view.to_view(coarse.to_table(found.boxes.reshape(-1, 2))).reshape(-1, 4)
