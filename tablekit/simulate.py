@@ -27,9 +27,8 @@ from typing import Any
 from tablekit.flow import Flow
 from tablekit.formats.tenhou import ImportedGame, import_file
 from tablekit.game.events import Discard, Won
-from tablekit.game.reducer import apply, replay
+from tablekit.game.reducer import replay
 from tablekit.game.session import Session, in_force
-from tablekit.game.state import TableState
 from tablekit.io.presses import ButtonPress
 from tablekit.rules.scoring import HandValue
 from tablekit.sim.person import put_right
@@ -283,9 +282,7 @@ def _play(game: ImportedGame, camera: SimulatedCamera | ReplayedFrames, read: Re
 
 def _logged_values(game: ImportedGame, index: int) -> dict[int, HandValue]:
     """Each winner's hand value in hand ``index`` of the log (the engine replaying it)."""
-    state = apply(TableState.new(), game.start)
-    for hand in game.hands[: index + 1]:
-        state = replay(hand.events, state)
+    state = replay(ImportedGame(game.rules, game.start, game.hands[: index + 1]).events)
     return {win.seat: win.value for win in state.result.wins} if state.result else {}
 
 

@@ -26,14 +26,12 @@ from tablekit.display.canvas import Canvas
 from tablekit.display.geometry import rows
 from tablekit.display.model import Mode, ScreenModel, TileFixView  # noqa: F401 (doctest)
 from tablekit.display.overlay_frame import overlay_frame
-from tablekit.display.tile_images import ASPECT
-from tablekit.display.win_block import seat_label
+from tablekit.display.win_block import GROUP_GAP, seat_label, tile_height
 from tablekit.game.state import SEATS
 from tablekit.tiles import Tile
 
 FIX_FOOTER = ("RIICHI: next tile (held: back)   CALL: next kind (held: back)   "
               "WIN: next suit   OK: score it   UNDO: back")
-WIN_GAP = 0.4   # tile widths between the hand and its winning tile
 
 
 def draw_fix_tiles(canvas: Canvas, model: ScreenModel, area: pygame.Rect) -> None:
@@ -49,7 +47,7 @@ def draw_fix_tiles(canvas: Canvas, model: ScreenModel, area: pygame.Rect) -> Non
     boxes = rows(pygame.Rect(body.left, body.top, body.width, body.height - current_h),
                  [1] * len(lines), unit * 2)
     parts = [rows(box, (0.3, 0.7), unit) for box in boxes]
-    height = min(_fitting(tiles_box, len(tiles), winner)
+    height = min(tile_height(tiles_box, _groups(tiles, winner))
                  for (_, tiles, winner), (_, tiles_box) in zip(lines, parts, strict=True))
     slot = 0
     for number, ((label, tiles, winner), (label_box, tiles_box)) in enumerate(
@@ -86,10 +84,10 @@ def _name(tile: Tile | None) -> str:
     return tile.code if tile is not None else "not seen yet"
 
 
-def _fitting(box: pygame.Rect, count: int, winner: bool) -> int:
-    """The tile height that fits ``count`` slots in ``box``."""
-    width_in_heights = ASPECT * (count + (WIN_GAP if winner else 0)) + 0.02 * count
-    return max(8, min(box.height, int(box.width / max(width_in_heights, 1e-6))))
+def _groups(tiles: tuple[Tile | None, ...], winner: bool) -> list[list[tuple[Tile | None, bool]]]:
+    """The row as win_block's groups: a winner's winning tile set apart."""
+    upright = [(tile, False) for tile in tiles]
+    return [upright[:-1], upright[-1:]] if winner and tiles else [upright]
 
 
 def _tiles(canvas: Canvas, box: pygame.Rect, tiles: tuple[Tile | None, ...], winner: bool,
@@ -99,9 +97,9 @@ def _tiles(canvas: Canvas, box: pygame.Rect, tiles: tuple[Tile | None, ...], win
     x = box.left
     for index, tile in enumerate(tiles):
         if winner and index == count - 1:
-            x += round(height * ASPECT * WIN_GAP)
+            x += round(height * GROUP_GAP)
         rect = canvas.tile(tile, (x, box.top), height, f"fix.tile{first + index}")
         if first + index == cursor:
             canvas.box(rect.inflate(6, 6), theme.WIN_FRAME, "fix.cursor", 3,
                        max(3, height // 14))
-        x = rect.right + max(1, round(height * 0.02))
+        x = rect.right + 1

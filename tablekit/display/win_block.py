@@ -117,7 +117,7 @@ def _tiles_row(canvas: Canvas, row: pygame.Rect, win: WinResult, prefix: str) ->
     groups: list[list[tuple[Tile | None, bool]]] = [[(t, False) for t in hand],
                                                     [(win.win_tile, False)]]
     groups += [_meld_tiles(meld, win.seat) for meld in win.melds]
-    height = _tile_height(row, groups)
+    height = tile_height(row, groups)
     x, drawn = row.left, []
     for number, group in enumerate(groups):
         for tile, sideways in group:
@@ -132,7 +132,7 @@ def _tiles_row(canvas: Canvas, row: pygame.Rect, win: WinResult, prefix: str) ->
     canvas.record("shape", f"{prefix}.tiles", drawn[0].unionall(drawn[1:]))
 
 
-def _tile_height(row: pygame.Rect, groups: list[list[tuple[Tile | None, bool]]]) -> int:
+def tile_height(row: pygame.Rect, groups: list[list[tuple[Tile | None, bool]]]) -> int:
     """The tile height that fits every group in the row's width (at most the row's height)."""
     per_height = sum(1.0 if side else ASPECT for group in groups for _, side in group)
     per_height += GROUP_GAP * (len(groups) - 1)
