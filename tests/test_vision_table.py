@@ -11,11 +11,12 @@ import numpy as np
 import pytest
 
 from tablekit.cli import main
+from tablekit.sim.effects import Conditions
 from tablekit.sim.geometry import HAND_Y, TILE_LENGTH, TILE_WIDTH, WALL_Y
 from tablekit.sim.script import Script
 from tablekit.sim.source import SimulatedCamera
 from tablekit.sim.table import DEMO_GAME
-from tablekit.vision.busy import busy_boxes
+from tablekit.vision.busy import FeltMemory, busy_boxes
 from tablekit.vision.calibration import PROFILE_DIR, Profile, calibrate
 from tablekit.vision.classes import CLASSES
 from tablekit.vision.postprocess import box_iou
@@ -124,6 +125,22 @@ def test_an_arm_over_the_table_is_busy_and_a_bare_table_is_not(rig, models) -> N
                                             margin=120.0)
     bare, _ = read_frame(camera.render_moment(index, 0.9).image, profile, models)
     assert bare.busy == ()
+
+
+def test_a_lamps_glare_stops_being_an_arm_once_the_felt_is_learned(models) -> None:
+    camera = SimulatedCamera(Script.from_log(DEMO_GAME), seed=11, art="fallback", clean=True)
+    profile = calibrate([camera.render_moment(0, 1.0).image, camera.render_moment(1).image])
+    index = camera.script.index_of(0, 20)
+    glare = Conditions(glare=((0.35, 0.6, 0.08, 0.3),))  # a bright spot near seat 0's corner
+    bare = camera.render_moment(index, 0.9, glare).image
+    felt = FeltMemory()
+    busy = [read_frame(bare, profile, models, float(second), felt=felt)[0].busy
+            for second in range(0, 30, 2)]
+    assert busy[0] and busy[0] == read_frame(bare, profile, models)[0].busy
+    assert busy[-3:] == [(), (), ()]
+    arm = camera.render_moment(index, 0.2, glare)
+    reading, _ = read_frame(arm.image, profile, models, 30.0, felt=felt)
+    assert reading.in_busy(tuple(arm.truth.arms[0]["target"]), margin=120.0)
 
 
 def test_busy_ignores_tiles_and_the_centre_panel() -> None:

@@ -10,6 +10,11 @@ table) is an arm; its box, grown to the thin parts next to it (fingers) and by a
 is busy. An arm that barely reaches over the felt (a player taking from their own hand)
 is caught where it crosses the wooden rim: a run of rim cells unlike that side's wood.
 
+Over a game a :class:`FeltMemory` learns how each cell of the felt has looked lately, and
+a part with next to nothing unlike that is no arm: a lamp's glare, which stays where it
+is, stops counting within seconds, while a passing arm still counts (and so does the row
+of standing tiles it crosses to reach the edge).
+
 >>> felt = np.zeros((100, 100, 3), np.uint8); felt[:] = (40, 100, 40)
 >>> arm = felt.copy(); arm[40:52, 0:45] = (150, 180, 225)
 >>> row = felt.copy(); row[10:13, 10:60] = (150, 180, 225)
@@ -23,6 +28,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -52,6 +58,13 @@ RIM_BAND = (488.0, 508.0)
 RIM_RUN_MM = 32.0
 RIM_CHROMA, RIM_SHADE, RIM_BRIGHTER = 0.3, 0.6, 1.6
 """Wood has grain and takes shadows: what marks a rim cell as not wood is stricter."""
+LEARN_SECONDS = (4.0, 20.0)
+"""How long a :class:`FeltMemory` takes (to 1 - 1/e) to follow a cell that looks like
+felt (light drifting), and to learn one that does not (an arm passes in a second and is
+hardly learned; a glare that stays is learned in several seconds)."""
+NEW_CELLS = 8
+"""An arm's part of the not-felt cells has at least this many cells unlike their recent
+look."""
 
 Box = tuple[float, float, float, float]
 
@@ -127,14 +140,55 @@ def felt_model(logs: np.ndarray, bare: np.ndarray, terms: np.ndarray) -> np.ndar
     return fitted
 
 
-def not_felt(coarse: np.ndarray, ignored: np.ndarray, terms: np.ndarray) -> np.ndarray:
-    """bool mask of the cells whose colour cannot be the felt's, lit or shaded."""
-    logs = np.log(coarse.astype(np.float32) + 4.0)
-    ratio = logs - felt_model(logs, ~ignored, terms)
+@dataclass
+class FeltMemory:
+    """Each coarse cell's recent look (log colour) while no tile lay on it.
+
+    >>> memory, glare = FeltMemory(), np.zeros((4, 4, 3), np.float32)
+    >>> glare[0, 0] = 1.0  # a bright spot the fitted felt does not know
+    >>> memory.recall(np.zeros_like(glare), 0.0)[0, 0].tolist()  # starts from the fit
+    [0.0, 0.0, 0.0]
+    >>> for second in range(1, 31):
+    ...     memory.learn(glare, np.zeros((4, 4), bool), _odd(glare), second)
+    >>> round(float(memory.recall(glare, 31.0)[0, 0, 0]), 2), bool(_odd(glare - memory.logs)[0, 0])
+    (0.77, False)
+    """
+
+    logs: np.ndarray | None = None
+    seen_at: float | None = None
+
+    def recall(self, fitted: np.ndarray, timestamp: float) -> np.ndarray:
+        """The learned look, or ``fitted`` (the felt's fit) where nothing is learned yet
+        (the first frame, a new view, a long gap)."""
+        stale = self.seen_at is None or not 0 <= timestamp - self.seen_at <= LEARN_SECONDS[0]
+        if self.logs is None or self.logs.shape != fitted.shape or stale:
+            self.logs = fitted.astype(np.float32)
+        return self.logs
+
+    def learn(self, logs: np.ndarray, ignored: np.ndarray, new: np.ndarray,
+              timestamp: float) -> None:
+        """Move the cells that are not ``ignored`` (tiles, panel, rim) towards ``logs``,
+        those that look ``new`` (unlike felt) slowly."""
+        assert self.logs is not None
+        dt = 0.0 if self.seen_at is None else max(timestamp - self.seen_at, 0.0)
+        rates = (1 - np.exp(-dt / np.array(LEARN_SECONDS))).astype(np.float32)
+        rate = np.where(new, rates[1], rates[0])[..., None]
+        bare = ~ignored
+        self.logs[bare] += (rate * (logs - self.logs))[bare]
+        self.seen_at = timestamp
+
+
+def _odd(ratio: np.ndarray) -> np.ndarray:
+    """bool mask of log-colour differences too large for light and shade on felt."""
     level = ratio.mean(axis=2)
     chroma = np.abs(ratio - level[..., None]).max(axis=2)
-    odd = (chroma > CHROMA) | (level > np.log(BRIGHTER)) | (level < np.log(DARKER))
-    return odd & ~ignored
+    return (chroma > CHROMA) | (level > np.log(BRIGHTER)) | (level < np.log(DARKER))
+
+
+def not_felt(logs: np.ndarray, fitted: np.ndarray, ignored: np.ndarray) -> np.ndarray:
+    """bool mask of the cells whose log colour ``logs`` cannot be the ``fitted`` felt's,
+    lit or shaded."""
+    return _odd(logs - fitted) & ~ignored
 
 
 def _disk(mm: float, scale: float) -> np.ndarray:
@@ -142,20 +196,29 @@ def _disk(mm: float, scale: float) -> np.ndarray:
     return cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
 
 
-def busy_boxes(view_bgr: np.ndarray, scale: float, half: float, tiles: Sequence[Box]
-               ) -> list[Box]:
+def busy_boxes(view_bgr: np.ndarray, scale: float, half: float, tiles: Sequence[Box],
+               memory: FeltMemory | None = None, timestamp: float = 0.0) -> list[Box]:
     """Table boxes (mm) of arms over the felt in a top-down view (``scale`` px/mm covering
-    ``-half..half`` mm); ``tiles`` are the table boxes of the tiles found."""
+    ``-half..half`` mm); ``tiles`` are the table boxes of the tiles found; ``memory``: the
+    game's :class:`FeltMemory`, which learns this frame (``timestamp``: its time, s)."""
     coarse, cell_scale = coarse_view(view_bgr, scale)
     x, y = _table_grid(coarse.shape, cell_scale, half)
     ignored = ignored_cells(coarse.shape, cell_scale, half, tiles)
-    mask = not_felt(coarse, ignored, _terms(coarse.shape, cell_scale, half))
+    terms = _terms(coarse.shape, cell_scale, half)
+    logs = np.log(coarse.astype(np.float32) + 4.0)
+    fitted = felt_model(logs, ~ignored, terms)
+    mask = not_felt(logs, fitted, ignored)
     thick = cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_OPEN, _disk(THICK_MM, cell_scale))
     count, labels = cv2.connectedComponents(thick, connectivity=8)
     edge_at = TABLE_HALF - INSET_MM - EDGE_MM
     edge = (np.abs(x) >= edge_at) | (np.abs(y) >= edge_at)
     parts = [labels == label for label in range(1, count)]
-    parts = [part for part in parts if (part & edge).any()] + rim_crossings(coarse, x, y)
+    parts = [part for part in parts if (part & edge).any()]
+    if memory is not None:  # a part with nothing new in it (a glare) is no arm
+        new = mask & _odd(logs - memory.recall(fitted, timestamp))
+        memory.learn(logs, ignored, mask, timestamp)
+        parts = [part for part in parts if (part & new).sum() >= NEW_CELLS]
+    parts += rim_crossings(coarse, x, y)
     return _merged([_grown_box(part, mask, x, y) for part in parts])
 
 

@@ -4,7 +4,8 @@ into a :class:`TableReading`, and notice a bumped camera.
 The profile is fitted from the first frames that show all four markers (or given);
 every ``check_every`` frames the markers are compared with it, and when they moved
 the readings say ``calibrated=False`` (the tracker then believes nothing) until the
-pipeline has recalibrated from fresh frames.
+pipeline has recalibrated from fresh frames. The pipeline keeps the felt's look over the
+game (:class:`tablekit.vision.busy.FeltMemory`): a lamp's glare is not an arm.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from tablekit.vision.busy import FeltMemory
 from tablekit.vision.calibration import CalibrationError, Profile, calibrate, check_profile
 from tablekit.vision.table_reader import TableModels, read_table
 from tablekit.vision.table_reading import TableReading
@@ -30,6 +32,7 @@ class CameraPipeline:
     frames: int = 0
     warnings: list[str] = field(default_factory=list)
     _pending: list[np.ndarray] = field(default_factory=list)
+    felt: FeltMemory = field(default_factory=FeltMemory)
 
     @classmethod
     def open(cls, profile: Profile | None = None, threads: int = 1) -> CameraPipeline:
@@ -44,9 +47,9 @@ class CameraPipeline:
             check = check_profile(image, self.profile)
             if check.moved:
                 self.warnings.append(f"camera moved ({check}); recalibrating")
-                self.profile = None
+                self.profile, self.felt = None, FeltMemory()
                 return TableReading((), (), timestamp, calibrated=False)
-        return read_table(image, self.profile, self.models, timestamp)
+        return read_table(image, self.profile, self.models, timestamp, felt=self.felt)
 
     def _calibrate(self, image: np.ndarray) -> bool:
         self._pending = [*self._pending[-(FRAMES_TO_CALIBRATE - 1):], image]

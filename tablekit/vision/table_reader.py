@@ -45,7 +45,7 @@ from tablekit.sim.geometry import (
     seat_of_point,
 )
 from tablekit.tiles import Tile
-from tablekit.vision.busy import busy_boxes
+from tablekit.vision.busy import FeltMemory, busy_boxes
 from tablekit.vision.calibration import Profile
 from tablekit.vision.classes import BACK, CLASSES, NOT_A_TILE
 from tablekit.vision.classify import crop_size, upright_crop
@@ -310,22 +310,25 @@ def seen_tiles(tiles: list[ViewTile], view: TableView, small_bgr: np.ndarray
 
 
 def read_frame(image: np.ndarray, profile: Profile, models: TableModels,
-               timestamp: float = 0.0, calibrated: bool = True
-               ) -> tuple[TableReading, list[ViewTile]]:
-    """The reading and the view tiles it was made from (same order)."""
+               timestamp: float = 0.0, calibrated: bool = True,
+               felt: FeltMemory | None = None) -> tuple[TableReading, list[ViewTile]]:
+    """The reading and the view tiles it was made from (same order); ``felt``: the game's
+    memory of the bare felt (:class:`tablekit.vision.busy.FeltMemory`), for arms."""
     view = TableView(profile.camera)
     tiles, small = read_view(image, view, models)
     table_boxes = view.boxes_to_table(np.array([t.box for t in tiles]).reshape(-1, 4))
     busy = busy_boxes(small, DETECT_SCALE, DETECT_HALF,
-                      [tuple(float(v) for v in b) for b in table_boxes])  # type: ignore[misc]
+                      [tuple(float(v) for v in b) for b in table_boxes],  # type: ignore[misc]
+                      felt, timestamp)
     reading = TableReading(seen_tiles(tiles, view, small), tuple(busy), timestamp, calibrated)
     return reading, tiles
 
 
 def read_table(image: np.ndarray, profile: Profile, models: TableModels,
-               timestamp: float = 0.0, calibrated: bool = True) -> TableReading:
+               timestamp: float = 0.0, calibrated: bool = True,
+               felt: FeltMemory | None = None) -> TableReading:
     """Everything a calibrated camera's frame shows of the table, in table mm.
 
     ``calibrated`` is passed on: the caller that checks the markers now and then
     (:func:`tablekit.vision.calibration.check_profile`) says False once they have moved."""
-    return read_frame(image, profile, models, timestamp, calibrated)[0]
+    return read_frame(image, profile, models, timestamp, calibrated, felt)[0]
