@@ -278,3 +278,40 @@ def test_the_tracker_says_when_the_ponds_show_discards_the_state_has_not_taken()
     assert not tracker.behind()
     tracker.history = [frame(one), frame(one)]
     assert tracker.behind()
+
+
+def test_a_discard_seen_only_faintly_is_taken_once_the_next_seat_has_discarded():
+    from engine_helpers import Table
+
+    from tablekit.game.events import Discard
+    from tablekit.game.reducer import apply
+    from tablekit.sim.geometry import POND_FIRST_ROW_Y, seat_to_table
+    from tablekit.vision.faint_discards import FIRST_X
+    from tablekit.vision.table_reading import SeenTile, TableReading
+
+    table = Table(dora="9s")
+    table.deal()
+    state = [table.state]
+    tracker = Tracker(lambda: state[0])
+
+    def tile(seat: int, slot: int, code: str) -> SeenTile:
+        xy = seat_to_table(seat, FIRST_X + 27.0 * slot, POND_FIRST_ROW_Y)
+        return SeenTile(xy, 90.0 * seat, True, ((Tile.from_code(code), 0.9),))
+
+    white = tile(0, 0, "5z")  # seat 0's discard: the detector barely sees it
+    taken = []
+    for time, later in enumerate([()] * 3 + [(tile(1, 0, "1m"),)] * 5):
+        for event in tracker.update(TableReading(later, (), float(time), faint=(white,))):
+            state[0] = apply(state[0], event)
+            taken.append(event)
+        if time == 2:
+            assert taken == []  # no sign yet that a discard must be there
+    assert [e for e in taken if isinstance(e, Discard)] == [
+        Discard(0, Tile.from_code("5z")), Discard(1, Tile.from_code("1m"))]
+    drawn = tile(0, 1, "9p")  # seat 0's next discard: its white dragon still counts
+    for time in range(8, 10):
+        events = tracker.update(TableReading((tile(1, 0, "1m"), drawn), (), float(time),
+                                             faint=(white,)))
+        for event in events:
+            state[0] = apply(state[0], event)
+    assert state[0].seats[0].pond[-1].tile == Tile.from_code("5z")

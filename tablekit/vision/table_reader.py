@@ -70,6 +70,9 @@ ZONE_THRESHOLDS = {"pond": 0.25, "ura": 0.25, "hand": 0.3}
 lie in known places on bare felt; the far side's tiles are small in the frame) and in a
 hand row (a revealed hand's faces; the tops of standing tiles peak lower still); the
 tracker votes over frames anyway."""
+FAINT_POND = 0.12
+"""Fainter pond peaks still read, apart (:attr:`TableReading.faint`): a blank white dragon
+on light felt can peak this low, and the tracker takes one only where a discard must be."""
 
 
 @dataclass(frozen=True)
@@ -227,15 +230,16 @@ def detection_view(view: TableView) -> TableView:
     return TableView(view.camera, DETECT_SCALE, DETECT_HALF, view.plane_mm)
 
 
-def find_in_view(image: np.ndarray, view: TableView, models: TableModels
-                 ) -> tuple[TableDetections, np.ndarray, np.ndarray]:
+def find_in_view(image: np.ndarray, view: TableView, models: TableModels,
+                 faint: bool = False) -> tuple[TableDetections, np.ndarray, np.ndarray]:
     """The tiles found in a frame (boxes in ``view`` pixels), the detector's view, and each
-    tile's zone."""
+    tile's zone; ``faint``: pond peaks from :data:`FAINT_POND` too."""
+    thresholds = {**ZONE_THRESHOLDS, "pond": FAINT_POND} if faint else ZONE_THRESHOLDS
     coarse = detection_view(view)
     small = coarse.warp(image)
-    found = detect_table(models.detector, small, threshold=min(ZONE_THRESHOLDS.values()))
+    found = detect_table(models.detector, small, threshold=min(thresholds.values()))
     zones = zones_of(coarse, found.boxes)
-    needed = np.array([ZONE_THRESHOLDS.get(zone, DETECT_THRESHOLD) for zone in zones])
+    needed = np.array([thresholds.get(zone, DETECT_THRESHOLD) for zone in zones])
     keep = where_tiles_lie(coarse, found.boxes) & (found.scores >= needed)
     found = found.take(keep)
     boxes = view.to_view(coarse.to_table(found.boxes.reshape(-1, 2))).reshape(-1, 4)
@@ -243,11 +247,11 @@ def find_in_view(image: np.ndarray, view: TableView, models: TableModels
         zones[keep]
 
 
-def read_view(image: np.ndarray, view: TableView, models: TableModels
+def read_view(image: np.ndarray, view: TableView, models: TableModels, faint: bool = False
               ) -> tuple[list[ViewTile], np.ndarray]:
     """Every tile of a frame, read in its top-down ``view``, and the detector's coarser view
-    of the frame."""
-    found, small, zones = find_in_view(image, view, models)
+    of the frame; ``faint``: faint pond peaks too (their scores are under the pond's)."""
+    found, small, zones = find_in_view(image, view, models, faint)
     tiles = name_tiles(models.classifier, image, view, found, models.min_score, zones)
     return tiles, small
 
@@ -315,12 +319,16 @@ def read_frame(image: np.ndarray, profile: Profile, models: TableModels,
     """The reading and the view tiles it was made from (same order); ``felt``: the game's
     memory of the bare felt (:class:`tablekit.vision.busy.FeltMemory`), for arms."""
     view = TableView(profile.camera)
-    tiles, small = read_view(image, view, models)
+    found, small = read_view(image, view, models, faint=True)
+    floor = min(ZONE_THRESHOLDS.values())
+    tiles = [tile for tile in found if tile.score >= floor]
     table_boxes = view.boxes_to_table(np.array([t.box for t in tiles]).reshape(-1, 4))
     busy = busy_boxes(small, DETECT_SCALE, DETECT_HALF,
                       [tuple(float(v) for v in b) for b in table_boxes],  # type: ignore[misc]
                       felt, timestamp)
-    reading = TableReading(seen_tiles(tiles, view, small), tuple(busy), timestamp, calibrated)
+    faint = seen_tiles([tile for tile in found if tile.score < floor], view, small)
+    reading = TableReading(seen_tiles(tiles, view, small), tuple(busy), timestamp, calibrated,
+                           faint)
     return reading, tiles
 
 

@@ -66,6 +66,7 @@ class TableReading:
     busy: tuple[Box, ...] = ()       # table boxes (mm) covered by arms or hands
     timestamp: float = 0.0
     calibrated: bool = True          # False: markers lost, nothing here can be trusted
+    faint: tuple[SeenTile, ...] = ()  # pond tiles the detector was unsure of, read apart
 
     def in_busy(self, xy: tuple[float, float], margin: float = 20.0) -> bool:
         x, y = xy

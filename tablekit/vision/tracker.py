@@ -7,7 +7,9 @@ voted over those frames. The stable view is then compared with the engine's stat
 and the differences become events: a draw and a discard (sideways = the riichi
 tile), a claimed discard and the meld laid for it (with who it came from), a closed
 or added kan, a new dora indicator. A meld counts only once its seat has pressed CALL:
-the button vouches for it, the camera says what it is.
+the button vouches for it, the camera says what it is. A discard the detector barely
+sees is taken only once the next seat has discarded
+(:mod:`tablekit.vision.faint_discards`).
 
 At a win the tracker votes the revealed hand's tiles over its last frames
 (:meth:`Tracker.read_win`) and :mod:`tablekit.vision.hand_reading` reads them under
@@ -35,6 +37,7 @@ from tablekit.game.win_reading import WinReading
 from tablekit.rules.hand import Meld
 from tablekit.rules.reading import TileRead
 from tablekit.tiles import Tile
+from tablekit.vision.faint_discards import FaintSpots, faint_discard, faint_ponds
 from tablekit.vision.hand_reading import draft_hand, read_revealed, visible_counts, vote_rows
 from tablekit.vision.meld_reading import (
     face_up_meld_tiles,
@@ -44,7 +47,7 @@ from tablekit.vision.meld_reading import (
     read_own_kan,
 )
 from tablekit.vision.table_reading import SeenTile, TableReading
-from tablekit.vision.zones import locate
+from tablekit.vision.zones import Place, locate
 
 BACK_REACH = 40.0  # mm left of the melds' first face where a closed kan's left end lies
 CALL_PATIENCE = 40  # frames a CALL press holds back the caller's discard
@@ -63,15 +66,19 @@ class Snapshot:
     hand_backs: list[list[float] | None] = field(
         default_factory=lambda: [[] for _ in range(SEATS)])
     """Where face-down tiles lie along each seat's row (a closed kan's ends)."""
+    faint: list[list[tuple[Place, SeenTile]] | None] = field(
+        default_factory=lambda: [[] for _ in range(SEATS)])
+    """Each seat's faint pond reads (:mod:`tablekit.vision.faint_discards`)."""
 
 
-def snapshot(reading: TableReading) -> Snapshot:
+def snapshot(reading: TableReading, kept: Sequence[SeenTile] = ()) -> Snapshot:
+    """The reading sorted into zones; ``kept``: faint reads that count as pond tiles."""
     ponds: list[list[tuple[int, float, SeenTile]] | None] = [[] for _ in range(SEATS)]
     rows: list[list[tuple[float, SeenTile]] | None] = [[] for _ in range(SEATS)]
     backs: list[list[float] | None] = [[] for _ in range(SEATS)]
     indicators: list[SeenTile] | None = []
     ura: list[SeenTile] = []
-    for tile in reading.tiles:
+    for tile in (*reading.tiles, *kept):
         place = locate(tile)
         busy = reading.in_busy(tile.xy)
         if place.zone == "pond":
@@ -89,7 +96,9 @@ def snapshot(reading: TableReading) -> Snapshot:
     for row in rows:
         if row is not None:
             row.sort(key=lambda item: item[0])
-    return Snapshot(ordered, rows, indicators, ura, backs)
+    faint = [tile for tile in reading.faint if tile not in kept]
+    return Snapshot(ordered, rows, indicators, ura, backs,
+                    faint_ponds(faint, [reading.in_busy(tile.xy) for tile in faint]))
 
 
 def _put(zones: list, seat: int, item: tuple, busy: bool) -> None:
@@ -114,6 +123,7 @@ class Tracker:
     vouched: dict[int, int] = field(default_factory=dict)  # seat -> its melds when CALL was pressed
     pond_votes: list[list[dict[Tile, float]]] = field(
         default_factory=lambda: [[] for _ in range(SEATS)])
+    faint_spots: FaintSpots = field(default_factory=FaintSpots)
     proposed: tuple[TableState, list[Event]] | None = None
     """The last events given and the state they were for: the same events for the same
     state again were refused, and must not hold up what else the frame shows."""
@@ -147,11 +157,13 @@ class Tracker:
         self.frames += 1
         if not reading.calibrated:
             return []
-        self.history = [*self.history[-(self.frames_needed * 4):], snapshot(reading)]
+        kept = self.faint_spots.kept(reading.faint)
+        self.history = [*self.history[-(self.frames_needed * 4):], snapshot(reading, kept)]
         state = self.state()
         if state.result is not None or not state.tracked or state.turn is None:
             self.call_pending = None
             self.vouched.clear()
+            self.faint_spots.clear()
             return []
         if self.call_pending is not None:
             self.call_frames += 1
@@ -199,9 +211,19 @@ class Tracker:
             return []
         pond = self._stable_pond(seat)
         physical = [p for p in state.seats[seat].pond if not p.claimed]
-        if pond is None or len(pond) <= len(physical):
+        if pond is None or len(pond) < len(physical):
             return []
-        read = pond[len(physical)]
+        if len(pond) > len(physical):
+            read = pond[len(physical)]
+        elif self._turn_passed(state, seat):  # the discard must be there: a faint read?
+            found = faint_discard([s.faint[seat] for s in self.history], len(physical),
+                                  self.history[-1].ponds[seat][-1] if pond else None)
+            if found is None:
+                return []
+            read = found[0]
+            self.faint_spots.add(seat, found[1])
+        else:
+            return []
         tile = read.best[0]
         counts = visible_counts(state, exclude_last_discard=False)
         if counts[tile.kind] >= 4:  # a fifth: this read or an earlier one is wrong
@@ -216,6 +238,13 @@ class Tracker:
         if state.to_draw:
             events.append(Draw(seat, rinshan=state.kan_draw))
         return [*events, Discard(seat, tile)]
+
+    def _turn_passed(self, state: TableState, seat: int) -> bool:
+        """Whether the next seat's pond shows a discard the state lacks (no call pending)."""
+        after = (seat + 1) % SEATS
+        pond = self._stable_pond(after)
+        return self.call_pending is None and pond is not None and \
+            len(pond) > sum(not p.claimed for p in state.seats[after].pond)
 
     def _weakest_discard(self, state: TableState, kind: int, counts: Counter[int]
                          ) -> tuple[float, DiscardCorrected] | None:

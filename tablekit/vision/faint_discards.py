@@ -1,0 +1,103 @@
+"""A discard the detector barely saw, taken only where a discard must lie.
+
+A blank white dragon on light felt can peak under the pond's threshold in every frame:
+its seat's turn then never ends for the tracker, and every later discard waits behind
+it (one such tile gave a later tsumo ippatsu). The reading keeps such faint pond peaks
+apart (:attr:`tablekit.vision.table_reading.TableReading.faint`). Once the next seat's
+pond shows a discard the state lacks, the turn has passed and the missing discard must
+lie in the next slot of the seat's pond: a faint read there, in the same place in each
+of the last frames, is taken as it. Its place is kept for the rest of the hand, and the
+faint reads there count as that pond's tile from then on (:class:`FaintSpots`).
+
+>>> first = Place(0, "pond", 0, FIRST_X)
+>>> next_slot(0, None, first), next_slot(1, first, Place(0, "pond", 0, FIRST_X + 27))
+(True, True)
+>>> next_slot(1, first, Place(0, "pond", 0, FIRST_X + 80))  # a slot further on: no
+False
+>>> next_slot(6, Place(0, "pond", 0, 65.0), Place(0, "pond", 1, FIRST_X))  # a new row
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from tablekit.game.state import SEATS
+from tablekit.rules.reading import TileRead
+from tablekit.sim.geometry import POND_LEFT_X, POND_ROW_LENGTH, POND_ROWS, TILE_LENGTH, TILE_WIDTH
+from tablekit.vision.hand_reading import vote
+from tablekit.vision.table_reading import SeenTile
+from tablekit.vision.zones import Place, locate
+
+FAINT_FRAMES = 3
+"""Frames in a row a faint read must lie in the next slot."""
+SAME_PLACE_MM = 8.0
+FIRST_X = POND_LEFT_X + TILE_WIDTH / 2
+"""Where the first tile of a pond row lies across its seat."""
+
+
+def next_slot(index: int, last: Place | None, place: Place) -> bool:
+    """Whether ``place`` is where discard ``index`` of a pond goes, after the pond's
+    last tile at ``last`` (None: the pond is empty)."""
+    row = min(index // POND_ROW_LENGTH, POND_ROWS - 1)
+    if place.row != row:
+        return False
+    if last is None or last.row != row:
+        return abs(place.x - FIRST_X) <= (TILE_LENGTH - TILE_WIDTH) / 2 + 6
+    return TILE_WIDTH * 0.6 <= place.x - last.x <= TILE_LENGTH + 12
+
+
+def faint_ponds(faint: Sequence[SeenTile], busy: Sequence[bool]
+                ) -> list[list[tuple[Place, SeenTile]] | None]:
+    """Each seat's faint pond reads with their places (None: a hand over one)."""
+    ponds: list[list[tuple[Place, SeenTile]] | None] = [[] for _ in range(SEATS)]
+    for tile, hidden in zip(faint, busy, strict=True):
+        place = locate(tile)
+        if place.zone != "pond" or ponds[place.seat] is None:
+            continue
+        ponds[place.seat] = None if hidden else [*ponds[place.seat], (place, tile)]
+    return ponds
+
+
+def faint_discard(recent: Sequence[list[tuple[Place, SeenTile]] | None], index: int,
+                  last: SeenTile | None) -> tuple[TileRead, SeenTile] | None:
+    """The read of discard ``index`` of a seat's pond, and where it lies, from its faint
+    reads of the last frames (``recent``, oldest first): one in the next slot after
+    ``last`` in each, all in one place; else None."""
+    if len(recent) < FAINT_FRAMES:
+        return None
+    after = locate(last) if last is not None else None
+    found: list[SeenTile] = []
+    for frame in recent[-FAINT_FRAMES:]:
+        fits = [tile for place, tile in frame or () if next_slot(index, after, place)]
+        if len(fits) != 1 or (found and _apart(found[0], fits[0]) > SAME_PLACE_MM):
+            return None
+        found.append(fits[0])
+    return vote(found), found[-1]
+
+
+def _apart(a: SeenTile, b: SeenTile) -> float:
+    return float(((a.xy[0] - b.xy[0]) ** 2 + (a.xy[1] - b.xy[1]) ** 2) ** 0.5)
+
+
+@dataclass
+class FaintSpots:
+    """Where faint discards were taken this hand, per seat: faint reads there are the
+    pond's tiles."""
+
+    spots: list[list[tuple[float, float]]] = field(
+        default_factory=lambda: [[] for _ in range(SEATS)])
+
+    def add(self, seat: int, tile: SeenTile) -> None:
+        self.spots[seat].append(tile.xy)
+
+    def clear(self) -> None:
+        for spots in self.spots:
+            spots.clear()
+
+    def kept(self, faint: Sequence[SeenTile]) -> list[SeenTile]:
+        """The faint reads lying on a kept spot."""
+        return [tile for tile in faint
+                if any(_apart(tile, SeenTile(xy, 0.0, True)) <= SAME_PLACE_MM
+                       for xy in self.spots[locate(tile).seat])]
