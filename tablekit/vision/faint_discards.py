@@ -20,6 +20,7 @@ True
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -48,18 +49,6 @@ def next_slot(index: int, last: Place | None, place: Place) -> bool:
     return TILE_WIDTH * 0.6 <= place.x - last.x <= TILE_LENGTH + 12
 
 
-def faint_ponds(faint: Sequence[SeenTile], busy: Sequence[bool]
-                ) -> list[list[tuple[Place, SeenTile]] | None]:
-    """Each seat's faint pond reads with their places (None: a hand over one)."""
-    ponds: list[list[tuple[Place, SeenTile]] | None] = [[] for _ in range(SEATS)]
-    for tile, hidden in zip(faint, busy, strict=True):
-        place = locate(tile)
-        if place.zone != "pond" or ponds[place.seat] is None:
-            continue
-        ponds[place.seat] = None if hidden else [*ponds[place.seat], (place, tile)]
-    return ponds
-
-
 def faint_discard(recent: Sequence[list[tuple[Place, SeenTile]] | None], index: int,
                   last: SeenTile | None) -> tuple[TileRead, SeenTile] | None:
     """The read of discard ``index`` of a seat's pond, and where it lies, from its faint
@@ -71,14 +60,10 @@ def faint_discard(recent: Sequence[list[tuple[Place, SeenTile]] | None], index: 
     found: list[SeenTile] = []
     for frame in recent[-FAINT_FRAMES:]:
         fits = [tile for place, tile in frame or () if next_slot(index, after, place)]
-        if len(fits) != 1 or (found and _apart(found[0], fits[0]) > SAME_PLACE_MM):
+        if len(fits) != 1 or (found and math.dist(found[0].xy, fits[0].xy) > SAME_PLACE_MM):
             return None
         found.append(fits[0])
     return vote(found), found[-1]
-
-
-def _apart(a: SeenTile, b: SeenTile) -> float:
-    return float(((a.xy[0] - b.xy[0]) ** 2 + (a.xy[1] - b.xy[1]) ** 2) ** 0.5)
 
 
 @dataclass
@@ -99,5 +84,5 @@ class FaintSpots:
     def kept(self, faint: Sequence[SeenTile]) -> list[SeenTile]:
         """The faint reads lying on a kept spot."""
         return [tile for tile in faint
-                if any(_apart(tile, SeenTile(xy, 0.0, True)) <= SAME_PLACE_MM
+                if any(math.dist(tile.xy, xy) <= SAME_PLACE_MM
                        for xy in self.spots[locate(tile).seat])]

@@ -319,14 +319,14 @@ def read_frame(image: np.ndarray, profile: Profile, models: TableModels,
     """The reading and the view tiles it was made from (same order); ``felt``: the game's
     memory of the bare felt (:class:`tablekit.vision.busy.FeltMemory`), for arms."""
     view = TableView(profile.camera)
-    found, small = read_view(image, view, models, faint=True)
-    floor = min(ZONE_THRESHOLDS.values())
-    tiles = [tile for tile in found if tile.score >= floor]
+    every, small = read_view(image, view, models, faint=True)
+    floor = min(ZONE_THRESHOLDS.values())  # under it: a faint pond peak
+    tiles = [tile for tile in every if tile.score >= floor]
     table_boxes = view.boxes_to_table(np.array([t.box for t in tiles]).reshape(-1, 4))
     busy = busy_boxes(small, DETECT_SCALE, DETECT_HALF,
                       [tuple(float(v) for v in b) for b in table_boxes],  # type: ignore[misc]
                       felt, timestamp)
-    faint = seen_tiles([tile for tile in found if tile.score < floor], view, small)
+    faint = seen_tiles([tile for tile in every if tile.score < floor], view, small)
     reading = TableReading(seen_tiles(tiles, view, small), tuple(busy), timestamp, calibrated,
                            faint)
     return reading, tiles

@@ -37,7 +37,7 @@ from tablekit.game.win_reading import WinReading
 from tablekit.rules.hand import Meld
 from tablekit.rules.reading import TileRead
 from tablekit.tiles import Tile
-from tablekit.vision.faint_discards import FaintSpots, faint_discard, faint_ponds
+from tablekit.vision.faint_discards import FaintSpots, faint_discard
 from tablekit.vision.hand_reading import draft_hand, read_revealed, visible_counts, vote_rows
 from tablekit.vision.meld_reading import (
     face_up_meld_tiles,
@@ -74,6 +74,7 @@ class Snapshot:
 def snapshot(reading: TableReading, kept: Sequence[SeenTile] = ()) -> Snapshot:
     """The reading sorted into zones; ``kept``: faint reads that count as pond tiles."""
     ponds: list[list[tuple[int, float, SeenTile]] | None] = [[] for _ in range(SEATS)]
+    faint: list[list[tuple[Place, SeenTile]] | None] = [[] for _ in range(SEATS)]
     rows: list[list[tuple[float, SeenTile]] | None] = [[] for _ in range(SEATS)]
     backs: list[list[float] | None] = [[] for _ in range(SEATS)]
     indicators: list[SeenTile] | None = []
@@ -96,9 +97,11 @@ def snapshot(reading: TableReading, kept: Sequence[SeenTile] = ()) -> Snapshot:
     for row in rows:
         if row is not None:
             row.sort(key=lambda item: item[0])
-    faint = [tile for tile in reading.faint if tile not in kept]
-    return Snapshot(ordered, rows, indicators, ura, backs,
-                    faint_ponds(faint, [reading.in_busy(tile.xy) for tile in faint]))
+    for tile in reading.faint:
+        place = locate(tile)
+        if place.zone == "pond" and tile not in kept:
+            _put(faint, place.seat, (place, tile), reading.in_busy(tile.xy))
+    return Snapshot(ordered, rows, indicators, ura, backs, faint)
 
 
 def _put(zones: list, seat: int, item: tuple, busy: bool) -> None:
