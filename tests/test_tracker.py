@@ -315,3 +315,35 @@ def test_a_discard_seen_only_faintly_is_taken_once_the_next_seat_has_discarded()
         for event in events:
             state[0] = apply(state[0], event)
     assert state[0].seats[0].pond[-1].tile == Tile.from_code("5z")
+
+
+def test_a_call_whose_meld_is_never_seen_is_shown_until_the_meld_appears():
+    """After CALL the caller's meld is awaited; once the tracker's patience runs out it goes
+    on in turn order and says so on the screen, until the meld shows or CALL is pressed."""
+    from engine_helpers import Table
+
+    from tablekit.game.events import Call
+    from tablekit.vision.table_reading import TableReading
+    from tablekit.vision.tracker import CALL_PATIENCE
+
+    table = Table(dora="9s")
+    table.deal()
+    state = [table.state]
+    tracker = Tracker(lambda: state[0])
+    tracker.expect_call(2)
+    for time in range(CALL_PATIENCE):
+        tracker.update(TableReading((), (), float(time)))
+        assert tracker.warnings() == []
+    tracker.update(TableReading((), (), float(CALL_PATIENCE)))
+    assert tracker.warnings() == [
+        "seat 2 called but no meld is seen: lay it face up by the hand, or UNDO"]
+    tracker.expect_call(2)  # pressed again: waiting for the meld once more
+    assert tracker.warnings() == [] and tracker.call_pending == 2
+    for time in range(CALL_PATIENCE + 1):
+        tracker.update(TableReading((), (), float(time)))
+    assert tracker.warnings()
+    table.turn(0, "7z")
+    dragon = Tile.from_code("7z")
+    state[0] = table(Call(2, "pon", (dragon,) * 3, dragon, 0))  # the meld shows up after all
+    tracker.update(TableReading((), (), float(CALL_PATIENCE + 2)))
+    assert tracker.warnings() == []

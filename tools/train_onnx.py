@@ -60,8 +60,9 @@ class FusedClassifier(nn.Module):
         fc = nn.Linear(fc_weight.shape[1], fc_weight.shape[0])
         fc.weight.data.copy_(fc_weight)
         fc.bias.data.copy_(torch.from_numpy(weights[gemm.input[2]].copy()))
-        mean = torch.from_numpy(weights["net.norm.mean"].copy())
-        std = torch.from_numpy(weights["net.norm.std"].copy())
+        norm = "net.norm." if "net.norm.mean" in weights else "net."  # photo / fine-tuned
+        mean = torch.from_numpy(weights[norm + "mean"].copy())
+        std = torch.from_numpy(weights[norm + "std"].copy())
         return cls(mean, std, convs, fc)
 
 

@@ -79,10 +79,11 @@ def view_tiles(truth: FrameTruth, profile: Profile, view: TableView) -> np.ndarr
     return np.stack(rows) if rows else np.zeros((0, TILE_FIELDS), np.float32)
 
 
-def rig_views(log: Path, seed: int, frames: int) -> Iterator[tuple[np.ndarray, np.ndarray]]:
-    """``frames`` (view, tiles) pairs of one rig playing ``log``."""
+def rig_views(log: Path, seed: int, frames: int, art: str | None = None
+              ) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """``frames`` (view, tiles) pairs of one rig playing ``log`` (``art``: force a tile set)."""
     rng = np.random.default_rng(seed)
-    camera = SimulatedCamera(Script.from_log(log), seed=seed)
+    camera = SimulatedCamera(Script.from_log(log), seed=seed, art=art)
     count = len(camera.script.moments)
     profile = calibrate([camera.render_moment(0, 1.0).image,
                          camera.render_moment(min(1, count - 1), 1.0).image])
@@ -92,11 +93,12 @@ def rig_views(log: Path, seed: int, frames: int) -> Iterator[tuple[np.ndarray, n
         yield view.warp(frame.image), view_tiles(frame.truth, profile, view)
 
 
-def rig_job(job: tuple[Path, int, int]) -> list[tuple[np.ndarray, np.ndarray]]:
-    """A worker's share: one rig's views, or none when its log or markers fail."""
-    log, seed, frames = job
+def rig_job(job: tuple) -> list[tuple[np.ndarray, np.ndarray]]:
+    """A worker's share, ``(log, seed, frames[, art])``: one rig's views, or none when its
+    log or markers fail."""
+    log, seed, frames, *art = job
     try:
-        return list(rig_views(log, seed, frames))
+        return list(rig_views(log, seed, frames, *art))
     except (CalibrationError, ValueError, KeyError, IndexError) as error:
         print(f"rig {seed} ({log.name}) skipped: {error}", file=sys.stderr)
         return []

@@ -39,8 +39,8 @@ def render_rig(job):
     from train_sim_batches import DetectorData, sim_patches
     from train_sim_data import rig_job
 
-    log, seed, frames = job
-    views = rig_job((Path(log), seed, frames))
+    log, seed, frames, art = job
+    views = rig_job((Path(log), seed, frames, art))
     if not views:
         return None
     images = np.stack([v for v, _ in views])
@@ -62,8 +62,9 @@ def render(args, log: dict):
     from train_sim_data import game_logs
 
     logs = game_logs(args.data)
-    rng = np.random.default_rng(1000)
-    jobs = [(str(logs[int(rng.integers(len(logs)))]), 1000 + i, args.frames)
+    rng = np.random.default_rng(args.first_seed)
+    jobs = [(str(logs[int(rng.integers(len(logs)))]), args.first_seed + i, args.frames,
+             args.art if i % 100 < 100 * args.art_share else None)
             for i in range(args.max_rigs)]
     det_images, det_rows, train_p, calib_p = [], [], [], []
     tiles = rigs = 0
@@ -75,10 +76,11 @@ def render(args, log: dict):
                 if seed % 13 == 0:
                     calib_p.append((p_img, p_half, p_lab))
                 else:
-                    rows = rows.copy()
-                    rows[:, 0] += sum(len(i) for i in det_images)
-                    det_images.append(images)
-                    det_rows.append(rows)
+                    if not args.classifier_only:
+                        rows = rows.copy()
+                        rows[:, 0] += sum(len(i) for i in det_images)
+                        det_images.append(images)
+                        det_rows.append(rows)
                     train_p.append((p_img, p_half, p_lab))
                 tiles += n
                 rigs += 1
@@ -87,10 +89,12 @@ def render(args, log: dict):
             if time.time() > deadline:
                 pool.terminate()
                 break
-    log["sim"] = {"rigs": rigs, "views": sum(len(i) for i in det_images), "tiles": tiles,
+    log["sim"] = {"rigs": rigs, "tiles": tiles,
                   "logs": len(logs), "frames_per_rig": args.frames,
                   "calib_rigs": len(calib_p)}
     log_line(f"render done {log['sim']}")
+    if args.classifier_only:
+        return None, train_p, calib_p
     return (np.concatenate(det_images), np.concatenate(det_rows)), train_p, calib_p
 
 
@@ -245,6 +249,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--workers", type=int, default=15)
     parser.add_argument("--frames", type=int, default=8)
     parser.add_argument("--max-rigs", type=int, default=100000)
+    parser.add_argument("--first-seed", type=int, default=1000,
+                        help="the rigs' seeds count up from here (benchmarks use seeds < 1000)")
+    parser.add_argument("--art", default="fluffystuff-black",
+                        help="tile art forced on --art-share of the rigs")
+    parser.add_argument("--art-share", type=float, default=0.0)
+    parser.add_argument("--classifier-only", action="store_true",
+                        help="fine-tune the classifier alone (the table detector is kept)")
+    parser.add_argument("--threads", type=int, default=0,
+                        help="torch threads for training (0: torch's default)")
     parser.add_argument("--render-until", type=float, default=100,
                         help="seconds from the start when rendering stops")
     parser.add_argument("--det-until", type=float, default=220)
@@ -269,14 +282,17 @@ def main(argv: list[str] | None = None) -> None:
                  "gpu": torch.cuda.get_device_name() if args.device == "cuda" else None,
                  "workers": args.workers, "command": " ".join(sys.argv),
                  "date": time.strftime("%Y-%m-%d")}
-    (det_images, det_rows), train_p, calib_p = render(args, log)
-    from train_sim_batches import DetectorData
+    if args.threads:
+        torch.set_num_threads(args.threads)
+    det_data, train_p, calib_p = render(args, log)
+    if not args.classifier_only:
+        from train_sim_batches import DetectorData
 
-    det = train_detector(DetectorData(det_images, det_rows), args, log)
-    export_detector(det, args.out / DETECTOR_FILE)
-    (args.out / "table_train_log.json").write_text(json.dumps(log, indent=1) + "\n")
-    log_line(f"detector exported {log['detector']}")
-    del det_images
+        det = train_detector(DetectorData(*det_data), args, log)
+        export_detector(det, args.out / DETECTOR_FILE)
+        (args.out / "table_train_log.json").write_text(json.dumps(log, indent=1) + "\n")
+        log_line(f"detector exported {log['detector']}")
+    del det_data
     train, calib = classifier_data(train_p, calib_p, args, log)
     cls = train_classifier(train, args, log)
     torch.set_num_threads(8)

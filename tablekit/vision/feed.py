@@ -45,8 +45,9 @@ class CameraFeed:
         if not reading.calibrated:
             self.warnings = ["camera not calibrated: markers hidden or moved"]
             return []
-        self.warnings = []
-        return self.tracker.update(reading)
+        events = self.tracker.update(reading)
+        self.warnings = self.tracker.warnings()
+        return events
 
     def _lose(self, why: str) -> list[Event]:
         self.lost = True

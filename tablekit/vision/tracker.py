@@ -123,6 +123,7 @@ class Tracker:
     call_pending: int | None = None   # a seat pressed CALL: its meld comes before its discard
     call_melds: int = 0
     call_frames: int = 0              # frames since CALL; a call never laid stops blocking
+    unseen_call: int | None = None    # a seat whose CALL ran out of patience with no meld seen
     vouched: dict[int, int] = field(default_factory=dict)  # seat -> its melds when CALL was pressed
     pond_votes: list[list[dict[Tile, float]]] = field(
         default_factory=lambda: [[] for _ in range(SEATS)])
@@ -136,11 +137,26 @@ class Tracker:
         the meld is already in: then the seat holds the turn, not yet discarded)."""
         state = self.state()
         self.vouched[seat] = len(state.seats[seat].melds)
+        if self.unseen_call == seat:
+            self.unseen_call = None
         if state.turn == seat and not state.to_draw:
             return
         self.call_pending = seat
         self.call_melds = len(state.seats[seat].melds)
         self.call_frames = 0
+
+    def warnings(self) -> list[str]:
+        """What a person should know about the tracking now (for the screen).
+
+        >>> tracker = Tracker(TableState.new)
+        >>> tracker.unseen_call = 2
+        >>> tracker.warnings()
+        ['seat 2 called but no meld is seen: lay it face up by the hand, or UNDO']
+        """
+        if self.unseen_call is None:
+            return []
+        return [f"seat {self.unseen_call} called but no meld is seen: "
+                "lay it face up by the hand, or UNDO"]
 
     def behind(self) -> bool:
         """Whether the table shows more discards in some pond than the state holds."""
@@ -164,15 +180,20 @@ class Tracker:
         self.history = [*self.history[-(self.frames_needed * 4):], snapshot(reading, kept)]
         state = self.state()
         if state.result is not None or not state.tracked or state.turn is None:
-            self.call_pending = None
+            self.call_pending = self.unseen_call = None
             self.vouched.clear()
             self.faint_spots.clear()
             return []
         if self.call_pending is not None:
             self.call_frames += 1
             laid = len(state.seats[self.call_pending].melds) > self.call_melds
+            if not laid and self.call_frames > CALL_PATIENCE:  # go on in turn order, and say so
+                self.unseen_call = self.call_pending
             if laid or self.call_frames > CALL_PATIENCE:
                 self.call_pending = None
+        elif self.unseen_call is not None and \
+                len(state.seats[self.unseen_call].melds) > self.vouched.get(self.unseen_call, 0):
+            self.unseen_call = None  # the meld showed up after all
         self._learn_ponds(state)
         out = self._next_events(state)
         self.proposed = (state, out) if out else self.proposed
