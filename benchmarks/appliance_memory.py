@@ -53,9 +53,11 @@ def replay(log: Path, folder: Path, hands: int, screens: Path) -> dict:
             display.show(screen)
             shown[0] = screen
 
+    def read(frame, faint: bool):
+        return pipeline.read(frame.image, frame.timestamp, faint)
+
     started = time.perf_counter()
-    report = simulate_game(log, lambda frame: pipeline.read(frame.image, frame.timestamp),
-                           max_hands=hands, frames_in=folder, on_frame=on_frame)
+    report = simulate_game(log, read, max_hands=hands, frames_in=folder, on_frame=on_frame)
     seconds = time.perf_counter() - started
     return {**report.summary(), "screens_drawn": len(display.saved),
             "ms_per_frame_all": round(1000 * seconds / max(report.frames, 1), 2)}

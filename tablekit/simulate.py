@@ -41,7 +41,9 @@ HOLD = {False: 0.12, True: 1.2}   # seconds a short or long press keeps the pin 
 GAP = 0.15                         # seconds between a person's own presses
 TAIL = 60.0                        # seconds the presses may go on after the last frame
 PATIENCE = 2.0                     # seconds a simulated person waits for the scored hand
-ReadFrame = Callable[[Any], TableReading]
+ReadFrame = Callable[[Any, bool], TableReading]
+"""``read(frame, faint)``: the frame's reading (``faint``: the tracker wants the ponds'
+faint peaks read too, :meth:`tablekit.vision.tracker.Tracker.wants_faint`)."""
 
 
 @dataclass
@@ -188,7 +190,7 @@ def simulate_game(log: Path, read_frame: ReadFrame | None = None, seed: int = 0,
     script = Script.from_game(game)
     camera = ReplayedFrames(script, frames_in, fps) if frames_in is not None else \
         SimulatedCamera(script, seed=seed, fps=fps)
-    read = read_frame or (lambda frame: PerfectReader().read(frame.truth, frame.timestamp))
+    read = read_frame or (lambda frame, _: PerfectReader().read(frame.truth, frame.timestamp))
     clock = [0.0]
     with tempfile.TemporaryDirectory() as folder:
         session = Session.open(Path(folder) / "game.jsonl")
@@ -257,7 +259,7 @@ def _play(game: ImportedGame, camera: SimulatedCamera | ReplayedFrames, read: Re
             driver.schedule(press)
         last_time = frame.timestamp + 1e-9
         driver.run_until(frame.timestamp)
-        for event in tracker.update(read(frame)):
+        for event in tracker.update(read(frame, tracker.wants_faint())):
             flow.handle(event)
         settle()
         flow.tick()

@@ -226,7 +226,7 @@ def test_a_win_the_camera_cannot_read_is_put_right_by_a_person_and_the_game_goes
     from tablekit.sim.perfect_reading import PerfectReader
     from tablekit.simulate import simulate_game
 
-    def hiding_revealed_hands(frame):
+    def hiding_revealed_hands(frame, _faint):
         reading = PerfectReader().read(frame.truth, frame.timestamp)
         hidden = [t.table_xy for t in frame.truth.tiles
                   if t.zone == "hand" and t.face_up and t.role != "win"][:4]
@@ -306,6 +306,9 @@ def test_a_discard_seen_only_faintly_is_taken_once_the_next_seat_has_discarded()
             taken.append(event)
         if time == 2:
             assert taken == []  # no sign yet that a discard must be there
+            assert not tracker.wants_faint()  # so the frames need not read faint peaks
+        if time == 4:
+            assert tracker.wants_faint()  # seat 1 has discarded: seat 0's must lie there
     assert [e for e in taken if isinstance(e, Discard)] == [
         Discard(0, Tile.from_code("5z")), Discard(1, Tile.from_code("1m"))]
     drawn = tile(0, 1, "9p")  # seat 0's next discard: its white dragon still counts
@@ -315,6 +318,7 @@ def test_a_discard_seen_only_faintly_is_taken_once_the_next_seat_has_discarded()
         for event in events:
             state[0] = apply(state[0], event)
     assert state[0].seats[0].pond[-1].tile == Tile.from_code("5z")
+    assert tracker.wants_faint()  # the white dragon's place stays read for the hand
 
 
 def test_a_call_whose_meld_is_never_seen_is_shown_until_the_meld_appears():

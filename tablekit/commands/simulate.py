@@ -34,16 +34,16 @@ def add_parser(subparsers: Any) -> None:
 
 
 def make_reader(kind: str, misread: float, seed: int) -> Any:
-    """A function frame -> TableReading for ``truth`` or ``vision``."""
+    """A function (frame, faint) -> TableReading for ``truth`` or ``vision``."""
     if kind == "truth":
         from tablekit.sim.perfect_reading import PerfectReader
 
         reader = PerfectReader(misread=misread, seed=seed)
-        return lambda frame: reader.read(frame.truth, frame.timestamp)
+        return lambda frame, _: reader.read(frame.truth, frame.timestamp)
     from tablekit.vision.pipeline import CameraPipeline
 
     pipeline = CameraPipeline.open()
-    return lambda frame: pipeline.read(frame.image, frame.timestamp)
+    return lambda frame, faint: pipeline.read(frame.image, frame.timestamp, faint)
 
 
 def run(args: argparse.Namespace) -> int:

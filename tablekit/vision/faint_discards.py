@@ -74,6 +74,9 @@ class FaintSpots:
     spots: list[list[tuple[float, float]]] = field(
         default_factory=lambda: [[] for _ in range(SEATS)])
 
+    def __bool__(self) -> bool:
+        return any(self.spots)
+
     def add(self, seat: int, tile: SeenTile) -> None:
         self.spots[seat].append(tile.xy)
 

@@ -41,7 +41,7 @@ class CameraFeed:
             return self._lose(f"camera lost: {error}")
         if frame is None:
             return self._lose("camera lost: no more frames")
-        reading = self.pipeline.read(frame.image, now)
+        reading = self.pipeline.read(frame.image, now, self.tracker.wants_faint())
         if not reading.calibrated:
             self.warnings = ["camera not calibrated: markers hidden or moved"]
             return []

@@ -38,7 +38,10 @@ class CameraPipeline:
     def open(cls, profile: Profile | None = None, threads: int = 1) -> CameraPipeline:
         return cls(TableModels.load(threads), profile)
 
-    def read(self, image: np.ndarray, timestamp: float = 0.0) -> TableReading:
+    def read(self, image: np.ndarray, timestamp: float = 0.0, faint: bool = False
+             ) -> TableReading:
+        """The frame's reading; ``faint``: the ponds' faint peaks too (the tracker's
+        :meth:`~tablekit.vision.tracker.Tracker.wants_faint`)."""
         self.frames += 1
         if self.profile is None and not self._calibrate(image):
             return TableReading((), (), timestamp, calibrated=False)
@@ -49,7 +52,8 @@ class CameraPipeline:
                 self.warnings.append(f"camera moved ({check}); recalibrating")
                 self.profile, self.felt = None, FeltMemory()
                 return TableReading((), (), timestamp, calibrated=False)
-        return read_table(image, self.profile, self.models, timestamp, felt=self.felt)
+        return read_table(image, self.profile, self.models, timestamp, felt=self.felt,
+                          faint=faint)
 
     def _calibrate(self, image: np.ndarray) -> bool:
         self._pending = [*self._pending[-(FRAMES_TO_CALIBRATE - 1):], image]

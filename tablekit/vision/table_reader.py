@@ -315,11 +315,13 @@ def seen_tiles(tiles: list[ViewTile], view: TableView, small_bgr: np.ndarray
 
 def read_frame(image: np.ndarray, profile: Profile, models: TableModels,
                timestamp: float = 0.0, calibrated: bool = True,
-               felt: FeltMemory | None = None) -> tuple[TableReading, list[ViewTile]]:
+               felt: FeltMemory | None = None, faint: bool = False
+               ) -> tuple[TableReading, list[ViewTile]]:
     """The reading and the view tiles it was made from (same order); ``felt``: the game's
-    memory of the bare felt (:class:`tablekit.vision.busy.FeltMemory`), for arms."""
+    memory of the bare felt (:class:`tablekit.vision.busy.FeltMemory`), for arms;
+    ``faint``: read the ponds' faint peaks too, apart (when the tracker asks for them)."""
     view = TableView(profile.camera)
-    every, small = read_view(image, view, models, faint=True)
+    every, small = read_view(image, view, models, faint=faint)
     floor = min(ZONE_THRESHOLDS.values())  # under it: a faint pond peak
     tiles = [tile for tile in every if tile.score >= floor]
     table_boxes = view.boxes_to_table(np.array([t.box for t in tiles]).reshape(-1, 4))
@@ -334,9 +336,9 @@ def read_frame(image: np.ndarray, profile: Profile, models: TableModels,
 
 def read_table(image: np.ndarray, profile: Profile, models: TableModels,
                timestamp: float = 0.0, calibrated: bool = True,
-               felt: FeltMemory | None = None) -> TableReading:
+               felt: FeltMemory | None = None, faint: bool = False) -> TableReading:
     """Everything a calibrated camera's frame shows of the table, in table mm.
 
     ``calibrated`` is passed on: the caller that checks the markers now and then
     (:func:`tablekit.vision.calibration.check_profile`) says False once they have moved."""
-    return read_frame(image, profile, models, timestamp, calibrated, felt)[0]
+    return read_frame(image, profile, models, timestamp, calibrated, felt, faint)[0]

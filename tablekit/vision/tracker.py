@@ -166,6 +166,15 @@ class Tracker:
             and len(pond) > sum(not p.claimed for p in state.seats[seat].pond)
             for seat in range(SEATS))
 
+    def wants_faint(self) -> bool:
+        """Whether the next frame should read the ponds' faint peaks too: a discard may
+        lie there unseen (the next seat has discarded), or one was taken this hand."""
+        state = self.state()
+        if self.faint_spots:
+            return True
+        return (state.result is None and state.tracked and state.turn is not None
+                and self._turn_passed(state, state.turn))
+
     def offer_again(self) -> None:
         """The app let the last events wait (a win or a draw on the screen): the next frame
         gives them again (unanswered, they are not refused ones)."""
