@@ -267,7 +267,9 @@ class Flow:
             self.message = "who dealt in? that player presses any of their buttons"
 
     def _on_enter_value(self, press: ButtonPress) -> None:
-        entry = self.entries[0]
+        """Each winner sets their own value with their seat's buttons (a double ron too);
+        a press from another seat sets the first winner's."""
+        entry = next((e for e in self.entries if e.seat == press.seat), self.entries[0])
         if press.name is ButtonName.RIICHI:
             entry.han_step = (entry.han_step + 1) % len(HAN_STEPS)
         elif press.name is ButtonName.CALL:
@@ -499,7 +501,8 @@ class Flow:
         won = Won(tuple(e.winner() for e in self.entries), self.discarder)
         if not confirm:
             self.preview = self._preview(won, ())
-            self.message = "RIICHI: han +1   CALL: next fu   OK: done   UNDO: cancel"
+            whose = "each winner's " if len(self.entries) > 1 else ""
+            self.message = f"{whose}RIICHI: han +1   CALL: next fu   OK: done   UNDO: cancel"
             return
         self._propose(won, ())
 

@@ -416,3 +416,20 @@ def test_held_undo_opens_the_menu_and_abortive_draw_from_it(rig):
         r.press(ButtonName.UNDO)
     r.press(ButtonName.OK)
     assert r.state.result.kind == "abortive_draw"
+
+
+def test_each_winner_of_a_double_ron_enters_their_own_value(rig):
+    r = rig()
+    r.press(ButtonName.OK)
+    r.press(ButtonName.WIN, 1)
+    r.press(ButtonName.WIN, 2)
+    r.advance(2.0)
+    r.press(ButtonName.CALL, 0)                      # seat 0 dealt in
+    assert r.flow.stage is Stage.ENTER_VALUE
+    assert r.flow.message.startswith("each winner's RIICHI")
+    r.press(ButtonName.RIICHI, 2)
+    r.press(ButtonName.RIICHI, 2)                    # seat 2: 3 han 30 fu = 3,900
+    r.press(ButtonName.RIICHI, 1)                    # seat 1: 2 han 30 fu = 2,000
+    r.press(ButtonName.OK)
+    r.press(ButtonName.OK)
+    assert r.state.result.deltas == (-5900, 2000, 3900, 0)
