@@ -32,7 +32,8 @@ def measure(log: Path, seed: int, frames: int) -> dict[str, dict[str, int]]:
     from tablekit.vision.pipeline import CameraPipeline
 
     camera = SimulatedCamera(Script.from_game(import_file(log)), seed=seed, fps=4)
-    pipelines = {"memory": CameraPipeline.open(), "each frame alone": CameraPipeline.open()}
+    pipelines = {"memory": CameraPipeline.open(),
+                 "each frame alone": CameraPipeline.open(felt_memory=False)}
     counts = {name: {"arms": 0, "caught": 0, "bare": 0, "falsely_busy": 0}
               for name in pipelines}
     for _ in range(frames):
@@ -40,8 +41,6 @@ def measure(log: Path, seed: int, frames: int) -> dict[str, dict[str, int]]:
         if frame is None:
             break
         for name, pipeline in pipelines.items():
-            if name != "memory":
-                pipeline.felt.logs = None  # forget: every frame starts from the fitted felt
             reading = pipeline.read(frame.image, frame.timestamp)
             if not reading.calibrated:
                 continue

@@ -32,11 +32,14 @@ class CameraPipeline:
     frames: int = 0
     warnings: list[str] = field(default_factory=list)
     _pending: list[np.ndarray] = field(default_factory=list)
-    felt: FeltMemory = field(default_factory=FeltMemory)
+    felt: FeltMemory | None = field(default_factory=FeltMemory)
+    """The game's memory of the bare felt, for arms (None: each frame read alone)."""
 
     @classmethod
-    def open(cls, profile: Profile | None = None, threads: int = 1) -> CameraPipeline:
-        return cls(TableModels.load(threads), profile)
+    def open(cls, profile: Profile | None = None, threads: int = 1,
+             felt_memory: bool = True) -> CameraPipeline:
+        return cls(TableModels.load(threads), profile,
+                   felt=FeltMemory() if felt_memory else None)
 
     def read(self, image: np.ndarray, timestamp: float = 0.0, faint: bool = False
              ) -> TableReading:
@@ -50,7 +53,8 @@ class CameraPipeline:
             check = check_profile(image, self.profile)
             if check.moved:
                 self.warnings.append(f"camera moved ({check}); recalibrating")
-                self.profile, self.felt = None, FeltMemory()
+                self.profile = None
+                self.felt = FeltMemory() if self.felt is not None else None
                 return TableReading((), (), timestamp, calibrated=False)
         return read_table(image, self.profile, self.models, timestamp, felt=self.felt,
                           faint=faint)
