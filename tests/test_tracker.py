@@ -320,6 +320,11 @@ def test_a_discard_seen_only_faintly_is_taken_once_the_next_seat_has_discarded()
     assert state[0].seats[0].pond[-1].tile == Tile.from_code("5z")
     assert tracker.wants_faint()  # the white dragon's place stays read for the hand
 
+    refused = Tracker(lambda: table.state)  # the same frames, every event refused
+    for time, later in enumerate([()] * 3 + [(tile(1, 0, "1m"),)] * 5):
+        refused.update(TableReading(later, (), float(time), faint=(white,)))
+    assert refused.faint_taken is not None and not refused.faint_spots
+
 
 def test_a_call_whose_meld_is_never_seen_is_shown_until_the_meld_appears():
     """After CALL the caller's meld is awaited; once the tracker's patience runs out it goes

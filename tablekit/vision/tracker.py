@@ -128,6 +128,9 @@ class Tracker:
     pond_votes: list[list[dict[Tile, float]]] = field(
         default_factory=lambda: [[] for _ in range(SEATS)])
     faint_spots: FaintSpots = field(default_factory=FaintSpots)
+    faint_taken: tuple[int, int, SeenTile] | None = None
+    """A faint discard given as an event (seat, pond index, read): its place is kept once
+    the state holds it (a refused one is not)."""
     proposed: tuple[TableState, list[Event]] | None = None
     """The last events given and the state they were for: the same events for the same
     state again were refused, and must not hold up what else the frame shows."""
@@ -170,7 +173,7 @@ class Tracker:
         """Whether the next frame should read the ponds' faint peaks too: a discard may
         lie there unseen (the next seat has discarded), or one was taken this hand."""
         state = self.state()
-        if self.faint_spots:
+        if self.faint_spots or self.faint_taken is not None:
             return True
         return (state.result is None and state.tracked and state.turn is not None
                 and self._turn_passed(state, state.turn))
@@ -185,11 +188,12 @@ class Tracker:
         self.frames += 1
         if not reading.calibrated:
             return []
+        state = self.state()
+        self._keep_faint(state)
         kept = self.faint_spots.kept(reading.faint)
         self.history = [*self.history[-(self.frames_needed * 4):], snapshot(reading, kept)]
-        state = self.state()
         if state.result is not None or not state.tracked or state.turn is None:
-            self.call_pending = self.unseen_call = None
+            self.call_pending = self.unseen_call = self.faint_taken = None
             self.vouched.clear()
             self.faint_spots.clear()
             return []
@@ -254,7 +258,7 @@ class Tracker:
             if found is None:
                 return []
             read = found[0]
-            self.faint_spots.add(seat, found[1])
+            self.faint_taken = (seat, len(physical), found[1])
         else:
             return []
         tile = read.best[0]
@@ -271,6 +275,14 @@ class Tracker:
         if state.to_draw:
             events.append(Draw(seat, rinshan=state.kan_draw))
         return [*events, Discard(seat, tile)]
+
+    def _keep_faint(self, state: TableState) -> None:
+        """Keep the place of a faint discard the state now holds."""
+        if self.faint_taken is not None:
+            seat, index, tile = self.faint_taken
+            if sum(not p.claimed for p in state.seats[seat].pond) > index:
+                self.faint_spots.add(seat, tile)
+                self.faint_taken = None
 
     def _turn_passed(self, state: TableState, seat: int) -> bool:
         """Whether the next seat's pond shows a discard the state lacks (no call pending)."""
