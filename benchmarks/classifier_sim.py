@@ -62,6 +62,7 @@ def measure(path: Path, crops: np.ndarray, labels: np.ndarray, arts: np.ndarray)
     best = probs.argmax(1)
     wrong = best != labels
     names = np.array(CLASSES)
+    pairs = zip(names[labels[wrong]], names[best[wrong]], strict=True)
     red = np.isin(labels, [class_index(c) for c in RED_FIVES])
     return {
         "classifier": str(path), "faces": len(labels), "wrong": int(wrong.sum()),
@@ -70,8 +71,7 @@ def measure(path: Path, crops: np.ndarray, labels: np.ndarray, arts: np.ndarray)
         "by_art": {art: round(float(wrong[arts == art].mean()), 4)
                    for art in sorted(set(arts.tolist()))},
         "red_fives_right": f"{int((best[red] == labels[red]).sum())}/{int(red.sum())}",
-        "confusions": [f"{a}->{b} x{n}" for (a, b), n in
-                       Counter(zip(names[labels[wrong]], names[best[wrong]])).most_common(8)],
+        "confusions": [f"{a}->{b} x{n}" for (a, b), n in Counter(pairs).most_common(8)],
     }
 
 
