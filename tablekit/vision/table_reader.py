@@ -328,9 +328,9 @@ def read_frame(image: np.ndarray, profile: Profile, models: TableModels,
     busy = busy_boxes(small, DETECT_SCALE, DETECT_HALF,
                       [tuple(float(v) for v in b) for b in table_boxes],  # type: ignore[misc]
                       felt, timestamp)
-    faint = seen_tiles([tile for tile in every if tile.score < floor], view, small)
+    faint_tiles = seen_tiles([tile for tile in every if tile.score < floor], view, small)
     reading = TableReading(seen_tiles(tiles, view, small), tuple(busy), timestamp, calibrated,
-                           faint)
+                           faint_tiles)
     return reading, tiles
 
 

@@ -164,10 +164,12 @@ class Tracker:
     def behind(self) -> bool:
         """Whether the table shows more discards in some pond than the state holds."""
         state = self.state()
-        return any(
-            (pond := self._stable_pond(seat)) is not None
-            and len(pond) > sum(not p.claimed for p in state.seats[seat].pond)
-            for seat in range(SEATS))
+        return any(self._pond_ahead(state, seat) for seat in range(SEATS))
+
+    def _pond_ahead(self, state: TableState, seat: int) -> bool:
+        """Whether the seat's stable pond shows a discard the state lacks."""
+        pond = self._stable_pond(seat)
+        return pond is not None and len(pond) > lying(state, seat)
 
     def wants_faint(self) -> bool:
         """Whether the next frame should read the ponds' faint peaks too: a discard may
@@ -175,8 +177,7 @@ class Tracker:
         state = self.state()
         if self.faint_spots or self.faint_taken is not None:
             return True
-        return (state.result is None and state.tracked and state.turn is not None
-                and self._turn_passed(state, state.turn))
+        return following(state) and self._turn_passed(state, state.turn)  # type: ignore[arg-type]
 
     def offer_again(self) -> None:
         """The app let the last events wait (a win or a draw on the screen): the next frame
@@ -192,7 +193,7 @@ class Tracker:
         self._keep_faint(state)
         kept = self.faint_spots.kept(reading.faint)
         self.history = [*self.history[-(self.frames_needed * 4):], snapshot(reading, kept)]
-        if state.result is not None or not state.tracked or state.turn is None:
+        if not following(state):
             self.call_pending = self.unseen_call = self.faint_taken = None
             self.vouched.clear()
             self.faint_spots.clear()
@@ -280,16 +281,13 @@ class Tracker:
         """Keep the place of a faint discard the state now holds."""
         if self.faint_taken is not None:
             seat, index, tile = self.faint_taken
-            if sum(not p.claimed for p in state.seats[seat].pond) > index:
+            if lying(state, seat) > index:
                 self.faint_spots.add(seat, tile)
                 self.faint_taken = None
 
     def _turn_passed(self, state: TableState, seat: int) -> bool:
         """Whether the next seat's pond shows a discard the state lacks (no call pending)."""
-        after = (seat + 1) % SEATS
-        pond = self._stable_pond(after)
-        return self.call_pending is None and pond is not None and \
-            len(pond) > sum(not p.claimed for p in state.seats[after].pond)
+        return self.call_pending is None and self._pond_ahead(state, (seat + 1) % SEATS)
 
     def _weakest_discard(self, state: TableState, kind: int, counts: Counter[int]
                          ) -> tuple[float, DiscardCorrected] | None:
@@ -505,6 +503,16 @@ def own_kan(melds: Sequence[Meld], seat: int, tile: Tile, added: bool,
         base = pon.tiles if pon else (tile.plain,) * 3
         return Call(seat, "shouminkan", (*base, tile), tile, pon.from_seat if pon else None)
     return Call(seat, "ankan", four_of(tile, red_fives), None, None)
+
+
+def following(state: TableState) -> bool:
+    """Whether a hand is in play that the camera follows (tracked, someone's turn)."""
+    return state.result is None and state.tracked and state.turn is not None
+
+
+def lying(state: TableState, seat: int) -> int:
+    """How many of the seat's discards still lie in its pond (claimed ones were taken)."""
+    return sum(not p.claimed for p in state.seats[seat].pond)
 
 
 def claimable(state: TableState, seat: int) -> bool:
