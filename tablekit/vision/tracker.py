@@ -248,18 +248,18 @@ class Tracker:
         if self.call_pending == seat:  # a chi by the next player: the meld comes first
             return []
         pond = self._stable_pond(seat)
-        physical = [p for p in state.seats[seat].pond if not p.claimed]
-        if pond is None or len(pond) < len(physical):
+        lies = lying(state, seat)
+        if pond is None or len(pond) < lies:
             return []
-        if len(pond) > len(physical):
-            read = pond[len(physical)]
+        if len(pond) > lies:
+            read = pond[lies]
         elif self._turn_passed(state, seat):  # the discard must be there: a faint read?
-            found = faint_discard([s.faint[seat] for s in self.history], len(physical),
+            found = faint_discard([s.faint[seat] for s in self.history], lies,
                                   self.history[-1].ponds[seat][-1] if pond else None)
             if found is None:
                 return []
             read = found[0]
-            self.faint_taken = (seat, len(physical), found[1])
+            self.faint_taken = (seat, lies, found[1])
         else:
             return []
         tile = read.best[0]
@@ -295,8 +295,8 @@ class Tracker:
         votes) and its correction to the likeliest other tile that fits on the table."""
         found: tuple[float, DiscardCorrected] | None = None
         for seat in range(SEATS):
-            indices = [i for i, p in enumerate(state.seats[seat].pond) if not p.claimed]
-            for index, tally in zip(indices, self.pond_votes[seat], strict=False):
+            for index, tally in zip(lying_at(state, seat), self.pond_votes[seat],
+                                    strict=False):
                 registered = state.seats[seat].pond[index].tile
                 total = sum(tally.values())
                 if registered.kind != kind or not total:
@@ -317,12 +317,12 @@ class Tracker:
         """Add this frame's reads to every registered discard while the ponds line up."""
         latest = self.history[-1]
         for seat in range(SEATS):
-            physical = [p for p in state.seats[seat].pond if not p.claimed]
-            votes = self.pond_votes[seat][: len(physical)]
-            votes += [defaultdict(float) for _ in range(len(physical) - len(votes))]
+            lies = lying(state, seat)
+            votes = self.pond_votes[seat][:lies]
+            votes += [defaultdict(float) for _ in range(lies - len(votes))]
             self.pond_votes[seat] = votes
             seen = latest.ponds[seat]
-            if seen is None or len(seen) != len(physical):
+            if seen is None or len(seen) != lies:
                 continue
             if claimable(state, seat):  # a call may have taken it: the next tile takes its place
                 seen, votes = seen[:-1], votes[:-1]
@@ -335,8 +335,8 @@ class Tracker:
         (unless that would make a fifth of its kind: then another read is the wrong one)."""
         counts = visible_counts(state, exclude_last_discard=False)
         for seat in range(SEATS):
-            indices = [i for i, p in enumerate(state.seats[seat].pond) if not p.claimed]
-            for index, tally in zip(indices, self.pond_votes[seat], strict=False):
+            for index, tally in zip(lying_at(state, seat), self.pond_votes[seat],
+                                    strict=False):
                 if sum(tally.values()) < CORRECTION_FRAMES:
                     continue
                 best = max(tally, key=tally.__getitem__)
@@ -510,9 +510,15 @@ def following(state: TableState) -> bool:
     return state.result is None and state.tracked and state.turn is not None
 
 
+def lying_at(state: TableState, seat: int) -> list[int]:
+    """The indices (in the state's pond) of the seat's discards still lying in its pond,
+    in the order they lie there: claimed ones were taken."""
+    return [i for i, p in enumerate(state.seats[seat].pond) if not p.claimed]
+
+
 def lying(state: TableState, seat: int) -> int:
     """How many of the seat's discards still lie in its pond (claimed ones were taken)."""
-    return sum(not p.claimed for p in state.seats[seat].pond)
+    return len(lying_at(state, seat))
 
 
 def claimable(state: TableState, seat: int) -> bool:
