@@ -195,6 +195,15 @@ def test_ura_indicators_are_voted_over_frames_and_a_hidden_one_is_doubted():
     assert reading.ura == () and "ura dora: 1 indicator not seen" in reading.doubts
     assert reading.drafts == ((0, (*[None] * 13, state.last_discard[1])),)  # to fix by hand
 
+    def unsure(*candidates: tuple[str, float]) -> Snapshot:
+        read = tuple((Tile.from_code(c), p) for c, p in candidates)
+        return Snapshot([[] for _ in range(4)], [[] for _ in range(4)], [],
+                        [SeenTile((-20.0, URA_Y), 0.0, True, read)])
+
+    tracker.history = [unsure(("5p", 0.5), ("6p", 0.4))] * 4
+    reading = tracker.read_win((0,), 1)
+    assert reading.ura == (Tile.from_code("5p"),) and "ura dora: 5p read at 50%" in reading.doubts
+
 
 def test_a_second_dora_indicator_needs_a_kan():
     from dataclasses import replace

@@ -151,6 +151,30 @@ def widen(read: TileRead) -> TileRead:
     return TileRead((*read.candidates, *rest))
 
 
+def read_indicators(reads: Sequence[TileRead], counts: Counter[int], label: str
+                    ) -> tuple[tuple[Tile, ...], list[str]]:
+    """Indicators (the ura dora) from their votes: each the likeliest tile that is not a
+    fifth of its kind over ``counts`` (every tile visible, the winners' hands included),
+    with a doubt for a read under :data:`SURE` and for a fifth put aside.
+
+    >>> reads = [TileRead(((Tile(8), 0.55), (Tile(4), 0.4))), TileRead.sure(Tile(0))]
+    >>> tiles, doubts = read_indicators(reads, Counter({0: 4}), "ura dora")
+    >>> to_mpsz(tiles), doubts
+    ('91m', ['ura dora: 9m read at 55%', 'ura dora: 1m would be a fifth of its kind'])
+    """
+    counts = Counter(counts)
+    tiles, doubts = [], []
+    for read in reads:
+        tile, p = next(((t, q) for t, q in read.candidates if counts[t.kind] < 4), read.best)
+        if counts[read.best[0].kind] >= 4:
+            doubts.append(f"{label}: {read.best[0]} would be a fifth of its kind")
+        elif p < SURE:
+            doubts.append(f"{label}: {tile} read at {p:.0%}")
+        counts[tile.kind] += 1
+        tiles.append(tile)
+    return tuple(tiles), doubts
+
+
 def visible_counts(state: TableState, exclude_last_discard: bool) -> Counter[int]:
     """Kinds visible on the table outside the hands (ponds, melds, dora indicators)."""
     counts = state.visible_kinds()

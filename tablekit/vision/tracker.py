@@ -38,7 +38,13 @@ from tablekit.rules.hand import Meld
 from tablekit.rules.reading import TileRead
 from tablekit.tiles import Tile
 from tablekit.vision.faint_discards import FaintSpots, faint_discard
-from tablekit.vision.hand_reading import draft_hand, read_revealed, visible_counts, vote_rows
+from tablekit.vision.hand_reading import (
+    draft_hand,
+    read_indicators,
+    read_revealed,
+    visible_counts,
+    vote_rows,
+)
 from tablekit.vision.meld_reading import (
     face_up_meld_tiles,
     meld_group,
@@ -455,7 +461,10 @@ class Tracker:
                 winners.append(hand)
             else:
                 drafts.append((seat, draft_hand(state, seat, reads, from_seat)))
-        ura, unseen = self._ura(state, seats)
+        counts = visible_counts(state, exclude_last_discard=from_seat is not None)
+        for hand in winners:
+            counts.update(tile.kind for tile in hand.hand)
+        ura, unseen = self._ura(state, seats, counts)
         return WinReading(tuple(winners), ura, (*doubts, *unseen), tuple(drafts))
 
     def _hand_reads(self, seat: int) -> list[TileRead] | None:
@@ -468,10 +477,11 @@ class Tracker:
         length = Counter(len(r) for r in rows).most_common(1)[0][0]
         return vote_rows([[tile for _, tile in r] for r in rows if len(r) == length])
 
-    def _ura(self, state: TableState, seats: tuple[int, ...]
+    def _ura(self, state: TableState, seats: tuple[int, ...], counts: Counter[int]
              ) -> tuple[tuple[Tile, ...], list[str]]:
         """The ura indicators under a riichi winner's win, one under each dora indicator,
-        voted over the last frames that show them all; a doubt when none does."""
+        voted over the last frames that show them all (none a fifth of its kind over the
+        ``counts`` of visible tiles); doubts when none does or a read is unsure."""
         if not any(state.seats[s].riichi for s in seats):
             return (), []
         want = max(1, len(state.dora))
@@ -480,7 +490,7 @@ class Tracker:
         rows = [r for r in rows if len(r) == want]
         if not rows:
             return (), [f"ura dora: {want} indicator{'s' * (want > 1)} not seen"]
-        return tuple(read.best[0] for read in vote_rows(rows)), []
+        return read_indicators(vote_rows(rows), counts, "ura dora")
 
 
 def four_of(tile: Tile, red_fives: bool) -> tuple[Tile, ...]:
