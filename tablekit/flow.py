@@ -451,12 +451,13 @@ class Flow:
         if won == self.pending:
             return
         complete = len(reading.winners) == len(self.win_seats)
-        preview = self._preview(won, reading.doubts) if complete else None
+        discard_fix = self._ron_tile_fix(won) if complete else None
+        preview = self._preview(won, reading.doubts, discard_fix) if complete else None
         if preview is None:
             self.message = "; ".join(reading.doubts) or self.message.removesuffix(FIX_HINT)
             self.message = (self.message or "reading the revealed hand...") + FIX_HINT
             return
-        self.pending, self.preview = won, preview
+        self.pending, self.preview, self.discard_fix = won, preview, discard_fix
 
     def _enter_values(self) -> None:
         """Held CALL on a win waiting for OK: its han and fu entered by hand instead (what
@@ -515,7 +516,8 @@ class Flow:
         self.stage = Stage.CONFIRM_WIN
 
     def _ron_tile_fix(self, won: Won) -> DiscardCorrected | None:
-        """A ron tile put right by hand that the camera read otherwise: its discard too."""
+        """A ron tile (put right by hand, or read in the winner's row) other than the
+        discard the camera registered: that discard is corrected too."""
         state, tile = self.session.state, won.winners[0].win_tile
         last = state.last_discard
         if won.from_seat is None or last is None or tile is None or last[1] == tile or (

@@ -108,6 +108,20 @@ def play_until_wall(r: Rig, left: int):
         r.camera(Draw(seat), Discard(seat, Tile(r.state.wall % 34)))
 
 
+def test_a_ron_tile_read_otherwise_than_the_discard_corrects_the_discard_on_ok(rig):
+    r = rig(reader=FakeReader({1: RON_ON_6S}))     # the winner's row shows 6s
+    r.press(ButtonName.OK)
+    play_to_seat_discarding(r, 0, "1z")            # the camera took the discard as 1z
+    before = r.state.scores
+    r.press(ButtonName.WIN, 1)
+    r.advance(2.0)
+    assert r.flow.stage is Stage.CONFIRM_WIN and r.flow.preview is not None
+    assert r.state.scores == before                # nothing moved before OK
+    r.press(ButtonName.OK)
+    assert r.state.result.kind == "win"
+    assert r.state.seats[0].pond[-1].tile == Tile.from_code("6s")
+
+
 def test_riichi_refused_under_1000_points(rig):
     r = rig(reader=FakeReader({}), rules=with_options(TENHOU, start_points=900,
                                                       return_points=900))

@@ -365,3 +365,23 @@ def test_a_call_whose_meld_is_never_seen_is_shown_until_the_meld_appears():
     state[0] = table(Call(2, "pon", (dragon,) * 3, dragon, 0))  # the meld shows up after all
     tracker.update(TableReading((), (), float(CALL_PATIENCE + 2)))
     assert tracker.warnings() == []
+
+
+def test_a_ron_tile_the_winner_shows_as_another_tile_than_the_discard_registered():
+    """The discard was misread (1z): the winner's row surely shows 6s, which completes
+    the hand: that is taken, with a doubt; an unsure row read leaves the discard."""
+    from dataclasses import replace
+
+    from tablekit.game.state import TableState
+    from tablekit.tiles import parse_tiles
+    from tablekit.vision.hand_reading import read_revealed
+
+    state = replace(TableState.new(), last_discard=(0, Tile.from_code("1z")))
+    reads = [TileRead.sure(t) for t in parse_tiles("234567m234p7899s6s")]
+    hand, doubts = read_revealed(state, 1, reads, 0)
+    assert hand is not None and hand.win_tile == Tile.from_code("6s")
+    assert any("reads as 6s in the hand" in d for d in doubts)
+    reads[-1] = TileRead(((Tile.from_code("6s"), 0.6), (Tile.from_code("1z"), 0.3)))
+    hand, doubts = read_revealed(state, 1, reads, 0)
+    assert not any("reads as" in d for d in doubts)
+    assert hand is None or hand.win_tile == Tile.from_code("1z")

@@ -60,7 +60,9 @@ def read_revealed(state: TableState, seat: int, reads: list[TileRead], from_seat
     concealed = _concealed(state, seat, reads, from_seat)
     if not concealed:
         return None, [f"seat {seat}: no revealed hand seen"]
+    disagree = ron_disagreement(state, seat, reads, from_seat)
     concealed, doubts = fit_count(concealed, 14 - 3 * len(melds), seat)
+    doubts = [*disagree, *doubts]
     hand, found = best_hand(state, seat, concealed, len(melds), from_seat)
     for index in sorted(range(len(concealed) - 1), key=lambda i: concealed[i].best[1])[:2]:
         if hand is not None:
@@ -94,11 +96,47 @@ def draft_hand(state: TableState, seat: int, reads: list[TileRead], from_seat: i
 
 def _concealed(state: TableState, seat: int, reads: list[TileRead], from_seat: int | None
                ) -> list[TileRead]:
-    """The row's reads less the winner's face-up meld tiles, the ron tile the discard's."""
-    concealed = reads[: len(reads) - face_up_meld_tiles(state.seats[seat].melds)]
+    """The row's reads less the winner's face-up meld tiles, the ron tile the discard's
+    (or, where the row reads it surely as another tile, either: :func:`ron_tile_read`)."""
+    concealed = _row(state, seat, reads)
     if concealed and from_seat is not None and state.last_discard is not None:
-        concealed[-1] = TileRead.sure(state.last_discard[1])
+        concealed[-1] = ron_tile_read(state.last_discard[1], concealed[-1])
     return concealed
+
+
+def _row(state: TableState, seat: int, reads: list[TileRead]) -> list[TileRead]:
+    """The row's reads less the winner's face-up meld tiles (at the row's end)."""
+    return reads[: len(reads) - face_up_meld_tiles(state.seats[seat].melds)]
+
+
+def ron_tile_read(registered: Tile, row: TileRead) -> TileRead:
+    """The ron tile: the discard as registered, unless the winner's row reads the tile
+    (set apart at its end) surely as another: then either, the hand decides.
+
+    >>> to_mpsz(t for t, _ in ron_tile_read(Tile(0), TileRead.sure(Tile(14))).candidates)
+    '1m6p'
+    >>> ron_tile_read(Tile(0), TileRead(((Tile(14), 0.6),))).candidates
+    ((Tile('1m'), 1.0),)
+    """
+    seen, p = row.best
+    if seen == registered or p < SURE:
+        return TileRead.sure(registered)
+    others = tuple((tile, q / 2) for tile, q in row.candidates if tile != registered)
+    return TileRead(((registered, 0.5), *others))
+
+
+def ron_disagreement(state: TableState, seat: int, reads: list[TileRead],
+                     from_seat: int | None) -> list[str]:
+    """A doubt when the winner's row surely reads the ron tile as other than the discard
+    registered (then one of the two reads is wrong)."""
+    concealed = _row(state, seat, reads)
+    if not concealed or from_seat is None or state.last_discard is None:
+        return []
+    registered, row = state.last_discard[1], concealed[-1]
+    if len(ron_tile_read(registered, row).candidates) == 1:
+        return []
+    return [f"seat {seat}: the ron tile reads as {row.best[0]} in the hand, but seat "
+            f"{from_seat}'s discard as {registered}"]
 
 
 def best_hand(state: TableState, seat: int, reads: list[TileRead], melds: int,
