@@ -1,7 +1,8 @@
 """A winner's revealed hand read under the rules: the tiles voted over frames, fitted to the
 hand's size (tiles an arm or the far edge hid become any tile), the ron tile from the last
-discard, and the complete hands the rules allow ranked by the camera's confidence, with
-every uncertainty reported as a doubt for the person who confirms.
+discard (or from the winner's row, where that surely reads otherwise), and the complete
+hands the rules allow ranked by the camera's confidence, with every uncertainty reported
+as a doubt for the person who confirms; the ura indicators never a fifth of a kind.
 
 >>> from tablekit.game.state import TableState
 >>> from tablekit.tiles import parse_tiles
