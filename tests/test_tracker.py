@@ -205,6 +205,31 @@ def test_ura_indicators_are_voted_over_frames_and_a_hidden_one_is_doubted():
     assert reading.ura == (Tile.from_code("5p"),) and "ura dora: 5p read at 50%" in reading.doubts
 
 
+def test_a_dora_indicator_read_otherwise_at_the_win_is_a_doubt():
+    from engine_helpers import Table
+
+    from tablekit.game.events import Discard, Draw
+    from tablekit.vision.table_reading import SeenTile
+    from tablekit.vision.tracker import Snapshot
+
+    table = Table(dora="9s")
+    table.deal()
+    state = table(Draw(0), Discard(0, Tile.from_code("1z")))
+
+    def frame(code: str, p: float) -> Snapshot:
+        seen = [SeenTile((0.0, 0.0), 0.0, True, ((Tile.from_code(code), p),))]
+        return Snapshot([[] for _ in range(4)], [[] for _ in range(4)], seen, [])
+
+    tracker = Tracker(lambda: state)
+    tracker.history = [frame("9s", 0.95)] * 4
+    assert not any("dora" in d for d in tracker.read_win((1,), 0).doubts)
+    tracker.history = [frame("8s", 0.6)] * 4          # unsure: no doubt about the indicator
+    assert not any("dora" in d for d in tracker.read_win((1,), 0).doubts)
+    tracker.history = [frame("8s", 0.95)] * 4
+    doubts = tracker.read_win((1,), 0).doubts
+    assert "dora indicator: reads as 8s now, 9s when it was turned" in doubts
+
+
 def test_a_second_dora_indicator_needs_a_kan():
     from dataclasses import replace
 

@@ -36,9 +36,10 @@ from tablekit.game.state import SEATS, TableState
 from tablekit.game.win_reading import WinReading
 from tablekit.rules.hand import Meld
 from tablekit.rules.reading import TileRead
-from tablekit.tiles import Tile
+from tablekit.tiles import Tile, to_mpsz
 from tablekit.vision.faint_discards import FaintSpots, faint_discard
 from tablekit.vision.hand_reading import (
+    SURE,
     draft_hand,
     read_indicators,
     read_revealed,
@@ -465,7 +466,25 @@ class Tracker:
         for hand in winners:
             counts.update(tile.kind for tile in hand.hand)
         ura, unseen = self._ura(state, seats, counts)
+        doubts += self._dora_doubts(state)
         return WinReading(tuple(winners), ura, (*doubts, *unseen), tuple(drafts))
+
+    def _dora_doubts(self, state: TableState) -> list[str]:
+        """A second look at the dora indicators at a win: one the last frames surely read
+        as another tile than the one registered when it was turned is a doubt (no event
+        corrects an indicator: held CALL enters the han and fu by hand)."""
+        rows = [s.indicators for s in self.history[-self.frames_needed * 2:]]
+        rows = [r for r in rows if r is not None and len(r) == len(state.dora)]
+        if not rows or not state.dora:
+            return []
+        voted = vote_rows(rows)
+        now = Counter(read.best[0] for read in voted if read.best[1] >= SURE)
+        now -= Counter(state.dora)
+        if not now:
+            return []
+        before = Counter(state.dora) - Counter(read.best[0] for read in voted)
+        return [f"dora indicator: reads as {to_mpsz(now.elements())} now, "
+                f"{to_mpsz(before.elements())} when it was turned"]
 
     def _hand_reads(self, seat: int) -> list[TileRead] | None:
         """The seat's hand row voted over the last frames that show it (the most common
