@@ -58,10 +58,9 @@ def read_revealed(state: TableState, seat: int, reads: list[TileRead], from_seat
     to the hand's size, the ron tile from the last discard, and the likeliest complete
     hand, letting one of the two least sure reads be another tile if none is complete."""
     melds = state.seats[seat].melds
-    concealed = _concealed(state, seat, reads, from_seat)
+    concealed, disagree = _concealed(state, seat, reads, from_seat)
     if not concealed:
         return None, [f"seat {seat}: no revealed hand seen"]
-    disagree = ron_disagreement(state, seat, reads, from_seat)
     concealed, doubts = fit_count(concealed, 14 - 3 * len(melds), seat)
     doubts = [*disagree, *doubts]
     hand, found = best_hand(state, seat, concealed, len(melds), from_seat)
@@ -87,7 +86,7 @@ def draft_hand(state: TableState, seat: int, reads: list[TileRead], from_seat: i
     (14, (None, None, Tile('2z')))
     """
     count = 14 - 3 * len(state.seats[seat].melds)
-    concealed = _concealed(state, seat, reads, from_seat)
+    concealed, _ = _concealed(state, seat, reads, from_seat)
     ron = state.last_discard[1] if from_seat is not None and state.last_discard else None
     last = concealed[-1].best[0] if concealed else ron
     body = sorted(range(len(concealed) - 1), key=lambda i: -concealed[i].best[1])[:count - 1]
@@ -96,18 +95,19 @@ def draft_hand(state: TableState, seat: int, reads: list[TileRead], from_seat: i
 
 
 def _concealed(state: TableState, seat: int, reads: list[TileRead], from_seat: int | None
-               ) -> list[TileRead]:
-    """The row's reads less the winner's face-up meld tiles, the ron tile the discard's
-    (or, where the row reads it surely as another tile, either: :func:`ron_tile_read`)."""
-    concealed = _row(state, seat, reads)
-    if concealed and from_seat is not None and state.last_discard is not None:
-        concealed[-1] = ron_tile_read(state.last_discard[1], concealed[-1])
-    return concealed
-
-
-def _row(state: TableState, seat: int, reads: list[TileRead]) -> list[TileRead]:
-    """The row's reads less the winner's face-up meld tiles (at the row's end)."""
-    return reads[: len(reads) - face_up_meld_tiles(state.seats[seat].melds)]
+               ) -> tuple[list[TileRead], list[str]]:
+    """The row's reads less the winner's face-up meld tiles (at the row's end), the ron
+    tile the discard's (or, where the row reads it surely as another tile, either:
+    :func:`ron_tile_read`, with a doubt, as one of the two reads is wrong)."""
+    concealed = reads[: len(reads) - face_up_meld_tiles(state.seats[seat].melds)]
+    if not concealed or from_seat is None or state.last_discard is None:
+        return concealed, []
+    registered, row = state.last_discard[1], concealed[-1]
+    concealed[-1] = ron_tile_read(registered, row)
+    if len(concealed[-1].candidates) == 1:
+        return concealed, []
+    return concealed, [f"seat {seat}: the ron tile reads as {row.best[0]} in the hand, but "
+                       f"seat {from_seat}'s discard as {registered}"]
 
 
 def ron_tile_read(registered: Tile, row: TileRead) -> TileRead:
@@ -124,20 +124,6 @@ def ron_tile_read(registered: Tile, row: TileRead) -> TileRead:
         return TileRead.sure(registered)
     others = tuple((tile, q / 2) for tile, q in row.candidates if tile != registered)
     return TileRead(((registered, 0.5), *others))
-
-
-def ron_disagreement(state: TableState, seat: int, reads: list[TileRead],
-                     from_seat: int | None) -> list[str]:
-    """A doubt when the winner's row surely reads the ron tile as other than the discard
-    registered (then one of the two reads is wrong)."""
-    concealed = _row(state, seat, reads)
-    if not concealed or from_seat is None or state.last_discard is None:
-        return []
-    registered, row = state.last_discard[1], concealed[-1]
-    if len(ron_tile_read(registered, row).candidates) == 1:
-        return []
-    return [f"seat {seat}: the ron tile reads as {row.best[0]} in the hand, but seat "
-            f"{from_seat}'s discard as {registered}"]
 
 
 def best_hand(state: TableState, seat: int, reads: list[TileRead], melds: int,
