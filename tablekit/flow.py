@@ -22,7 +22,7 @@ camera still counts a few tiles in the wall (its last discards missed; shown).
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 
@@ -33,6 +33,7 @@ from tablekit.game.events import (
     Chombo,
     Discard,
     DiscardCorrected,
+    DoraCorrected,
     Draw,
     Event,
     ExhaustiveDraw,
@@ -112,7 +113,7 @@ class Flow:
     reading: WinReading | None = None
     fix: TileFix | None = None
     fixed: bool = False
-    discard_fix: DiscardCorrected | None = None
+    corrections: tuple[Event, ...] = ()   # applied before the pending win on OK
     tenpai: list[bool] = field(default_factory=lambda: [False] * SEATS)
     menu: Menu | None = None
     differences_for: int | None = None
@@ -284,10 +285,10 @@ class Flow:
 
     def _on_confirm_win(self, press: ButtonPress) -> None:
         if press.name is ButtonName.OK and self.pending is not None:
-            if self.discard_fix is not None and not self._submit(self.discard_fix):
+            if not all(self._submit(event) for event in self.corrections):
                 return
             self._submit(self.pending)
-            self.pending, self.preview, self.fixed, self.discard_fix = None, None, False, None
+            self.pending, self.preview, self.fixed, self.corrections = None, None, False, ()
             self.stage = self._resting_stage()
         elif press.name is ButtonName.UNDO:
             self._back_to_play("win cancelled: no points moved")
@@ -309,7 +310,7 @@ class Flow:
         elif press.name is ButtonName.OK:
             self._score_fixed(fix)
         elif press.name is ButtonName.UNDO:
-            self.fix, self.fixed, self.reread_at, self.discard_fix = None, False, 0.0, None
+            self.fix, self.fixed, self.reread_at, self.corrections = None, False, 0.0, ()
             self.pending, self.preview = None, None
             self.stage = Stage.CONFIRM_WIN
             self.message = "reading the revealed hand again"
@@ -394,7 +395,7 @@ class Flow:
 
     def _back_to_play(self, message: str) -> None:
         self.claims, self.entries, self.pending, self.preview = [], [], None, None
-        self.reading, self.fix, self.fixed, self.discard_fix = None, None, False, None
+        self.reading, self.fix, self.fixed, self.corrections = None, None, False, ()
         self.discarder = None
         self.stage = self._resting_stage()
         self.message = message
@@ -451,19 +452,19 @@ class Flow:
         if won == self.pending:
             return
         complete = len(reading.winners) == len(self.win_seats)
-        discard_fix = self._ron_tile_fix(won) if complete else None
-        preview = self._preview(won, reading.doubts, discard_fix) if complete else None
+        corrections = self._ron_tile_fix(won) if complete else ()
+        preview = self._preview(won, reading.doubts, corrections) if complete else None
         if preview is None:
             self.message = "; ".join(reading.doubts) or self.message.removesuffix(FIX_HINT)
             self.message = (self.message or "reading the revealed hand...") + FIX_HINT
             return
-        self.pending, self.preview, self.discard_fix = won, preview, discard_fix
+        self.pending, self.preview, self.corrections = won, preview, corrections
 
     def _enter_values(self) -> None:
         """Held CALL on a win waiting for OK: its han and fu entered by hand instead (what
         tiles alone cannot put right, such as a meld the camera took wrongly)."""
         self.entries = [Entry(seat) for seat in self.win_seats]
-        self.pending, self.fixed, self.discard_fix = None, True, None
+        self.pending, self.fixed, self.corrections = None, True, ()
         self.stage = Stage.ENTER_VALUE
         self._preview_entries(confirm=False)
 
@@ -479,7 +480,11 @@ class Flow:
         want = max(1, len(state.dora)) if any(
             state.seats[seat].riichi for seat in self.win_seats) else 0
         ura = (self.pending or reading).ura
-        self.fix = TileFix.start(hands, [*ura, *[None] * want][:want])
+        dora = [*state.dora]
+        for event in self.corrections:  # a dora indicator already put right stays so
+            if isinstance(event, DoraCorrected):
+                dora[event.index] = event.tile
+        self.fix = TileFix.start(hands, [*ura, *[None] * want][:want], dora)
         self.stage = Stage.FIX_TILES
         self.message = "put the framed tile right; OK scores the hand"
 
@@ -489,12 +494,15 @@ class Flow:
                             "CALL sets the framed one")
             return
         won = Won(fix.winners(), self.discarder, tuple(fix.ura))  # type: ignore[arg-type]
-        discard_fix = self._ron_tile_fix(won)
-        preview = self._preview(won, ("tiles put right by hand",), discard_fix)
+        dora = self.session.state.dora
+        corrections = (*self._ron_tile_fix(won), *(
+            DoraCorrected(index, tile) for index, (tile, was) in enumerate(zip(
+                fix.dora, dora, strict=True)) if tile != was and tile is not None))
+        preview = self._preview(won, ("tiles put right by hand",), corrections)
         if preview is None:
             return  # the engine's reason is the message; the tiles stay to be fixed
         self.pending, self.preview, self.fixed, self.fix = won, preview, True, None
-        self.discard_fix = discard_fix
+        self.corrections = corrections
         self.stage = Stage.CONFIRM_WIN
         self.message = ""
 
@@ -515,22 +523,24 @@ class Flow:
         self.pending, self.preview = won, preview
         self.stage = Stage.CONFIRM_WIN
 
-    def _ron_tile_fix(self, won: Won) -> DiscardCorrected | None:
+    def _ron_tile_fix(self, won: Won) -> tuple[DiscardCorrected, ...]:
         """A ron tile (put right by hand, or read in the winner's row) other than the
         discard the camera registered: that discard is corrected too."""
         state, tile = self.session.state, won.winners[0].win_tile
         last = state.last_discard
         if won.from_seat is None or last is None or tile is None or last[1] == tile or (
                 last[0] != won.from_seat or state.chankan_tile is not None):
-            return None
-        return DiscardCorrected(last[0], len(state.seats[last[0]].pond) - 1, tile)
+            return ()
+        return (DiscardCorrected(last[0], len(state.seats[last[0]].pond) - 1, tile),)
 
-    def _preview(self, won: Won, doubts: tuple[str, ...], first: Event | None = None
+    def _preview(self, won: Won, doubts: tuple[str, ...], first: Sequence[Event] = ()
                  ) -> WinPreview | None:
-        """``won`` scored on a copy of the state (after ``first``, when given)."""
+        """``won`` scored on a copy of the state (after the corrections ``first``)."""
         try:
-            state = self.session.state if first is None else apply(self.session.state, first)
-            after = apply(state, won)
+            state = self.session.state
+            for event in (*first, won):
+                state = apply(state, event)
+            after = state
         except BadEvent as error:
             self.message = str(error)
             return None

@@ -1,5 +1,5 @@
-"""Putting a misread win right with the buttons: the winners' revealed tiles and the ura
-indicators in one row of slots, a cursor, and the steps a button makes.
+"""Putting a misread win right with the buttons: the winners' revealed tiles, the dora
+indicators and the ura indicators in one row of slots, a cursor, and the steps a button makes.
 
 RIICHI moves the cursor to the next slot (held: back one), CALL turns the tile under it
 to the next kind (held: the kind before), WIN to the same number in the next suit. A
@@ -34,38 +34,37 @@ ORDER = tuple(parse_tiles("1234506789m1234506789p1234506789s1234567z"))
 
 @dataclass
 class TileFix:
-    """What a person is putting right: each winner's tiles, then the ura indicators."""
+    """What a person is putting right: each winner's tiles, the dora indicators (as the
+    camera registered them when they were turned), then the ura indicators."""
 
     seats: tuple[int, ...]
     hands: list[list[Tile | None]]
     ura: list[Tile | None] = field(default_factory=list)
     cursor: int = 0
+    dora: list[Tile | None] = field(default_factory=list)
 
     @classmethod
     def start(cls, hands: Sequence[tuple[int, Sequence[Tile | None]]],
-              ura: Sequence[Tile | None]) -> TileFix:
-        """From the reading: ``(seat, tiles)`` for each winner, the ura indicators."""
+              ura: Sequence[Tile | None], dora: Sequence[Tile] = ()) -> TileFix:
+        """From the reading: ``(seat, tiles)`` for each winner, the ura indicators, and
+        the dora indicators registered."""
         return cls(tuple(seat for seat, _ in hands), [list(tiles) for _, tiles in hands],
-                   list(ura))
+                   list(ura), dora=list(dora))
+
+    @property
+    def rows(self) -> list[list[Tile | None]]:
+        """The rows of slots in cursor order: each winner's, the dora, the ura indicators."""
+        return [*self.hands, self.dora, self.ura]
 
     @property
     def slots(self) -> list[Tile | None]:
-        """Every slot in cursor order: each winner's tiles, then the ura indicators."""
-        return [tile for hand in self.hands for tile in hand] + self.ura
+        """Every slot in cursor order."""
+        return [tile for row in self.rows for tile in row]
 
     @property
     def unknown(self) -> int:
         """Slots still empty."""
         return sum(tile is None for tile in self.slots)
-
-    def where(self) -> tuple[int | None, int]:
-        """The cursor as (winner index, or None on the ura indicators; index in it)."""
-        index = self.cursor
-        for number, hand in enumerate(self.hands):
-            if index < len(hand):
-                return number, index
-            index -= len(hand)
-        return None, index
 
     def move(self, step: int) -> None:
         self.cursor = (self.cursor + step) % max(1, len(self.slots))
@@ -89,7 +88,8 @@ class TileFix:
     def view(self) -> TileFixView:
         """What the screen shows of it."""
         return TileFixView(tuple((seat, tuple(hand)) for seat, hand in zip(
-            self.seats, self.hands, strict=True)), tuple(self.ura), self.cursor)
+            self.seats, self.hands, strict=True)), tuple(self.ura), self.cursor,
+            tuple(self.dora))
 
     def winners(self) -> tuple[WinnerHand, ...]:
         """The fixed hands (every slot set), the last tile of each the winning tile."""
@@ -98,13 +98,19 @@ class TileFix:
         return tuple(WinnerHand(seat, tuple(hand), hand[-1])  # type: ignore[arg-type]
                      for seat, hand in zip(self.seats, self.hands, strict=True))
 
+    def _where(self) -> tuple[list[Tile | None], int]:
+        """The row under the cursor and the index in it."""
+        index = self.cursor
+        for row in self.rows:
+            if index < len(row):
+                return row, index
+            index -= len(row)
+        raise IndexError("no slots")
+
     def _get(self) -> Tile | None:
-        number, index = self.where()
-        return self.ura[index] if number is None else self.hands[number][index]
+        row, index = self._where()
+        return row[index]
 
     def _set(self, tile: Tile) -> None:
-        number, index = self.where()
-        if number is None:
-            self.ura[index] = tile
-        else:
-            self.hands[number][index] = tile
+        row, index = self._where()
+        row[index] = tile

@@ -9,6 +9,7 @@ from tablekit.game.events import (
     Call,
     Chombo,
     Discard,
+    DoraCorrected,
     Draw,
     ExhaustiveDraw,
     GameEnded,
@@ -51,6 +52,18 @@ def test_riichi_on_the_first_uninterrupted_turn_is_double_riichi():
     state = table.tsumo(0, PINFU, "6s")
     value = state.result.wins[0].value
     assert value.has("double_riichi") and value.has("ippatsu")  # won on the next own draw
+
+
+def test_a_dora_indicator_put_right_changes_the_dora_the_win_counts():
+    table = Table()                   # indicator read as 1m (dora 2m: one in PINFU)
+    table.deal()
+    table.turn(0)
+    table(DoraCorrected(0, Tile.from_code("8s")))   # it is 8s: dora 9s, the pair
+    table.turn(1)
+    table.turn(2, "6s")
+    state = table.ron(1, PINFU, "6s")
+    assert state.dora == (Tile.from_code("8s"),)
+    assert state.result.wins[0].value.han == 1 + 2   # pinfu, two dora
 
 
 def test_a_riichi_discard_that_is_ronned_keeps_its_stick():
@@ -128,6 +141,10 @@ def test_a_draw_declared_with_tiles_the_camera_still_counts():
     ([Draw(0), Discard(0, Tile.from_code("1m")), Draw(1), Discard(1, Tile.from_code("1m")),
       Draw(2), Discard(2, Tile.from_code("1m")), Draw(3), Discard(3, Tile.from_code("1m")),
       Draw(0), Discard(0, Tile.from_code("1m"))], "more than four 1m"),
+    ([DoraCorrected(1, Tile.from_code("2m"))], "no dora indicator number 2"),
+    ([Draw(0), Discard(0, Tile.from_code("9m")), Draw(1), Discard(1, Tile.from_code("9m")),
+      Draw(2), Discard(2, Tile.from_code("9m")), Draw(3), Discard(3, Tile.from_code("9m")),
+      DoraCorrected(0, Tile.from_code("9m"))], "more than four 9m"),
 ])
 def test_bad_events_are_refused_and_change_nothing(events, reason):
     table = Table()

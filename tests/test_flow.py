@@ -6,7 +6,7 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 
 from tablekit.flow import Flow, Stage
-from tablekit.game.events import Discard, Draw, WinnerHand, Won
+from tablekit.game.events import Discard, DoraRevealed, Draw, WinnerHand, Won
 from tablekit.game.reducer import apply
 from tablekit.game.session import Session
 from tablekit.game.win_reading import WinReading
@@ -245,6 +245,26 @@ def test_a_ron_tile_put_right_corrects_the_discard_too(rig):
     r.press(ButtonName.OK)
     assert r.state.seats[0].pond[-1].tile == Tile.from_code("6s")
     assert r.state.result.deltas[1] > 0
+
+
+def test_a_dora_indicator_put_right_by_hand_is_corrected_before_the_win(rig):
+    r = rig(reader=FakeReader({1: RON_ON_6S}))
+    r.press(ButtonName.OK)
+    r.camera(DoraRevealed(Tile.from_code("7s")))      # an 8s turned, read as 7s
+    play_to_seat_discarding(r, 0, "6s")
+    r.press(ButtonName.WIN, 1)
+    r.advance(2.0)
+    assert r.flow.preview.deltas == (-2000, 2000, 0, 0)   # pinfu, one dora (8s)
+    r.press(ButtonName.CALL, 1)
+    assert r.flow.screen().fix.dora == (Tile.from_code("7s"),)
+    r.press(ButtonName.RIICHI, 1, hold=1.3)            # held: back to the last slot
+    r.press(ButtonName.CALL, 1)                        # 7s -> 8s
+    r.press(ButtonName.OK)
+    assert r.flow.preview.deltas == (-3900, 3900, 0, 0)   # dora 9s: the pair
+    assert r.state.dora == (Tile.from_code("7s"),)        # nothing applied yet
+    r.press(ButtonName.OK)
+    assert r.state.dora == (Tile.from_code("8s"),)
+    assert r.state.result.deltas == (-3900, 3900, 0, 0)
 
 
 def test_held_call_enters_han_and_fu_for_a_win_the_camera_cannot_read(rig):

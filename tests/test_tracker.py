@@ -227,7 +227,40 @@ def test_a_dora_indicator_read_otherwise_at_the_win_is_a_doubt():
     assert not any("dora" in d for d in tracker.read_win((1,), 0).doubts)
     tracker.history = [frame("8s", 0.95)] * 4
     doubts = tracker.read_win((1,), 0).doubts
-    assert "dora indicator: reads as 8s now, 9s when it was turned" in doubts
+    assert "dora indicator: reads as 8s now, 9s when it was registered" in doubts
+
+
+def test_a_dora_indicator_many_frames_read_otherwise_is_corrected():
+    from engine_helpers import Table
+
+    from tablekit.game.events import DoraCorrected
+    from tablekit.vision.table_reading import SeenTile
+    from tablekit.vision.tracker import CORRECTION_FRAMES, Snapshot
+
+    table = Table(dora="9s")
+    table.deal()
+    state = table.turn(0, "1z")
+
+    def frame(code: str, p: float) -> Snapshot:
+        seen = [SeenTile((0.0, 0.0), 0.0, True, ((Tile.from_code(code), p),))]
+        return Snapshot([[] for _ in range(4)], [[] for _ in range(4)], seen, [])
+
+    tracker = Tracker(lambda: state)
+
+    def show(shown: Snapshot, times: int) -> list:
+        for _ in range(times):
+            tracker.history.append(shown)
+            tracker._learn_dora(state)
+        return tracker._dora_corrections(state)
+
+    assert show(frame("9s", 0.95), 4) == []
+    assert show(frame("8s", 0.6), 9) == []            # unsure reads: no votes
+    assert show(frame("8s", 0.95), CORRECTION_FRAMES - 1) == []
+    assert show(frame("8s", 0.95), 1) == []           # 6 frames, not yet twice the 4
+    assert show(frame("8s", 0.95), 2) == [DoraCorrected(0, Tile.from_code("8s"))]
+    fixed = table(DoraCorrected(0, Tile.from_code("8s")))
+    tracker._learn_dora(fixed)                        # the votes were for the old indicator
+    assert tracker._dora_corrections(fixed) == []
 
 
 def test_a_second_dora_indicator_needs_a_kan():

@@ -91,17 +91,18 @@ def example_screens(game: Path = FIXTURE_GAME, layout: Layout = "facing") -> lis
         Example("hand-result-abortive", ScreenModel(_four_winds(draw.after), Mode.HAND_RESULT)),
         Example("final", ScreenModel(last.after, Mode.FINAL)),
         Example("menu", ScreenModel(big_tsumo.before, Mode.MENU, menu=MENU)),
-        Example("fix-tiles", ScreenModel(last.before, Mode.FIX_TILES, fix=_fixing(last.last))),
+        Example("fix-tiles", ScreenModel(last.before, Mode.FIX_TILES,
+                                         fix=_fixing(last.last, last.before.dora))),
     ]
     return [Example(e.name, replace(e.model, layout=layout)) for e in examples]
 
 
-def _fixing(won: Won) -> TileFixView:
-    """``won``'s tiles being put right: one tile not seen, the cursor on it, one ura
-    indicator read."""
+def _fixing(won: Won, dora: tuple[Tile, ...]) -> TileFixView:
+    """``won``'s tiles being put right: one tile not seen, the cursor on it, the dora
+    indicators, one ura indicator read."""
     winner = won.winners[0]
     tiles = (*winner.hand[:4], None, *winner.hand[5:])
-    return TileFixView(((winner.seat, tiles),), (Tile.from_code("7p"),), cursor=4)
+    return TileFixView(((winner.seat, tiles),), (Tile.from_code("7p"),), cursor=4, dora=dora)
 
 
 def _four_winds(state: TableState) -> TableState:

@@ -1,6 +1,6 @@
 """The FIX_TILES screen: a misread win's tiles, one row per winner (the winning tile set
-apart) and a row of ura indicators, the slot under the cursor framed, and which button
-does what. A tile the camera never saw shows face down until it is set.
+apart), a row of dora indicators and one of ura indicators, the slot under the cursor
+framed, and which button does what. A tile the camera never saw shows face down until it is set.
 
 Names: ``fix.rowN`` (the row's label), ``fix.tileK`` (slot K counted over all rows, as
 the cursor counts), ``fix.cursor`` (the frame), ``fix.current`` (the line naming the
@@ -40,8 +40,7 @@ def draw_fix_tiles(canvas: Canvas, model: ScreenModel, area: pygame.Rect) -> Non
     winds = tuple(state.seat_wind(seat) for seat in range(SEATS))
     body = overlay_frame(canvas, area, "Fix the tiles", state.round_label, FIX_FOOTER)
     lines = [(seat_label(seat, winds, state.names), tiles, True) for seat, tiles in fix.hands]
-    if fix.ura:
-        lines.append(("Ura dora indicators", fix.ura, False))
+    lines += [(label + "s", tiles, False) for label, tiles in _indicator_rows(fix) if tiles]
     unit = canvas.unit
     current_h = round(unit * 7)
     boxes = rows(pygame.Rect(body.left, body.top, body.width, body.height - current_h),
@@ -64,10 +63,13 @@ def draw_fix_tiles(canvas: Canvas, model: ScreenModel, area: pygame.Rect) -> Non
 def current_line(fix: TileFixView) -> str:
     """What the cursor is on, in words.
 
-    >>> current_line(TileFixView(((0, (Tile.from_code("3m"),) * 14),), (None,), cursor=2))
+    >>> hand = (0, (Tile.from_code("3m"),) * 14)
+    >>> current_line(TileFixView((hand,), (None,), cursor=2))
     'Tile 3 of 14: 3m'
-    >>> current_line(TileFixView(((0, (Tile.from_code("3m"),) * 14),), (None,), cursor=14))
+    >>> current_line(TileFixView((hand,), (None,), cursor=14))
     'Ura dora indicator 1 of 1: not seen yet'
+    >>> current_line(TileFixView((hand,), (None,), cursor=14, dora=(Tile.from_code("4z"),)))
+    'Dora indicator 1 of 1: 4z'
     """
     index = fix.cursor
     for _, tiles in fix.hands:
@@ -77,7 +79,15 @@ def current_line(fix: TileFixView) -> str:
                 what += " (the winning tile)"
             return f"{what}: {_name(tiles[index])}"
         index -= len(tiles)
-    return f"Ura dora indicator {index + 1} of {len(fix.ura)}: {_name(fix.ura[index])}"
+    for label, tiles in _indicator_rows(fix):
+        if index < len(tiles):
+            return f"{label} {index + 1} of {len(tiles)}: {_name(tiles[index])}"
+        index -= len(tiles)
+    return ""
+
+
+def _indicator_rows(fix: TileFixView) -> list[tuple[str, tuple[Tile | None, ...]]]:
+    return [("Dora indicator", fix.dora), ("Ura dora indicator", fix.ura)]
 
 
 def _name(tile: Tile | None) -> str:

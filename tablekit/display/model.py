@@ -43,11 +43,13 @@ class WinPreview:
 @dataclass(frozen=True)
 class TileFixView:
     """The tiles of a win being put right: each winner's ``(seat, tiles)`` (the winning
-    tile last), the ura indicators, and the slot under the cursor (counted over all)."""
+    tile last), the ura indicators, the slot under the cursor (counted over all rows: the
+    winners', the dora indicators', the ura indicators') and the dora indicators."""
 
     hands: tuple[tuple[int, tuple[Tile | None, ...]], ...]
     ura: tuple[Tile | None, ...] = ()
     cursor: int = 0
+    dora: tuple[Tile | None, ...] = ()
 
 
 @dataclass(frozen=True)

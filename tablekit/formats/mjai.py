@@ -2,7 +2,8 @@
 
 Tiles nobody saw (draws the camera cannot see, the concealed hands) are ``"?"``.
 Scores, deltas and reach acceptance come from replaying the events through
-the engine, so the export always agrees with what the scoreboard showed.
+the engine, so the export always agrees with what the scoreboard showed. A discard or a
+dora indicator corrected later (by the camera or a person) is written as it was put right.
 
 >>> from tablekit.game.events import GameStarted, HandStarted, Draw, Discard
 >>> from tablekit.tiles import Tile
@@ -25,6 +26,8 @@ from tablekit.game.events import (
     Call,
     Chombo,
     Discard,
+    DiscardCorrected,
+    DoraCorrected,
     DoraRevealed,
     Draw,
     Event,
@@ -65,6 +68,8 @@ def to_mjai(events: Iterable[Event]) -> list[dict[str, Any]]:
     for event in events:
         before = state
         state = apply(state, event)
+        if isinstance(event, (DiscardCorrected, DoraCorrected)):
+            _put_right(out, event)
         out.extend(_records(before, state, event))
     if state.phase is Phase.GAME_OVER and (not out or out[-1]["type"] != "end_game"):
         out.append({"type": "end_game", "scores": list(state.scores)})
@@ -74,6 +79,29 @@ def to_mjai(events: Iterable[Event]) -> list[dict[str, Any]]:
 def write_mjai(events: Iterable[Event]) -> Iterator[str]:
     for record in to_mjai(events):
         yield json.dumps(record, ensure_ascii=False)
+
+
+def _put_right(out: list[dict[str, Any]], event: DiscardCorrected | DoraCorrected) -> None:
+    """Rewrite the record of this hand that ``event`` corrects.
+
+    >>> from tablekit.game.events import GameStarted, HandStarted, Draw, Discard
+    >>> t = Tile.from_code
+    >>> lines = to_mjai([GameStarted({"base": "tenhou"}), HandStarted(), DoraRevealed(t("1z")),
+    ...                  Draw(0), Discard(0, t("9m")), DiscardCorrected(0, 0, t("8m")),
+    ...                  DoraCorrected(0, t("2z"))])
+    >>> [(line["type"], line.get("pai") or line.get("dora_marker")) for line in lines[1:]]
+    [('start_kyoku', '?'), ('dora', 'S'), ('tsumo', '?'), ('dahai', '8m')]
+    """
+    start = max(i for i, record in enumerate(out) if record["type"] == "start_kyoku")
+    hand = out[start:]
+    if isinstance(event, DiscardCorrected):
+        record = [r for r in hand if r["type"] == "dahai" and r["actor"] == event.seat][
+            event.index]
+        record["pai"] = mjai_tile(event.tile)
+        return
+    markers = [r for r in hand[:1] if r["dora_marker"] != "?"] + [
+        r for r in hand if r["type"] == "dora"]
+    markers[event.index]["dora_marker"] = mjai_tile(event.tile)
 
 
 def _records(before: TableState, after: TableState, event: Event) -> list[dict[str, Any]]:

@@ -103,6 +103,15 @@ class DoraRevealed:
 
 
 @dataclass(frozen=True)
+class DoraCorrected:
+    """A dora indicator read wrong is put right: ``index`` in the order they were turned
+    (0 the first of the hand), ``tile`` what it really is."""
+
+    index: int
+    tile: Tile
+
+
+@dataclass(frozen=True)
 class WinnerHand:
     """One winner: the revealed concealed tiles with the winning tile (melds come from
     the table), or, for a hand scored without tile tracking, the han and fu people
@@ -172,13 +181,14 @@ class Redo:
 
 Event = Union[  # noqa: UP007 - the union is read at run time by get_args
     GameStarted, HandStarted, Draw, Discard, DiscardCorrected, RiichiDeclared, Call,
-    DoraRevealed, Won,
+    DoraRevealed, DoraCorrected, Won,
     ExhaustiveDraw, AbortiveDraw, Chombo, GameEnded, Undo, Redo,
 ]
 EVENT_TYPES: dict[str, type] = {
     "game_started": GameStarted, "hand_started": HandStarted, "draw": Draw, "discard": Discard,
     "discard_corrected": DiscardCorrected,
-    "riichi": RiichiDeclared, "call": Call, "dora": DoraRevealed, "won": Won,
+    "riichi": RiichiDeclared, "call": Call, "dora": DoraRevealed,
+    "dora_corrected": DoraCorrected, "won": Won,
     "exhaustive_draw": ExhaustiveDraw, "abortive_draw": AbortiveDraw, "chombo": Chombo,
     "game_ended": GameEnded, "undo": Undo, "redo": Redo,
 }

@@ -29,6 +29,7 @@ from tablekit.game.events import (
     Chombo,
     Discard,
     DiscardCorrected,
+    DoraCorrected,
     DoraRevealed,
     Draw,
     Event,
@@ -304,6 +305,17 @@ def _dora(state: TableState, event: DoraRevealed) -> TableState:
     return state
 
 
+def _correct_dora(state: TableState, event: DoraCorrected) -> TableState:
+    _need_phase(state, event, Phase.HAND_IN_PLAY)
+    if not 0 <= event.index < len(state.dora):
+        raise _refuse(event, f"there is no dora indicator number {event.index + 1}")
+    dora = list(state.dora)
+    dora[event.index] = event.tile
+    state = replace(state, dora=tuple(dora))
+    _check_counts(state, event)
+    return state
+
+
 def _check_counts(state: TableState, event: Event) -> None:
     """At most four of a kind can be visible on the table."""
     over = [Tile(k).plain_code for k, n in sorted(state.visible_kinds().items()) if n > 4]
@@ -400,7 +412,7 @@ def _label(state: TableState) -> str:
 _HANDLERS: dict[type, Handler] = {
     GameStarted: _game_started, HandStarted: _hand_started, Draw: _draw, Discard: _discard,
     RiichiDeclared: _riichi, Call: _call, DiscardCorrected: _correct, DoraRevealed: _dora,
-    Won: _won,
+    DoraCorrected: _correct_dora, Won: _won,
     ExhaustiveDraw: _exhaustive, AbortiveDraw: _abortive, Chombo: _chombo,
     GameEnded: _game_ended,
 }

@@ -6,7 +6,8 @@ meld tiles and the dora indicators count only once they read the same in
 voted over those frames. The stable view is then compared with the engine's state
 and the differences become events: a draw and a discard (sideways = the riichi
 tile), a claimed discard and the meld laid for it (with who it came from), a closed
-or added kan, a new dora indicator. A meld counts only once its seat has pressed CALL:
+or added kan, a new dora indicator. A registered discard or dora indicator that many
+later frames read otherwise is corrected. A meld counts only once its seat has pressed CALL:
 the button vouches for it, the camera says what it is. A discard the detector barely
 sees is taken only once the next seat has discarded
 (:mod:`tablekit.vision.faint_discards`).
@@ -27,6 +28,7 @@ from tablekit.game.events import (
     Call,
     Discard,
     DiscardCorrected,
+    DoraCorrected,
     DoraRevealed,
     Draw,
     Event,
@@ -134,6 +136,11 @@ class Tracker:
     vouched: dict[int, int] = field(default_factory=dict)  # seat -> its melds when CALL was pressed
     pond_votes: list[list[dict[Tile, float]]] = field(
         default_factory=lambda: [[] for _ in range(SEATS)])
+    dora_votes: Counter[tuple[Tile, Tile]] = field(default_factory=Counter)
+    """Frames that surely read one registered dora indicator as another tile (registered,
+    read), and under ``None, None`` the frames that read them all as registered: for the
+    indicators ``dora_for``."""
+    dora_for: tuple[Tile, ...] = ()
     faint_spots: FaintSpots = field(default_factory=FaintSpots)
     faint_taken: tuple[int, int, SeenTile] | None = None
     """A faint discard given as an event (seat, pond index, read): its place is kept once
@@ -216,6 +223,7 @@ class Tracker:
                 len(state.seats[self.unseen_call].melds) > self.vouched.get(self.unseen_call, 0):
             self.unseen_call = None  # the meld showed up after all
         self._learn_ponds(state)
+        self._learn_dora(state)
         out = self._next_events(state)
         self.proposed = (state, out) if out else self.proposed
         ahead = out
@@ -232,7 +240,8 @@ class Tracker:
         return out
 
     def _next_events(self, state: TableState) -> list[Event]:
-        for source in (self._corrections, self._melds, self._discards, self._dora):
+        for source in (self._corrections, self._dora_corrections, self._melds, self._discards,
+                       self._dora):
             events = source(state)
             if events and (self.proposed is None or self.proposed[0] is not state
                            or self.proposed[1] != events):
@@ -444,6 +453,36 @@ class Tracker:
         new = [tile for tile, n in seen.items() if n > 0]
         return [DoraRevealed(new[0])] if new else []
 
+    def _learn_dora(self, state: TableState) -> None:
+        """Count this frame for or against the registered indicators, when it shows them
+        all: against when it surely reads exactly one of them as another tile."""
+        if state.dora != self.dora_for:
+            self.dora_votes.clear()
+            self.dora_for = state.dora
+        row = self.history[-1].indicators
+        if not state.dora or row is None or len(row) != len(state.dora):
+            return
+        reads = vote_rows([row])
+        read = Counter(r.best[0] for r in reads if r.best[1] >= SURE) - Counter(state.dora)
+        registered = Counter(state.dora) - Counter(r.best[0] for r in reads)
+        if not read and not registered:
+            self.dora_votes[None, None] += 1  # type: ignore[index]
+        elif sum(read.values()) == 1 and sum(registered.values()) == 1:
+            self.dora_votes[next(iter(registered)), next(iter(read))] += 1
+
+    def _dora_corrections(self, state: TableState) -> list[Event]:
+        """A dora indicator that many frames since surely read as one other tile (twice
+        as many as read it as registered) is corrected, unless that makes a fifth."""
+        if state.dora != self.dora_for:
+            return []
+        counts = visible_counts(state, exclude_last_discard=False)
+        agree = self.dora_votes[None, None]  # type: ignore[index]
+        for (was, tile), frames in self.dora_votes.items():
+            if was is not None and frames >= CORRECTION_FRAMES and frames >= 2 * agree and (
+                    tile.kind == was.kind or counts[tile.kind] < 4):
+                return [DoraCorrected(state.dora.index(was), tile)]
+        return []
+
     # -- wins ---------------------------------------------------------------------------
 
     def read_win(self, seats: tuple[int, ...], from_seat: int | None) -> WinReading:
@@ -471,8 +510,8 @@ class Tracker:
 
     def _dora_doubts(self, state: TableState) -> list[str]:
         """A second look at the dora indicators at a win: one the last frames surely read
-        as another tile than the one registered when it was turned is a doubt (no event
-        corrects an indicator: held CALL enters the han and fu by hand)."""
+        as another tile than the one registered is a doubt (a person puts it right with
+        CALL, like the hand's tiles)."""
         rows = [s.indicators for s in self.history[-self.frames_needed * 2:]]
         rows = [r for r in rows if r is not None and len(r) == len(state.dora)]
         if not rows or not state.dora:
@@ -484,7 +523,7 @@ class Tracker:
             return []
         before = Counter(state.dora) - Counter(read.best[0] for read in voted)
         return [f"dora indicator: reads as {to_mpsz(now.elements())} now, "
-                f"{to_mpsz(before.elements())} when it was turned"]
+                f"{to_mpsz(before.elements())} when it was registered"]
 
     def _hand_reads(self, seat: int) -> list[TileRead] | None:
         """The seat's hand row voted over the last frames that show it (the most common
