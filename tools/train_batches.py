@@ -87,19 +87,33 @@ def photometric(x: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
 
 
 def detector_batch(photos: Photos, gen: torch.Generator, batch: int, side: int = 320,
-                   stride: int = 4) -> tuple[torch.Tensor, ...]:
-    """Images (B, 3, side, side) and CenterNet targets (heat, size, offset, mask)."""
+                   stride: int = 4, tilt: float = 0.0) -> tuple[torch.Tensor, ...]:
+    """Images (B, 3, side, side) and CenterNet targets (heat, size, offset, mask).
+
+    Each view is a photo turned by quarter turns (and mirrored), scaled so its tiles stand
+    12 to 90 px tall; with ``tilt`` (radians) half the views are also turned by up to that
+    angle and squashed by up to 15% along one axis (a camera not straight above), their
+    boxes becoming the boxes around the turned tiles, as photo labels draw them.
+    """
     dev = photos.images.device
     rand = lambda *shape: torch.rand(*shape, generator=gen, device=dev)  # noqa: E731
     pick = torch.randint(len(photos.images), (batch,), generator=gen, device=dev)
     target_h = torch.exp(math.log(12) + rand(batch) * math.log(90 / 12))
     scale = (target_h / photos.median_height()[pick]).clamp(0.15, 3.0)
-    turn = rotation(torch.randint(4, (batch,), generator=gen, device=dev),
-                    torch.randint(2, (batch,), generator=gen, device=dev))
+    forward = rotation(torch.randint(4, (batch,), generator=gen, device=dev),
+                       torch.randint(2, (batch,), generator=gen, device=dev))
+    if tilt:
+        tilted = rand(batch) < 0.5
+        forward = _turn_scale((rand(batch) - 0.5) * 2 * tilt * tilted,
+                              torch.ones(batch, 2, device=dev)) @ forward
+        squash = torch.ones(batch, 2, device=dev)
+        squash[torch.arange(batch), (rand(batch) < 0.5).long()] = 1 - 0.15 * rand(batch) * tilted
+        forward = squash[:, :, None] * forward
+    forward = forward * scale[:, None, None]
     centre = _view_centres(photos, pick, rand)
-    linear = turn.transpose(1, 2) / scale[:, None, None] * (side / 2)
+    linear = torch.linalg.inv(forward) * (side / 2)
     images = photometric(warp(photos.images, centre, linear, (side, side), pick), gen)
-    boxes = _forward_boxes(photos.boxes[pick], centre, turn, scale, side)
+    boxes = _forward_boxes(photos.boxes[pick], centre, forward, side)
     return (images, *_centre_targets(boxes, photos.labels[pick] >= 0, side // stride, stride))
 
 
@@ -115,11 +129,14 @@ def _view_centres(photos: Photos, pick: torch.Tensor, rand) -> torch.Tensor:
     return torch.where(use_tile[:, None], on_tile, anywhere)
 
 
-def _forward_boxes(boxes: torch.Tensor, centre: torch.Tensor, turn: torch.Tensor,
-                   scale: torch.Tensor, side: int) -> torch.Tensor:
-    corners = boxes.view(len(boxes), -1, 2, 2) - centre[:, None, None, :]
-    moved = torch.einsum("bij,bmkj->bmki", turn, corners) * scale[:, None, None, None]
-    moved = moved + side / 2
+def _forward_boxes(boxes: torch.Tensor, centre: torch.Tensor, forward: torch.Tensor,
+                   side: int) -> torch.Tensor:
+    """The boxes around each box's four corners once moved into the view."""
+    x1, y1, x2, y2 = boxes.unbind(-1)
+    corners = torch.stack([torch.stack([x1, y1], -1), torch.stack([x2, y1], -1),
+                           torch.stack([x2, y2], -1), torch.stack([x1, y2], -1)], dim=2)
+    corners = corners - centre[:, None, None, :]
+    moved = torch.einsum("bij,bmkj->bmki", forward, corners) + side / 2
     return torch.cat([moved.min(dim=2).values, moved.max(dim=2).values], dim=-1)
 
 

@@ -70,3 +70,27 @@ def onnx_temperature(path: Path) -> float:
     model = onnx.load(str(path))
     weights = {w.name: numpy_helper.to_array(w) for w in model.graph.initializer}
     return float(weights["temperature"])
+
+
+def fused_from_onnx(net: nn.Module, path: Path) -> nn.Module:
+    """``net`` (a freshly built network of the exported kind) with the exported weights.
+
+    Each batch norm becomes an identity and each convolution takes the folded weight and bias
+    of the ONNX node named after it (``/net/c4/c4.0/c4.0.0/c4.0.0.0/Conv`` -> ``c4.0.0.0``).
+    """
+    model = onnx.load(str(path))
+    weights = {w.name: numpy_helper.to_array(w) for w in model.graph.initializer}
+    for name, module in list(net.named_modules()):
+        if isinstance(module, nn.BatchNorm2d):
+            parent, _, leaf = name.rpartition(".")
+            setattr(net.get_submodule(parent) if parent else net, leaf, nn.Identity())
+    for node in model.graph.node:
+        if node.op_type != "Conv":
+            continue
+        conv = net.get_submodule(node.output[0].split("/")[-2])
+        conv.weight.data.copy_(torch.from_numpy(weights[node.input[1]].copy()))
+        conv.bias = nn.Parameter(torch.from_numpy(weights[node.input[2]].copy()))
+    for name in ("mean", "std"):
+        key = next(k for k in weights if k.endswith("norm." + name))
+        getattr(net.norm, name).copy_(torch.from_numpy(weights[key].copy()))
+    return net

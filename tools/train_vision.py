@@ -61,13 +61,14 @@ def _progress(step: int, steps: int, start: float, seconds: float) -> float:
     return max(step / steps, (time.time() - start) / seconds)
 
 
-def train_detector(photos, args, gen, log: dict):
+def train_detector(photos, args, gen, log: dict, net=None):
+    """Train the photo detector (from scratch, or on from ``net``)."""
     import torch
     from torch.nn import functional as F
     from train_batches import detector_batch
     from train_nets import TileDetector
 
-    net = TileDetector().to(args.device)
+    net = (net or TileDetector()).to(args.device).train()
     opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=1e-4)
     start, step = time.time(), 0
     for step in range(args.det_steps):
@@ -75,7 +76,8 @@ def train_detector(photos, args, gen, log: dict):
         if progress >= 1:
             break
         _schedule(opt, step, progress, args.lr)
-        images, heat_t, size_t, off_t, mask = detector_batch(photos, gen, args.det_batch)
+        images, heat_t, size_t, off_t, mask = detector_batch(photos, gen, args.det_batch,
+                                                             tilt=args.tilt)
         heat, size, offset = net(images)
         n = mask.sum().clamp(min=1)
         loss = focal_loss(heat, heat_t) + (F.l1_loss(size, size_t, reduction="none")
@@ -152,23 +154,33 @@ def _ece(probs, labels, bins: int = 15) -> float:
     return total
 
 
+_ONNX = {"opset_version": 17, "do_constant_folding": True, "dynamo": False}
+
+
 def export(det, cls, temperature: float, out: Path) -> None:
     import torch
-    from train_nets import ExportClassifier, ExportDetector
+    from train_nets import ExportClassifier
+
+    export_detector(det, out)
+    cls_cpu = ExportClassifier(cls.cpu(), temperature)
+    torch.onnx.export(cls_cpu.eval(), (torch.rand(4, 3, 48, 36),),
+                      str(out / "tile_classifier.onnx"), input_names=["crops"],
+                      output_names=["probs"], dynamic_axes={"crops": {0: "n"}, "probs": {0: "n"}},
+                      **_ONNX)
+
+
+def export_detector(det, out: Path) -> None:
+    import torch
+    from train_nets import ExportDetector
 
     out.mkdir(parents=True, exist_ok=True)
-    det_cpu, cls_cpu = ExportDetector(det.cpu()).eval(), ExportClassifier(cls.cpu(), temperature)
-    common = {"opset_version": 17, "do_constant_folding": True, "dynamo": False}
-    torch.onnx.export(det_cpu, (torch.rand(1, 3, 288, 512),), str(out / "tile_detector.onnx"),
+    torch.onnx.export(ExportDetector(det.cpu()).eval(), (torch.rand(1, 3, 288, 512),),
+                      str(out / "tile_detector.onnx"),
                       input_names=["image"], output_names=["heat", "size", "offset"],
                       dynamic_axes={"image": {2: "height", 3: "width"},
                                     "heat": {2: "rows", 3: "cols"},
                                     "size": {2: "rows", 3: "cols"},
-                                    "offset": {2: "rows", 3: "cols"}}, **common)
-    torch.onnx.export(cls_cpu.eval(), (torch.rand(4, 3, 48, 36),),
-                      str(out / "tile_classifier.onnx"), input_names=["crops"],
-                      output_names=["probs"], dynamic_axes={"crops": {0: "n"}, "probs": {0: "n"}},
-                      **common)
+                                    "offset": {2: "rows", 3: "cols"}}, **_ONNX)
 
 
 def fit(args: argparse.Namespace) -> None:
@@ -194,6 +206,28 @@ def fit(args: argparse.Namespace) -> None:
     temperature = calibrate(cls, calib, torch.Generator(device=args.device).manual_seed(1), log)
     export(det, cls, temperature, args.out)
     (args.out / "train_log.json").write_text(json.dumps(log, indent=1))
+    print(json.dumps(log), flush=True)
+
+
+def tune_detector(args: argparse.Namespace) -> None:
+    """Train the exported photo detector further (batch norms folded), export it alone."""
+    import torch
+    from train_batches import Photos
+    from train_data import load_pack
+    from train_nets import TileDetector
+    from train_onnx import fused_from_onnx
+
+    torch.manual_seed(args.seed)
+    gen = torch.Generator(device=args.device).manual_seed(args.seed)
+    pack = load_pack(args.pack)
+    train_idx, _ = split_groups(pack["group"], args.calib_share, args.seed)
+    log: dict = {"seed": args.seed, "torch": torch.__version__, "device": args.device,
+                 "train_photos": len(train_idx), "start": str(args.start), "tilt": args.tilt,
+                 "command": " ".join(sys.argv), "date": time.strftime("%Y-%m-%d")}
+    net = fused_from_onnx(TileDetector(), args.start)
+    det = train_detector(Photos.from_pack(pack, train_idx, args.device), args, gen, log, net)
+    export_detector(det, args.out)
+    (args.out / "detector_tune_log.json").write_text(json.dumps(log, indent=1))
     print(json.dumps(log), flush=True)
 
 
@@ -228,7 +262,22 @@ def main(argv: list[str] | None = None) -> None:
     f.add_argument("--cls-batch", type=int, default=512)
     f.add_argument("--cls-seconds", type=float, default=1e9, help="stop early after this")
     f.add_argument("--calib-share", type=float, default=0.08)
+    f.add_argument("--tilt", type=float, default=0.0,
+                   help="turn half the detector's views by up to this many radians")
     f.set_defaults(func=fit)
+    t = sub.add_parser("tune-detector", help="train the exported photo detector further")
+    t.add_argument("--start", type=Path, default=Path("models/tile_detector.onnx"))
+    t.add_argument("--pack", type=Path, default=Path(".vision_pack/pack.npz"))
+    t.add_argument("--out", type=Path, required=True)
+    t.add_argument("--device", default="cpu")
+    t.add_argument("--seed", type=int, default=9)
+    t.add_argument("--lr", type=float, default=1e-3)
+    t.add_argument("--det-steps", type=int, default=2000)
+    t.add_argument("--det-batch", type=int, default=64)
+    t.add_argument("--det-seconds", type=float, default=1e9, help="stop early after this")
+    t.add_argument("--calib-share", type=float, default=0.08)
+    t.add_argument("--tilt", type=float, default=0.6)
+    t.set_defaults(func=tune_detector)
     c = sub.add_parser("card")
     c.add_argument("--out", type=Path, default=Path("models"))
     c.set_defaults(func=lambda a: __import__("train_card").write_card(a.out))
