@@ -1,6 +1,7 @@
 """Tile-reading accuracy of tablekit and of mahjong-detector on held-out real photos.
 
 Usage: python benchmarks/vision_accuracy.py [--photos DIR] [--threads N] [--json OUT]
+       [--detector ONNX] [--classifier ONNX] [--sets NAME...] [--no-peer]
 For each held-out set (tablekit.vision.datasets.EVAL_SETS) and each reader: F1 at IoU 0.5 with
 the class right, precision, recall, mean ms per photo and the commonest confusions, on the same
 decoded images in the same run. Photos whose labels are impossible for one set (five or more of
@@ -24,8 +25,10 @@ from tablekit.vision.evaluate import evaluate, plausible  # noqa: E402
 from tablekit.vision.reader import TileReader  # noqa: E402
 
 
-def readers(threads: int, classifier: Path | None = None, peer: bool = True) -> dict:
-    options = {"classifier": classifier} if classifier else {}
+def readers(threads: int, classifier: Path | None = None, peer: bool = True,
+            detector: Path | None = None) -> dict:
+    options = {key: path for key, path in (("classifier", classifier), ("detector", detector))
+               if path}
     found = {"tablekit": TileReader.load(threads=threads, **options).read}
     if not peer:
         return found
@@ -45,11 +48,13 @@ def main() -> int:
     parser.add_argument("--json", type=Path, default=None, help="also write the figures here")
     parser.add_argument("--classifier", type=Path, default=None,
                         help="another classifier ONNX for tablekit (default models/)")
+    parser.add_argument("--detector", type=Path, default=None,
+                        help="another photo detector ONNX for tablekit (default models/)")
     parser.add_argument("--sets", nargs="*", default=list(EVAL_SETS), choices=list(EVAL_SETS))
     parser.add_argument("--no-peer", action="store_true", help="leave out mahjong-detector")
     args = parser.parse_args()
     figures: dict = {}
-    found_readers = readers(args.threads, args.classifier, not args.no_peer)
+    found_readers = readers(args.threads, args.classifier, not args.no_peer, args.detector)
     for name in args.sets:
         load = EVAL_SETS[name]
         photos = [(image, cv2.imread(str(image.path))) for image in load(args.photos)]
