@@ -238,6 +238,21 @@ def pack(args: argparse.Namespace) -> None:
     print(build_pack(args.data, args.pack, args.limit, args.sim_rigs))
 
 
+def _common(parser: argparse.ArgumentParser, seed: int, lr: float, det_steps: int,
+            tilt: float) -> None:
+    """The options ``fit`` and ``tune-detector`` share (their defaults differ)."""
+    parser.add_argument("--pack", type=Path, default=Path(".vision_pack/pack.npz"))
+    parser.add_argument("--device", default="cpu")
+    parser.add_argument("--seed", type=int, default=seed)
+    parser.add_argument("--lr", type=float, default=lr)
+    parser.add_argument("--det-steps", type=int, default=det_steps)
+    parser.add_argument("--det-batch", type=int, default=64)
+    parser.add_argument("--det-seconds", type=float, default=1e9, help="stop early after this")
+    parser.add_argument("--calib-share", type=float, default=0.08)
+    parser.add_argument("--tilt", type=float, default=tilt,
+                        help="turn half the detector's views by up to this many radians")
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -250,33 +265,16 @@ def main(argv: list[str] | None = None) -> None:
                    help="also this many simulated rigs, 4 frames each (tools/train_sim_data.py)")
     p.set_defaults(func=pack)
     f = sub.add_parser("fit")
-    f.add_argument("--pack", type=Path, default=Path(".vision_pack/pack.npz"))
+    _common(f, seed=6, lr=3e-3, det_steps=6000, tilt=0.0)
     f.add_argument("--out", type=Path, default=Path("models"))
-    f.add_argument("--device", default="cpu")
-    f.add_argument("--seed", type=int, default=6)
-    f.add_argument("--lr", type=float, default=3e-3)
-    f.add_argument("--det-steps", type=int, default=6000)
-    f.add_argument("--det-batch", type=int, default=64)
-    f.add_argument("--det-seconds", type=float, default=1e9, help="stop early after this")
     f.add_argument("--cls-steps", type=int, default=6000)
     f.add_argument("--cls-batch", type=int, default=512)
     f.add_argument("--cls-seconds", type=float, default=1e9, help="stop early after this")
-    f.add_argument("--calib-share", type=float, default=0.08)
-    f.add_argument("--tilt", type=float, default=0.0,
-                   help="turn half the detector's views by up to this many radians")
     f.set_defaults(func=fit)
     t = sub.add_parser("tune-detector", help="train the exported photo detector further")
+    _common(t, seed=9, lr=1e-3, det_steps=2000, tilt=0.6)
     t.add_argument("--start", type=Path, default=Path("models/tile_detector.onnx"))
-    t.add_argument("--pack", type=Path, default=Path(".vision_pack/pack.npz"))
     t.add_argument("--out", type=Path, required=True)
-    t.add_argument("--device", default="cpu")
-    t.add_argument("--seed", type=int, default=9)
-    t.add_argument("--lr", type=float, default=1e-3)
-    t.add_argument("--det-steps", type=int, default=2000)
-    t.add_argument("--det-batch", type=int, default=64)
-    t.add_argument("--det-seconds", type=float, default=1e9, help="stop early after this")
-    t.add_argument("--calib-share", type=float, default=0.08)
-    t.add_argument("--tilt", type=float, default=0.6)
     t.set_defaults(func=tune_detector)
     c = sub.add_parser("card")
     c.add_argument("--out", type=Path, default=Path("models"))
