@@ -225,10 +225,25 @@ def tune_detector(args: argparse.Namespace) -> None:
                  "train_photos": len(train_idx), "start": str(args.start), "tilt": args.tilt,
                  "command": " ".join(sys.argv), "date": time.strftime("%Y-%m-%d")}
     net = fused_from_onnx(TileDetector(), args.start)
+    _same_as_onnx(net, args.start)
     det = train_detector(Photos.from_pack(pack, train_idx, args.device), args, gen, log, net)
     export_detector(det, args.out)
     (args.out / "detector_tune_log.json").write_text(json.dumps(log, indent=1))
     print(json.dumps(log), flush=True)
+
+
+def _same_as_onnx(net, path: Path) -> None:
+    """Check that a detector read back from ONNX computes what the ONNX file does."""
+    import onnxruntime as ort
+    import torch
+
+    image = torch.rand(1, 3, 160, 224, generator=torch.Generator().manual_seed(0))
+    with torch.no_grad():
+        heat = torch.sigmoid(net.eval()(image)[0]).numpy()
+    want = ort.InferenceSession(str(path)).run(["heat"], {"image": image.numpy()})[0]
+    if not np.allclose(heat, want, atol=1e-4):
+        raise SystemExit(f"{path}: read back wrongly (heat differs by "
+                         f"{np.abs(heat - want).max():.4f})")
 
 
 def pack(args: argparse.Namespace) -> None:
