@@ -447,7 +447,11 @@ class Flow:
                 self.message = "the camera is catching up with the last discards..."
                 return
             self._ensure_drawn(self._tsumo_seat())  # the camera has caught up with the turn
-        reading = self.reading = self.reader.read_win(self.win_seats, self.discarder)
+        reading = self.reader.read_win(self.win_seats, self.discarder)
+        if self.pending is not None and self.reading is not None and (
+                reading.unseen > self.reading.unseen):
+            return  # an arm over a hand: what a fuller view read stands
+        self.reading = reading
         won = Won(reading.winners, self.discarder, reading.ura)
         if won == self.pending:
             return

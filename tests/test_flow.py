@@ -172,6 +172,36 @@ class UnsureReader:
                           tuple((s, self.drafts[s]) for s in seats))
 
 
+class ChangingReader:
+    """A camera whose reading of seat 1's ron changes from one look to the next: each
+    ``(hand, unseen)`` in turn, the last one kept."""
+
+    def __init__(self, *looks: tuple[str, int]) -> None:
+        self.looks = list(looks)
+
+    def read_win(self, seats, from_seat):
+        hand, unseen = self.looks.pop(0) if len(self.looks) > 1 else self.looks[0]
+        tiles = tuple(parse_tiles(hand))
+        return WinReading((WinnerHand(1, tiles, tiles[-1]),), unseen=unseen)
+
+
+def test_a_reading_that_saw_less_of_the_hand_does_not_replace_the_proposal(rig):
+    iipeikou = "223344m234p7899s6s"   # also ron on 6s, but worth more
+    r = rig(reader=ChangingReader((RON_ON_6S, 0), (iipeikou, 2), (iipeikou, 2),
+                                  (iipeikou, 0)))
+    r.press(ButtonName.OK)
+    play_to_seat_discarding(r, 0, "6s")
+    r.press(ButtonName.WIN, 1)
+    r.advance(1.6)                                     # the first look: the whole hand
+    shown = r.flow.preview.deltas
+    assert shown == ron_value(r, 1, RON_ON_6S, 0)
+    r.advance(0.5)
+    r.advance(0.5)                                     # two looks with an arm over it
+    assert r.flow.preview.deltas == shown
+    r.advance(0.5)                                     # the whole hand again, read otherwise
+    assert r.flow.preview.deltas == ron_value(r, 1, iipeikou, 0) != shown
+
+
 def ron_value(r: Rig, seat: int, hand: str, from_seat: int) -> tuple[int, ...]:
     """The score changes of ``seat``'s ron with ``hand``, scored on a copy of the state."""
     tiles = tuple(parse_tiles(hand))

@@ -194,6 +194,7 @@ def test_ura_indicators_are_voted_over_frames_and_a_hidden_one_is_doubted():
     reading = tracker.read_win((0,), 1)
     assert reading.ura == () and "ura dora: 1 indicator not seen" in reading.doubts
     assert reading.drafts == ((0, (*[None] * 13, state.last_discard[1])),)  # to fix by hand
+    assert reading.unseen == 14
 
     def unsure(*candidates: tuple[str, float]) -> Snapshot:
         read = tuple((Tile.from_code(c), p) for c, p in candidates)

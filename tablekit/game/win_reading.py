@@ -18,12 +18,15 @@ from tablekit.tiles import Tile
 class WinReading:
     """What the camera read for a win: each winner's hand, the ura dora, and doubts;
     ``drafts``: for each winner whose hand could not be made complete, ``(seat, tiles)``
-    as best read (``None`` where a tile was not seen), for a person to put right."""
+    as best read (``None`` where a tile was not seen), for a person to put right;
+    ``unseen``: how many of the winners' tiles the frames did not show (an arm over a
+    hand), which the reading had to guess."""
 
     winners: tuple[WinnerHand, ...]
     ura: tuple[Tile, ...] = ()
     doubts: tuple[str, ...] = ()
     drafts: tuple[tuple[int, tuple[Tile | None, ...]], ...] = ()
+    unseen: int = 0
 
 
 class WinReader(Protocol):

@@ -488,9 +488,12 @@ class Tracker:
     def read_win(self, seats: tuple[int, ...], from_seat: int | None) -> WinReading:
         """The revealed hands of ``seats`` (ron on ``from_seat``'s tile, or tsumo)."""
         state = self.state()
-        winners, doubts, drafts = [], [], []
+        winners, doubts, drafts, unseen = [], [], [], 0
         for seat in seats:
             reads = self._hand_reads(seat)
+            melds = state.seats[seat].melds
+            row = 14 - 3 * len(melds) + face_up_meld_tiles(melds)
+            unseen += max(0, row - len(reads or ()))
             if reads is None:
                 doubts.append(f"seat {seat}: the revealed hand is hidden")
                 drafts.append((seat, draft_hand(state, seat, [], from_seat)))
@@ -504,9 +507,9 @@ class Tracker:
         counts = visible_counts(state, exclude_last_discard=from_seat is not None)
         for hand in winners:
             counts.update(tile.kind for tile in hand.hand)
-        ura, unseen = self._ura(state, seats, counts)
+        ura, no_ura = self._ura(state, seats, counts)
         doubts += self._dora_doubts(state)
-        return WinReading(tuple(winners), ura, (*doubts, *unseen), tuple(drafts))
+        return WinReading(tuple(winners), ura, (*doubts, *no_ura), tuple(drafts), unseen)
 
     def _dora_doubts(self, state: TableState) -> list[str]:
         """A second look at the dora indicators at a win: one the last frames surely read
