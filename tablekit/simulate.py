@@ -26,7 +26,7 @@ from typing import Any
 
 from tablekit.flow import Flow
 from tablekit.formats.tenhou import ImportedGame, import_file
-from tablekit.game.events import Discard, Won
+from tablekit.game.events import Discard, DoraRevealed, HandStarted, Won
 from tablekit.game.reducer import replay
 from tablekit.game.session import Session, in_force
 from tablekit.io.presses import ButtonPress
@@ -34,6 +34,7 @@ from tablekit.rules.scoring import HandValue
 from tablekit.sim.person import put_right
 from tablekit.sim.script import Script
 from tablekit.sim.source import ReplayedFrames, SimulatedCamera
+from tablekit.tiles import Tile
 from tablekit.vision.table_reading import TableReading
 from tablekit.vision.tracker import Tracker
 
@@ -232,7 +233,8 @@ def _play(game: ImportedGame, camera: SimulatedCamera | ReplayedFrames, read: Re
         if truth is None or not flow.win_seats:
             return None
         report.fixing = True
-        return put_right(flow, truth, flow.win_seats[0], _logged_values(game, report.hands))
+        return put_right(flow, truth, flow.win_seats[0], _logged_values(game, report.hands),
+                         _logged_dora(game, report.hands))
 
     driver = PinDriver(board, clock, lambda press: waiting_for_score(flow, press), stuck,
                        settle)
@@ -323,6 +325,13 @@ def _check_hand(game: ImportedGame, flow: Flow, report: SimReport) -> None:
                                  "the tiles right")
     report.hands_ok += same and not fixed
     _count_tiles(expected.events, _hand_events(flow), report, wins=not fixed)
+
+
+def _logged_dora(game: ImportedGame, index: int) -> list[Tile]:
+    """The dora indicators the log's hand ``index`` turned, in order."""
+    events = game.hands[index].events
+    first = [e.dora for e in events if isinstance(e, HandStarted) and e.dora is not None]
+    return [*first, *(e.indicator for e in events if isinstance(e, DoraRevealed))]
 
 
 def _hand_events(flow: Flow) -> list[Any]:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import heapq
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from tablekit.flow import FU_STEPS, HAN_STEPS, Flow, Stage
 from tablekit.game.events import Won
@@ -30,14 +30,15 @@ MOVES = ((ButtonName.CALL, False, 1), (ButtonName.CALL, True, 3), (ButtonName.WI
 """Each way to change a tile: the button, held or not, and its cost (a held press is slow)."""
 
 
-def put_right(flow: Flow, truth: Won, seat: int, values: dict[int, HandValue] | None = None
-              ) -> Iterator[ButtonPress]:
+def put_right(flow: Flow, truth: Won, seat: int, values: dict[int, HandValue] | None = None,
+              dora: Sequence[Tile] = ()) -> Iterator[ButtonPress]:
     """The presses (made by ``seat``'s player) that turn the win waiting on screen into
-    ``truth``. When the table's shape differs from it (a meld taken wrongly: tiles alone
-    cannot fix that), UNDO, then the winner's han and fu from ``values`` (by seat)."""
+    ``truth`` (and the dora indicators into ``dora``, the true ones). When the table's
+    shape differs from it (a meld taken wrongly: tiles alone cannot fix that), UNDO, then
+    the winner's han and fu from ``values`` (by seat)."""
     yield ButtonPress(ButtonName.CALL, seat)
     fix = flow.fix
-    targets = fix_targets(fix, truth) if flow.stage is Stage.FIX_TILES and fix else None
+    targets = fix_targets(fix, truth, dora) if flow.stage is Stage.FIX_TILES and fix else None
     if fix is None or targets is None:
         yield ButtonPress(ButtonName.UNDO)
         value = (values or {}).get(seat)
@@ -72,10 +73,11 @@ def enter_value(value: HandValue, seat: int) -> Iterator[ButtonPress]:
     yield ButtonPress(ButtonName.OK)
 
 
-def fix_targets(fix: TileFix, truth: Won) -> list[Tile] | None:
+def fix_targets(fix: TileFix, truth: Won, dora: Sequence[Tile] = ()) -> list[Tile | None] | None:
     """The tile each slot should show: a winner's tiles already right stay where they
     are, the others take the rest of the true hand, the winning tile last; then the true
-    ura indicators. None when a winner is not in ``truth`` or holds another count.
+    dora indicators (``dora``; those not given stay as shown) and the true ura indicators.
+    None when a winner is not in ``truth`` or holds another count.
 
     >>> from tablekit.game.events import WinnerHand
     >>> from tablekit.tiles import parse_tiles, to_mpsz
@@ -84,9 +86,13 @@ def fix_targets(fix: TileFix, truth: Won) -> list[Tile] | None:
     >>> won = Won((WinnerHand(0, hand, Tile(28)),))
     >>> to_mpsz(fix_targets(TileFix.start([(0, seen)], []), won))
     '123m456p789s11222z'
+    >>> fix = TileFix.start([(0, hand)], [None], [Tile(1)])     # dora indicator 2m shown
+    >>> won = Won((WinnerHand(0, hand, Tile(28)),), ura=(Tile(8),))
+    >>> to_mpsz(fix_targets(fix, won, [Tile(2)])[-2:])            # 3m really, ura 9m
+    '39m'
     """
     truths = {winner.seat: winner for winner in truth.winners}
-    targets: list[Tile] = []
+    targets: list[Tile | None] = []
     for seat, slots in zip(fix.seats, fix.hands, strict=True):
         winner = truths.get(seat)
         if winner is None or winner.win_tile is None or len(winner.hand) != len(slots):
@@ -101,7 +107,8 @@ def fix_targets(fix: TileFix, truth: Won) -> list[Tile] | None:
         spare = iter(sorted(rest.elements()))
         targets += [tile if tile is not None else next(spare) for tile in kept]
         targets.append(winner.win_tile)
-    return targets + list(truth.ura[: len(fix.ura)])
+    shown = fix.dora
+    return [*targets, *dora[: len(shown)], *shown[len(dora):], *truth.ura[: len(fix.ura)]]
 
 
 def kind_presses(start: Tile | None, target: Tile) -> list[ButtonPress]:
