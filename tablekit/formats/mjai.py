@@ -69,7 +69,7 @@ def to_mjai(events: Iterable[Event]) -> list[dict[str, Any]]:
         before = state
         state = apply(state, event)
         if isinstance(event, (DiscardCorrected, DoraCorrected)):
-            _put_right(out, event)
+            _rewrite_corrected(out, event)
         out.extend(_records(before, state, event))
     if state.phase is Phase.GAME_OVER and (not out or out[-1]["type"] != "end_game"):
         out.append({"type": "end_game", "scores": list(state.scores)})
@@ -81,7 +81,7 @@ def write_mjai(events: Iterable[Event]) -> Iterator[str]:
         yield json.dumps(record, ensure_ascii=False)
 
 
-def _put_right(out: list[dict[str, Any]], event: DiscardCorrected | DoraCorrected) -> None:
+def _rewrite_corrected(out: list[dict[str, Any]], event: DiscardCorrected | DoraCorrected) -> None:
     """Rewrite the record of this hand that ``event`` corrects.
 
     >>> from tablekit.game.events import GameStarted, HandStarted, Draw, Discard

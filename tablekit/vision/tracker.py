@@ -462,9 +462,7 @@ class Tracker:
         row = self.history[-1].indicators
         if not state.dora or row is None or len(row) != len(state.dora):
             return
-        reads = vote_rows([row])
-        read = Counter(r.best[0] for r in reads if r.best[1] >= SURE) - Counter(state.dora)
-        registered = Counter(state.dora) - Counter(r.best[0] for r in reads)
+        read, registered = misread_indicators(vote_rows([row]), state.dora)
         if not read and not registered:
             self.dora_votes[None, None] += 1  # type: ignore[index]
         elif sum(read.values()) == 1 and sum(registered.values()) == 1:
@@ -475,11 +473,12 @@ class Tracker:
         as many as read it as registered) is corrected, unless that makes a fifth."""
         if state.dora != self.dora_for:
             return []
-        counts = visible_counts(state, exclude_last_discard=False)
         agree = self.dora_votes[None, None]  # type: ignore[index]
         for (was, tile), frames in self.dora_votes.items():
-            if was is not None and frames >= CORRECTION_FRAMES and frames >= 2 * agree and (
-                    tile.kind == was.kind or counts[tile.kind] < 4):
+            if was is None or frames < max(CORRECTION_FRAMES, 2 * agree):
+                continue
+            if tile.kind == was.kind or visible_counts(
+                    state, exclude_last_discard=False)[tile.kind] < 4:
                 return [DoraCorrected(state.dora.index(was), tile)]
         return []
 
@@ -519,12 +518,9 @@ class Tracker:
         rows = [r for r in rows if r is not None and len(r) == len(state.dora)]
         if not rows or not state.dora:
             return []
-        voted = vote_rows(rows)
-        now = Counter(read.best[0] for read in voted if read.best[1] >= SURE)
-        now -= Counter(state.dora)
+        now, before = misread_indicators(vote_rows(rows), state.dora)
         if not now:
             return []
-        before = Counter(state.dora) - Counter(read.best[0] for read in voted)
         return [f"dora indicator: reads as {to_mpsz(now.elements())} now, "
                 f"{to_mpsz(before.elements())} when it was registered"]
 
@@ -552,6 +548,19 @@ class Tracker:
         if not rows:
             return (), [f"ura dora: {want} indicator{'s' * (want > 1)} not seen"]
         return read_indicators(vote_rows(rows), counts, "ura dora")
+
+
+def misread_indicators(reads: Sequence[TileRead], registered: Sequence[Tile]
+                       ) -> tuple[Counter[Tile], Counter[Tile]]:
+    """Where a row of indicator reads and the indicators registered differ: the tiles
+    surely read (:data:`SURE`) but not registered, and those registered but not read.
+
+    >>> reads = [TileRead.sure(Tile(17)), TileRead(((Tile(4), 0.5),))]
+    >>> misread_indicators(reads, [Tile(16), Tile(4)])
+    (Counter({Tile('9p'): 1}), Counter({Tile('8p'): 1}))
+    """
+    sure = Counter(read.best[0] for read in reads if read.best[1] >= SURE)
+    return sure - Counter(registered), Counter(registered) - Counter(r.best[0] for r in reads)
 
 
 def four_of(tile: Tile, red_fives: bool) -> tuple[Tile, ...]:
