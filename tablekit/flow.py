@@ -55,7 +55,8 @@ from tablekit.tile_fix import TileFix
 WIN_WINDOW = 1.5  # seconds to wait for a second WIN press on the same discard
 REREAD = 0.5      # seconds between readings of a revealed hand while it waits for OK
 DIFFERENCES_SHOWN = 6.0
-CATCH_UP_WAIT = 5.0  # seconds a tsumo waits for discards the camera shows but has not taken
+SETTLE = 2.5      # seconds after the WIN a hand with tiles not seen waits for a clearer view
+CATCH_UP_WAIT = 3.0  # seconds a tsumo waits for discards the camera shows but has not taken
 MISSED_AT_END = 4  # OK opens the draw while the camera still counts this many tiles or fewer
 HAN_STEPS = (*range(1, 14), "yakuman", "2x yakuman")
 FU_STEPS = (30, 40, 50, 60, 70, 80, 90, 100, 110, 20, 25)
@@ -452,6 +453,10 @@ class Flow:
                 reading.unseen > self.reading.unseen):
             return  # an arm over a hand: what a fuller view read stands
         self.reading = reading
+        if self.pending is None and reading.unseen and self.clock() < (
+                self.claim_deadline + SETTLE):
+            self.message = f"reading the revealed hand: {reading.unseen} tile(s) not seen yet..."
+            return  # an arm still over a hand: a clearer view comes before a guess
         won = Won(reading.winners, self.discarder, reading.ura)
         if won == self.pending:
             return

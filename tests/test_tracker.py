@@ -444,3 +444,37 @@ def test_a_ron_tile_the_winner_shows_as_another_tile_than_the_discard_registered
     hand, doubts = read_revealed(state, 1, reads, 0)
     assert not any("reads as" in d for d in doubts)
     assert hand is None or hand.win_tile == Tile.from_code("1z")
+
+
+def test_a_revealed_row_is_voted_by_where_its_tiles_lie():
+    """Frames that miss a tile (a finger over it, a weak peak) do not shift the others:
+    the row is voted by place, the tile taken from the frames that saw it; the melds at
+    the row's far end are the ones the state holds, however their reads flicker."""
+    from dataclasses import replace
+
+    from tablekit.game.state import TableState
+    from tablekit.tiles import parse_tiles
+    from tablekit.vision.table_reading import SeenTile
+    from tablekit.vision.tracker import Snapshot
+
+    new = TableState.new()
+    seats = list(new.seats)
+    seats[1] = replace(seats[1], melds=(Meld.parse("pon:777z"),))
+    state = replace(new, seats=tuple(seats), last_discard=(0, Tile.from_code("9s")))
+    hand = parse_tiles("234567m234p99s")
+    places = [-256.0 + 27 * i for i in range(10)] + [23.0]
+    meld = [(302.0 + 31 * i, Tile.from_code("7z")) for i in range(3)]
+
+    def frame(skip: set[int], meld_seen: int) -> Snapshot:
+        row = [(x, SeenTile((x, 0.0), 0.0, True, ((t, 0.95),)))
+               for i, (x, t) in enumerate(zip(places, hand, strict=True)) if i not in skip]
+        row += [(x, SeenTile((x, 0.0), 0.0, True, ((t, 0.9),))) for x, t in meld[:meld_seen]]
+        rows = [None, row, None, None]
+        return Snapshot([[] for _ in range(4)], rows, [], [])
+
+    tracker = Tracker(lambda: state)
+    for skip, seen in (({4}, 3), ({4, 7}, 2), (set(), 1), ({7}, 3), ({4}, 2)):
+        tracker.hand_rows.append(frame(skip, seen).hand_rows)
+    reading = tracker.read_win((1,), 0)
+    assert [to_mpsz(w.hand) for w in reading.winners] == ["234567m234p99s"]
+    assert reading.unseen == 0

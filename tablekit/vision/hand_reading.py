@@ -14,6 +14,7 @@ as a doubt for the person who confirms; the ura indicators never a fifth of a ki
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 
@@ -30,6 +31,13 @@ SURE_HAND = 0.9     # below this share the hand reading is reported as a doubt
 UNSEEN = TileRead(tuple((Tile(kind), 1 / 34) for kind in range(34)))
 """A tile of a revealed hand the camera did not find: any kind, the hand decides."""
 MAX_UNSEEN = 2
+SLOT_MM = 12.0
+"""Reads of one row in different frames closer than this along the row are one tile (tiles
+lie 26-27 mm apart; a read's centre wanders a few mm)."""
+MIN_SIGHTINGS = 2
+MELD_GAP = 65.0
+"""A gap along a revealed row at least this wide (mm; a tile set apart leaves about 36,
+a tile not seen 54) parts the concealed tiles from the melds."""
 
 
 def vote(tiles: Sequence[SeenTile]) -> TileRead:
@@ -50,6 +58,64 @@ def vote_rows(rows: Sequence[Sequence[SeenTile]]) -> list[TileRead]:
     ['5m', '6m']
     """
     return [vote([row[i] for row in rows]) for i in range(len(rows[0]))] if rows else []
+
+
+Slot = list[tuple[float, SeenTile]]
+"""One place of a row: its tile's reads in the frames that saw it, with where they lay."""
+
+
+def row_slots(rows: Sequence[Sequence[tuple[float, SeenTile]]]) -> list[Slot]:
+    """A row's places over frames (``(x, tile)`` along the row, mm), left to right: reads
+    closer than :data:`SLOT_MM` are one tile, kept where at least :data:`MIN_SIGHTINGS`
+    frames saw it. A tile some frames missed (a finger over it, a weak peak) still counts
+    and the others keep their places, as they would not voting by index.
+
+    >>> five, six = (SeenTile((0, 0), 0, True, ((Tile(k), 0.9),)) for k in (4, 5))
+    >>> rows = [[(0.0, five), (27.0, six)], [(1.0, five)], [(-1.0, five), (26.0, six)]]
+    >>> [len(slot) for slot in row_slots(rows)]
+    [3, 2]
+    """
+    slots: list[Slot] = []
+    centres: list[float] = []
+    for x, tile in sorted(((x, t) for row in rows for x, t in row), key=lambda i: i[0]):
+        if centres and x - centres[-1] < SLOT_MM:
+            slots[-1].append((x, tile))
+            centres[-1] = sum(v for v, _ in slots[-1]) / len(slots[-1])
+        else:
+            slots.append([(x, tile)])
+            centres.append(x)
+    return [s for s in slots if len(s) >= min(MIN_SIGHTINGS, len(rows))]
+
+
+def before_melds(slots: list[Slot]) -> list[Slot] | None:
+    """The places left of the widest gap in the row when it is at least :data:`MELD_GAP`
+    (the melds lie at the row's far end), else None.
+
+    >>> tile = SeenTile((0, 0), 0, True, ((Tile(0), 0.9),))
+    >>> [len(s) for s in before_melds([[(0.0, tile)], [(27.0, tile)], [(300.0, tile)]])]
+    [1, 1]
+    >>> before_melds([[(0.0, tile)], [(27.0, tile)]]) is None
+    True
+    """
+    centres = [sum(x for x, _ in slot) / len(slot) for slot in slots]
+    gaps = [(b - a, i) for i, (a, b) in enumerate(itertools.pairwise(centres), 1)]
+    widest, at = max(gaps, default=(0.0, 0))
+    return slots[:at] if widest >= MELD_GAP else None
+
+
+def vote_slots(slots: list[Slot], count: int | None = None) -> list[TileRead]:
+    """Each place's reads voted; with more places than the row holds (``count``), those
+    seen least often are left out.
+
+    >>> five, six = (SeenTile((0, 0), 0, True, ((Tile(k), 0.9),)) for k in (4, 5))
+    >>> slots = [[(0.0, five)] * 3, [(13.0, six)], [(27.0, six)] * 2]
+    >>> [r.best[0].code for r in vote_slots(slots, count=2)]
+    ['5m', '6m']
+    """
+    if count is not None and len(slots) > count:
+        keep = sorted(range(len(slots)), key=lambda i: -len(slots[i]))[:count]
+        slots = [slots[i] for i in sorted(keep)]
+    return [vote([tile for _, tile in slot]) for slot in slots]
 
 
 def read_revealed(state: TableState, seat: int, reads: list[TileRead], from_seat: int | None

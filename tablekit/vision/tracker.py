@@ -19,7 +19,7 @@ the rules.
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import Counter, defaultdict, deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -42,14 +42,18 @@ from tablekit.tiles import Tile, to_mpsz
 from tablekit.vision.faint_discards import FaintSpots, faint_discard
 from tablekit.vision.hand_reading import (
     SURE,
+    before_melds,
     draft_hand,
     read_indicators,
     read_revealed,
+    row_slots,
     visible_counts,
     vote_rows,
+    vote_slots,
 )
 from tablekit.vision.meld_reading import (
     face_up_meld_tiles,
+    face_up_tiles,
     meld_group,
     new_reads,
     read_claimed,
@@ -59,6 +63,7 @@ from tablekit.vision.table_reading import SeenTile, TableReading
 from tablekit.vision.zones import Place, locate
 
 BACK_REACH = 40.0  # mm left of the melds' first face where a closed kan's left end lies
+HAND_FRAMES = 12    # frames a revealed hand is voted over (3 s at 4 frames a second)
 CALL_PATIENCE = 40  # frames a CALL press holds back the caller's discard
 CATCH_UP = 4       # further steps one frame may give when the camera fell behind
 CORRECTION_FRAMES = 6  # frames of evidence before a registered discard is corrected
@@ -145,6 +150,9 @@ class Tracker:
     faint_taken: tuple[int, int, SeenTile] | None = None
     """A faint discard given as an event (seat, pond index, read): its place is kept once
     the state holds it (a refused one is not)."""
+    hand_rows: deque[list[list[tuple[float, SeenTile]] | None]] = field(
+        default_factory=lambda: deque(maxlen=HAND_FRAMES))
+    """The hand rows of the last frames (a revealed hand is voted over them)."""
     proposed: tuple[TableState, list[Event]] | None = None
     """The last events given and the state they were for: the same events for the same
     state again were refused, and must not hold up what else the frame shows."""
@@ -207,6 +215,7 @@ class Tracker:
         self._keep_faint(state)
         kept = self.faint_spots.kept(reading.faint)
         self.history = [*self.history[-(self.frames_needed * 4):], snapshot(reading, kept)]
+        self.hand_rows.append(self.history[-1].hand_rows)
         if not following(state):
             self.call_pending = self.unseen_call = self.faint_taken = None
             self.vouched.clear()
@@ -489,9 +498,9 @@ class Tracker:
         state = self.state()
         winners, doubts, drafts, unseen = [], [], [], 0
         for seat in seats:
-            reads = self._hand_reads(seat)
             melds = state.seats[seat].melds
             row = 14 - 3 * len(melds) + face_up_meld_tiles(melds)
+            reads = self._hand_reads(seat, melds)
             unseen += max(0, row - len(reads or ()))
             if reads is None:
                 doubts.append(f"seat {seat}: the revealed hand is hidden")
@@ -524,15 +533,21 @@ class Tracker:
         return [f"dora indicator: reads as {to_mpsz(now.elements())} now, "
                 f"{to_mpsz(before.elements())} when it was registered"]
 
-    def _hand_reads(self, seat: int) -> list[TileRead] | None:
-        """The seat's hand row voted over the last frames that show it (the most common
-        length), or None when none does."""
-        rows = [s.hand_rows[seat] for s in self.history[-self.frames_needed * 2:]]
-        rows = [r for r in rows if r is not None]
+    def _hand_reads(self, seat: int, melds: Sequence[Meld]) -> list[TileRead] | None:
+        """The seat's revealed row voted over the last frames that show it (at least half
+        its concealed tiles face up) by where its tiles lie, its melds as the state knows
+        them where the row shows where they begin; None when no frame shows the row."""
+        rows = [r[seat] for r in self.hand_rows if r[seat] is not None]
         if not rows:
             return None
-        length = Counter(len(r) for r in rows).most_common(1)[0][0]
-        return vote_rows([[tile for _, tile in r] for r in rows if len(r) == length])
+        laid = [TileRead.sure(tile) for meld in melds for tile in face_up_tiles(meld)]
+        concealed = 14 - 3 * len(melds)
+        shown = [r for r in rows if len(r) >= len(laid) + (concealed + 1) // 2]
+        slots = row_slots(shown or rows[-self.frames_needed * 2:])
+        left = before_melds(slots) if melds else None
+        if left is None:
+            return vote_slots(slots, concealed + len(laid))
+        return [*vote_slots(left, concealed), *laid]
 
     def _ura(self, state: TableState, seats: tuple[int, ...], counts: Counter[int]
              ) -> tuple[tuple[Tile, ...], list[str]]:
