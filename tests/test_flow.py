@@ -5,7 +5,7 @@ import queue
 import pytest
 from gpiozero.pins.mock import MockFactory
 
-from tablekit.flow import Flow, Stage
+from tablekit.flow import SETTLE, Flow, Stage
 from tablekit.game.events import Discard, DoraRevealed, Draw, WinnerHand, Won
 from tablekit.game.reducer import apply
 from tablekit.game.session import Session
@@ -200,6 +200,29 @@ def test_a_reading_that_saw_less_of_the_hand_does_not_replace_the_proposal(rig):
     assert r.flow.preview.deltas == shown
     r.advance(0.5)                                     # the whole hand again, read otherwise
     assert r.flow.preview.deltas == ron_value(r, 1, iipeikou, 0) != shown
+
+
+def test_a_hand_with_tiles_not_seen_waits_a_moment_for_a_clearer_view(rig):
+    guess = "223344m234p7899s6s"   # what the search filled in where an arm hid two tiles
+    r = rig(reader=ChangingReader((guess, 2), (guess, 2), (RON_ON_6S, 0)))
+    r.press(ButtonName.OK)
+    play_to_seat_discarding(r, 0, "6s")
+    r.press(ButtonName.WIN, 1)
+    r.advance(1.6)                                     # the WIN window closed: an arm over it
+    assert r.flow.preview is None and "2 tile(s) not seen yet" in r.flow.message
+    r.advance(0.5)
+    assert r.flow.preview is None
+    r.advance(0.5)                                     # the arm has gone
+    assert r.flow.preview.deltas == ron_value(r, 1, RON_ON_6S, 0)
+
+    r = rig(reader=ChangingReader((guess, 1)))         # the tile stays hidden: the best
+    r.press(ButtonName.OK)                             # guess, once the wait is over
+    play_to_seat_discarding(r, 0, "6s")
+    r.press(ButtonName.WIN, 1)
+    r.advance(1.6)
+    assert r.flow.preview is None
+    r.advance(SETTLE)
+    assert r.flow.preview.deltas == ron_value(r, 1, guess, 0)
 
 
 def ron_value(r: Rig, seat: int, hand: str, from_seat: int) -> tuple[int, ...]:
