@@ -49,6 +49,7 @@ from tablekit.game.session import Session
 from tablekit.game.state import SEATS, Phase, TableState
 from tablekit.game.win_reading import WinReader, WinReading
 from tablekit.io.presses import ButtonName, ButtonPress
+from tablekit.rules.hand import concealed_count
 from tablekit.rules.presets import PRESETS, Rules, rules_to_dict
 from tablekit.tile_fix import TileFix
 
@@ -484,7 +485,7 @@ class Flow:
         known = {w.seat: w.hand for w in (self.pending or reading).winners}
         drafts = dict(reading.drafts)
         hands = [(seat, known.get(seat) or drafts.get(seat)
-                  or (None,) * (14 - 3 * len(state.seats[seat].melds)))
+                  or (None,) * concealed_count(len(state.seats[seat].melds)))
                  for seat in self.win_seats]
         want = max(1, len(state.dora)) if any(
             state.seats[seat].riichi for seat in self.win_seats) else 0

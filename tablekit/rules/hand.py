@@ -133,9 +133,19 @@ class Win:
         return self.hand + tuple(t for m in self.melds for t in m.tiles)
 
 
+def concealed_count(melds: int) -> int:
+    """The tiles a winning hand holds beside ``melds`` called sets, the winning tile
+    included (a kan counts as a set).
+
+    >>> concealed_count(0), concealed_count(2)
+    (14, 8)
+    """
+    return 14 - 3 * melds
+
+
 def _check_win(win: Win) -> None:
     where = f"hand {to_mpsz(win.hand)}"
-    expected = 14 - 3 * len(win.melds)
+    expected = concealed_count(len(win.melds))
     if len(win.melds) > 4:
         raise InvalidHand(f"{where}: {len(win.melds)} melds, a hand has at most four")
     if len(win.hand) != expected:

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 from mahjong.agari import Agari
 
+from tablekit.rules.hand import concealed_count
 from tablekit.tiles import Tile, parse_tiles, to_34_counts, to_mpsz
 
 BEAM = 256
@@ -121,7 +122,7 @@ def _fits(tiles: tuple[Tile, ...], visible: Counter[int]) -> bool:
 
 
 def _is_complete(tiles: tuple[Tile, ...], melds: int) -> bool:
-    if len(tiles) != 14 - 3 * melds:
+    if len(tiles) != concealed_count(melds):
         return False
     return Agari.is_agari(to_34_counts(tiles))
 

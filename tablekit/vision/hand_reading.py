@@ -20,6 +20,7 @@ from collections.abc import Sequence
 
 from tablekit.game.events import WinnerHand
 from tablekit.game.state import TableState
+from tablekit.rules.hand import concealed_count
 from tablekit.rules.reading import TileRead, rank_hands
 from tablekit.rules.waits import waits
 from tablekit.tiles import Tile, parse_tiles, to_mpsz  # noqa: F401 (doctest)
@@ -127,7 +128,7 @@ def read_revealed(state: TableState, seat: int, reads: list[TileRead], from_seat
     concealed, disagree = _concealed(state, seat, reads, from_seat)
     if not concealed:
         return None, [f"seat {seat}: no revealed hand seen"]
-    concealed, doubts = fit_count(concealed, 14 - 3 * len(melds), seat)
+    concealed, doubts = fit_count(concealed, concealed_count(len(melds)), seat)
     doubts = [*disagree, *doubts]
     hand, found = best_hand(state, seat, concealed, len(melds), from_seat)
     for index in sorted(range(len(concealed) - 1), key=lambda i: concealed[i].best[1])[:2]:
@@ -151,7 +152,7 @@ def draft_hand(state: TableState, seat: int, reads: list[TileRead], from_seat: i
     >>> len(draft), draft[-3:]
     (14, (None, None, Tile('2z')))
     """
-    count = 14 - 3 * len(state.seats[seat].melds)
+    count = concealed_count(len(state.seats[seat].melds))
     concealed, _ = _concealed(state, seat, reads, from_seat)
     ron = state.last_discard[1] if from_seat is not None and state.last_discard else None
     last = concealed[-1].best[0] if concealed else ron

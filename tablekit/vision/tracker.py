@@ -36,7 +36,7 @@ from tablekit.game.events import (
 from tablekit.game.reducer import apply
 from tablekit.game.state import SEATS, TableState
 from tablekit.game.win_reading import WinReading
-from tablekit.rules.hand import Meld
+from tablekit.rules.hand import Meld, concealed_count
 from tablekit.rules.reading import TileRead
 from tablekit.tiles import Tile, to_mpsz
 from tablekit.vision.faint_discards import FaintSpots, faint_discard
@@ -499,7 +499,7 @@ class Tracker:
         winners, doubts, drafts, unseen = [], [], [], 0
         for seat in seats:
             melds = state.seats[seat].melds
-            row = 14 - 3 * len(melds) + face_up_meld_tiles(melds)
+            row = concealed_count(len(melds)) + face_up_meld_tiles(melds)
             reads = self._hand_reads(seat, melds)
             unseen += max(0, row - len(reads or ()))
             if reads is None:
@@ -541,7 +541,7 @@ class Tracker:
         if not rows:
             return None
         laid = [TileRead.sure(tile) for meld in melds for tile in face_up_tiles(meld)]
-        concealed = 14 - 3 * len(melds)
+        concealed = concealed_count(len(melds))
         shown = [r for r in rows if len(r) >= len(laid) + (concealed + 1) // 2]
         slots = row_slots(shown or rows[-self.frames_needed * 2:])
         left = before_melds(slots) if melds else None
