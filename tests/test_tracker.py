@@ -478,3 +478,22 @@ def test_a_revealed_row_is_voted_by_where_its_tiles_lie():
     reading = tracker.read_win((1,), 0)
     assert [to_mpsz(w.hand) for w in reading.winners] == ["234567m234p99s"]
     assert reading.unseen == 0
+
+
+def test_faces_read_in_a_hand_rows_gaps_count_only_while_a_win_is_read():
+    """During play a gap look could name a meld's tile twice; at a win it finds the tile
+    the detector merged into its neighbour."""
+    from tablekit.game.state import TableState
+    from tablekit.sim.geometry import HAND_Y, seat_to_table
+    from tablekit.vision.table_reading import SeenTile, TableReading
+
+    def tile(x: float, code: str) -> SeenTile:
+        return SeenTile(seat_to_table(1, x, HAND_Y), 90.0, True, ((Tile.from_code(code), 0.9),))
+
+    reading = TableReading((tile(-257, "5s"), tile(-203, "6s")), gaps=(tile(-230, "0s"),))
+    tracker = Tracker(lambda: TableState.new())
+    tracker.update(reading)
+    assert [t.best.code for _, t in tracker.hand_rows[-1][1]] == ["5s", "6s"]
+    tracker.read_win((1,), 0)
+    tracker.update(reading)
+    assert [t.best.code for _, t in tracker.hand_rows[-1][1]] == ["5s", "0s", "6s"]

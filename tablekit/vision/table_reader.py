@@ -51,6 +51,7 @@ from tablekit.vision.classes import BACK, CLASSES, NOT_A_TILE
 from tablekit.vision.classify import crop_size, upright_crop
 from tablekit.vision.onnx_model import CLASSIFIER_PATH, MODELS_DIR, OnnxModel, load_model
 from tablekit.vision.rectify import TableView
+from tablekit.vision.row_gaps import gap_boxes
 from tablekit.vision.table_detect import (
     DETECT_HALF,
     DETECT_SCALE,
@@ -70,6 +71,8 @@ ZONE_THRESHOLDS = {"pond": 0.25, "ura": 0.25, "hand": 0.3}
 lie in known places on bare felt; the far side's tiles are small in the frame) and in a
 hand row (a revealed hand's faces; the tops of standing tiles peak lower still); the
 tracker votes over frames anyway."""
+LOOK_SURE = 0.5
+"""A face the classifier names in a hand row's gap at least this surely is kept."""
 FAINT_POND = 0.12
 """Fainter pond peaks still read, apart (:attr:`TableReading.faint`): a blank white dragon
 on light felt can peak this low, and the tracker takes one only where a discard must be."""
@@ -313,6 +316,24 @@ def seen_tiles(tiles: list[ViewTile], view: TableView, small_bgr: np.ndarray
     return tuple(out)
 
 
+def look_in_gaps(classifier: OnnxModel, image: np.ndarray, view: TableView,
+                 tiles: list[ViewTile]) -> list[ViewTile]:
+    """The faces the classifier surely names in the gaps of the frame's hand rows
+    (:mod:`tablekit.vision.row_gaps`), as tiles of the hand rows' detector threshold."""
+    boxes = gap_boxes(tiles, view)
+    if not len(boxes):
+        return []
+    probs = classifier.run(face_crops(image, view, boxes, crop_size(classifier)))["probs"]
+    out = []
+    for box, row in zip(boxes, probs, strict=True):
+        candidates = top_candidates(row)
+        if CLASSES[int(row.argmax())] in (BACK, NOT_A_TILE) or candidates[0][1] < LOOK_SURE:
+            continue
+        box_t = tuple(float(v) for v in box)
+        out.append(ViewTile(box_t, True, candidates, ZONE_THRESHOLDS["hand"]))  # type: ignore[arg-type]
+    return out
+
+
 def read_frame(image: np.ndarray, profile: Profile, models: TableModels,
                timestamp: float = 0.0, calibrated: bool = True,
                felt: FeltMemory | None = None, faint: bool = False
@@ -329,8 +350,9 @@ def read_frame(image: np.ndarray, profile: Profile, models: TableModels,
                       [tuple(float(v) for v in b) for b in table_boxes],  # type: ignore[misc]
                       felt, timestamp)
     faint_tiles = seen_tiles([tile for tile in every if tile.score < floor], view, small)
+    gaps = seen_tiles(look_in_gaps(models.classifier, image, view, tiles), view, small)
     reading = TableReading(seen_tiles(tiles, view, small), tuple(busy), timestamp, calibrated,
-                           faint_tiles)
+                           faint_tiles, gaps)
     return reading, tiles
 
 

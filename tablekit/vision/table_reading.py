@@ -67,6 +67,7 @@ class TableReading:
     timestamp: float = 0.0
     calibrated: bool = True          # False: markers lost, nothing here can be trusted
     faint: tuple[SeenTile, ...] = ()  # pond tiles the detector was unsure of, read apart
+    gaps: tuple[SeenTile, ...] = ()   # faces named in a hand row's gaps, read apart
 
     def in_busy(self, xy: tuple[float, float], margin: float = 20.0) -> bool:
         x, y = xy

@@ -63,6 +63,7 @@ from tablekit.vision.table_reading import SeenTile, TableReading
 from tablekit.vision.zones import Place, locate
 
 BACK_REACH = 40.0  # mm left of the melds' first face where a closed kan's left end lies
+WIN_LOOK = 8        # frames after a win's reading that the hand rows' gaps are looked into
 HAND_FRAMES = 12    # frames a revealed hand is voted over (3 s at 4 frames a second)
 CALL_PATIENCE = 40  # frames a CALL press holds back the caller's discard
 CATCH_UP = 4       # further steps one frame may give when the camera fell behind
@@ -85,15 +86,17 @@ class Snapshot:
     """Each seat's faint pond reads (:mod:`tablekit.vision.faint_discards`)."""
 
 
-def snapshot(reading: TableReading, kept: Sequence[SeenTile] = ()) -> Snapshot:
-    """The reading sorted into zones; ``kept``: faint reads that count as pond tiles."""
+def snapshot(reading: TableReading, kept: Sequence[SeenTile] = (),
+             gaps: Sequence[SeenTile] = ()) -> Snapshot:
+    """The reading sorted into zones; ``kept``: faint reads that count as pond tiles,
+    ``gaps``: faces read in the hand rows' gaps that count as hand-row tiles."""
     ponds: list[list[tuple[int, float, SeenTile]] | None] = [[] for _ in range(SEATS)]
     faint: list[list[tuple[Place, SeenTile]] | None] = [[] for _ in range(SEATS)]
     rows: list[list[tuple[float, SeenTile]] | None] = [[] for _ in range(SEATS)]
     backs: list[list[float] | None] = [[] for _ in range(SEATS)]
     indicators: list[SeenTile] | None = []
     ura: list[SeenTile] = []
-    for tile in (*reading.tiles, *kept):
+    for tile in (*reading.tiles, *kept, *gaps):
         place = locate(tile)
         busy = reading.in_busy(tile.xy)
         if place.zone == "pond":
@@ -153,6 +156,9 @@ class Tracker:
     hand_rows: deque[list[list[tuple[float, SeenTile]] | None]] = field(
         default_factory=lambda: deque(maxlen=HAND_FRAMES))
     """The hand rows of the last frames (a revealed hand is voted over them)."""
+    win_read: int = -WIN_LOOK - 1
+    """The frame of the last :meth:`read_win`: while a win is read, the faces read in the
+    hand rows' gaps count (:mod:`tablekit.vision.row_gaps`)."""
     proposed: tuple[TableState, list[Event]] | None = None
     """The last events given and the state they were for: the same events for the same
     state again were refused, and must not hold up what else the frame shows."""
@@ -214,7 +220,9 @@ class Tracker:
         state = self.state()
         self._keep_faint(state)
         kept = self.faint_spots.kept(reading.faint)
-        self.history = [*self.history[-(self.frames_needed * 4):], snapshot(reading, kept)]
+        gaps = reading.gaps if self.frames - self.win_read <= WIN_LOOK else ()
+        self.history = [*self.history[-(self.frames_needed * 4):],
+                        snapshot(reading, kept, gaps)]
         self.hand_rows.append(self.history[-1].hand_rows)
         if not following(state):
             self.call_pending = self.unseen_call = self.faint_taken = None
@@ -496,6 +504,7 @@ class Tracker:
     def read_win(self, seats: tuple[int, ...], from_seat: int | None) -> WinReading:
         """The revealed hands of ``seats`` (ron on ``from_seat``'s tile, or tsumo)."""
         state = self.state()
+        self.win_read = self.frames
         winners, doubts, drafts, unseen = [], [], [], 0
         for seat in seats:
             melds = state.seats[seat].melds
