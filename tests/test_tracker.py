@@ -497,3 +497,14 @@ def test_faces_read_in_a_hand_rows_gaps_count_only_while_a_win_is_read():
     tracker.read_win((1,), 0)
     tracker.update(reading)
     assert [t.best.code for _, t in tracker.hand_rows[-1][1]] == ["5s", "0s", "6s"]
+
+
+def test_a_tile_not_seen_is_one_doubt_not_a_read_at_three_percent():
+    from tablekit.game.state import TableState
+    from tablekit.tiles import parse_tiles
+    from tablekit.vision.hand_reading import read_revealed
+
+    reads = [TileRead.sure(t) for t in parse_tiles("234567m234p7899s")]  # a tile missed
+    hand, doubts = read_revealed(TableState.new(), 1, reads, None)
+    assert hand is not None and doubts[0] == "seat 1: 1 tile of the hand not seen"
+    assert not any("read at" in d for d in doubts)

@@ -203,7 +203,7 @@ def best_hand(state: TableState, seat: int, reads: list[TileRead], melds: int,
         return None, [f"seat {seat}: {seen} is not a complete hand; check the tiles"]
     best = ranked[0]
     doubts = [f"seat {seat}: {r.best[0]} read at {r.best[1]:.0%}" for r in reads
-              if r.best[1] < SURE]
+              if r.best[1] < SURE and r is not UNSEEN]  # a tile not seen is said so already
     if best.share < SURE_HAND and len(ranked) > 1:
         doubts.append(f"seat {seat}: {to_mpsz(best.tiles)} ({best.share:.0%}) or "
                       f"{to_mpsz(ranked[1].tiles)}?")
