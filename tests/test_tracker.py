@@ -474,7 +474,7 @@ def test_a_revealed_row_is_voted_by_where_its_tiles_lie():
 
     tracker = Tracker(lambda: state)
     for skip, seen in (({4}, 3), ({4, 7}, 2), (set(), 1), ({7}, 3), ({4}, 2)):
-        tracker.hand_rows.append(frame(skip, seen).hand_rows)
+        tracker.hand_rows.append((0, frame(skip, seen).hand_rows))
     reading = tracker.read_win((1,), 0)
     assert [to_mpsz(w.hand) for w in reading.winners] == ["234567m234p99s"]
     assert reading.unseen == 0
@@ -493,10 +493,10 @@ def test_faces_read_in_a_hand_rows_gaps_count_only_while_a_win_is_read():
     reading = TableReading((tile(-257, "5s"), tile(-203, "6s")), gaps=(tile(-230, "0s"),))
     tracker = Tracker(lambda: TableState.new())
     tracker.update(reading)
-    assert [t.best.code for _, t in tracker.hand_rows[-1][1]] == ["5s", "6s"]
+    assert [t.best.code for _, t in tracker.hand_rows[-1][1][1]] == ["5s", "6s"]
     tracker.read_win((1,), 0)
     tracker.update(reading)
-    assert [t.best.code for _, t in tracker.hand_rows[-1][1]] == ["5s", "0s", "6s"]
+    assert [t.best.code for _, t in tracker.hand_rows[-1][1][1]] == ["5s", "0s", "6s"]
 
 
 def test_a_tile_not_seen_is_one_doubt_not_a_read_at_three_percent():
@@ -508,3 +508,33 @@ def test_a_tile_not_seen_is_one_doubt_not_a_read_at_three_percent():
     hand, doubts = read_revealed(TableState.new(), 1, reads, None)
     assert hand is not None and doubts[0] == "seat 1: 1 tile of the hand not seen"
     assert not any("read at" in d for d in doubts)
+
+
+def test_a_revealed_hand_is_read_from_the_frames_since_the_win_was_first_read():
+    """Before the WIN the row shows the standing hand, whose tops can read as faces:
+    those frames do not vote (here they would outvote the revealed tiles)."""
+    from dataclasses import replace
+
+    from tablekit.game.state import TableState
+    from tablekit.sim.geometry import HAND_Y, seat_to_table
+    from tablekit.tiles import parse_tiles
+    from tablekit.vision.table_reading import SeenTile, TableReading
+
+    def row(codes: str, *xs: float) -> tuple[SeenTile, ...]:
+        return tuple(SeenTile(seat_to_table(1, x, HAND_Y), 90.0, True, ((t, 0.9),))
+                     for x, t in zip(xs, parse_tiles(codes), strict=True))
+
+    new = TableState.new()
+    seats = list(new.seats)
+    seats[1] = replace(seats[1], melds=tuple(Meld.parse(f"pon:{m}") for m in ("555z", "777z",
+                                                                              "999s")))
+    state = replace(new, seats=tuple(seats))
+    melds = row("555777z999s", *(98 + 33.5 * i for i in range(9)))
+    standing = TableReading((*row("576s", -100, -73, -46), *melds))  # tops misread
+    revealed = TableReading((*row("33m99p9p", -262, -235, -208, -181, -145), *melds))
+    tracker = Tracker(lambda: state)
+    for _ in range(8):
+        tracker.update(standing)
+    tracker.update(revealed)
+    reading = tracker.read_win((1,), None)
+    assert [to_mpsz(w.hand) for w in reading.winners] == ["33m999p"]

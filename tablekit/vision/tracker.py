@@ -153,12 +153,16 @@ class Tracker:
     faint_taken: tuple[int, int, SeenTile] | None = None
     """A faint discard given as an event (seat, pond index, read): its place is kept once
     the state holds it (a refused one is not)."""
-    hand_rows: deque[list[list[tuple[float, SeenTile]] | None]] = field(
+    hand_rows: deque[tuple[int, list[list[tuple[float, SeenTile]] | None]]] = field(
         default_factory=lambda: deque(maxlen=HAND_FRAMES))
-    """The hand rows of the last frames (a revealed hand is voted over them)."""
+    """The hand rows of the last frames, each with its frame number (a revealed hand is
+    voted over those since its win was first read)."""
     win_read: int = -WIN_LOOK - 1
     """The frame of the last :meth:`read_win`: while a win is read, the faces read in the
     hand rows' gaps count (:mod:`tablekit.vision.row_gaps`)."""
+    win_from: int = 0
+    """The frame of this win's first :meth:`read_win` (the hand lies revealed by then;
+    earlier frames show the standing hand, whose tops can read as faces)."""
     proposed: tuple[TableState, list[Event]] | None = None
     """The last events given and the state they were for: the same events for the same
     state again were refused, and must not hold up what else the frame shows."""
@@ -223,7 +227,7 @@ class Tracker:
         gaps = reading.gaps if self.frames - self.win_read <= WIN_LOOK else ()
         self.history = [*self.history[-(self.frames_needed * 4):],
                         snapshot(reading, kept, gaps)]
-        self.hand_rows.append(self.history[-1].hand_rows)
+        self.hand_rows.append((self.frames, self.history[-1].hand_rows))
         if not following(state):
             self.call_pending = self.unseen_call = self.faint_taken = None
             self.vouched.clear()
@@ -504,6 +508,8 @@ class Tracker:
     def read_win(self, seats: tuple[int, ...], from_seat: int | None) -> WinReading:
         """The revealed hands of ``seats`` (ron on ``from_seat``'s tile, or tsumo)."""
         state = self.state()
+        if self.frames - self.win_read > WIN_LOOK:
+            self.win_from = self.frames  # a new win
         self.win_read = self.frames
         winners, doubts, drafts, unseen = [], [], [], 0
         for seat in seats:
@@ -543,10 +549,11 @@ class Tracker:
                 f"{to_mpsz(before.elements())} when it was registered"]
 
     def _hand_reads(self, seat: int, melds: Sequence[Meld]) -> list[TileRead] | None:
-        """The seat's revealed row voted over the last frames that show it (at least half
-        its concealed tiles face up) by where its tiles lie, its melds as the state knows
-        them where the row shows where they begin; None when no frame shows the row."""
-        rows = [r[seat] for r in self.hand_rows if r[seat] is not None]
+        """The seat's revealed row voted over the frames since the win was first read that
+        show it (at least half its concealed tiles face up) by where its tiles lie, its
+        melds as the state knows them where the row shows where they begin; None when no
+        frame shows the row."""
+        rows = [r[seat] for at, r in self.hand_rows if at >= self.win_from and r[seat] is not None]
         if not rows:
             return None
         laid = [TileRead.sure(tile) for meld in melds for tile in face_up_tiles(meld)]
