@@ -12,7 +12,7 @@ from tablekit.game.reducer import replay
 from tablekit.rules.hand import Meld
 from tablekit.rules.reading import TileRead
 from tablekit.tiles import Tile, to_mpsz
-from tablekit.vision.hand_reading import best_hand
+from tablekit.vision.hand_reading import read_revealed
 from tablekit.vision.meld_reading import meld_group, new_reads, read_claimed, read_own_kan
 from tablekit.vision.tracker import Tracker, own_kan
 
@@ -61,8 +61,7 @@ def test_every_injected_misread_at_a_win_is_caught_or_flagged():
             p = 0.97 if confident else float(rng.uniform(0.5, 0.75))
             candidates = ((wrong, p),) if confident else ((wrong, p), (right, 1 - p))
             reads[position] = TileRead(candidates)
-        hand, doubts = best_hand(state, winner.seat, reads,
-                                 len(state.seats[winner.seat].melds), won.from_seat)
+        hand, doubts = read_revealed(state, winner.seat, reads, won.from_seat)
         caught = hand is not None and sorted(hand.hand) == sorted(truth)
         assert caught or doubts, [r.candidates for r in reads]
         checked += 1
@@ -433,7 +432,6 @@ def test_a_ron_tile_the_winner_shows_as_another_tile_than_the_discard_registered
 
     from tablekit.game.state import TableState
     from tablekit.tiles import parse_tiles
-    from tablekit.vision.hand_reading import read_revealed
 
     state = replace(TableState.new(), last_discard=(0, Tile.from_code("1z")))
     reads = [TileRead.sure(t) for t in parse_tiles("234567m234p7899s6s")]
@@ -502,7 +500,6 @@ def test_faces_read_in_a_hand_rows_gaps_count_only_while_a_win_is_read():
 def test_a_tile_not_seen_is_one_doubt_not_a_read_at_three_percent():
     from tablekit.game.state import TableState
     from tablekit.tiles import parse_tiles
-    from tablekit.vision.hand_reading import read_revealed
 
     reads = [TileRead.sure(t) for t in parse_tiles("234567m234p7899s")]  # a tile missed
     hand, doubts = read_revealed(TableState.new(), 1, reads, None)
@@ -538,3 +535,33 @@ def test_a_revealed_hand_is_read_from_the_frames_since_the_win_was_first_read():
     tracker.update(revealed)
     reading = tracker.read_win((1,), None)
     assert [to_mpsz(w.hand) for w in reading.winners] == ["33m999p"]
+
+
+def test_a_pon_of_a_discard_the_camera_never_saw():
+    """Seat 1's white dragon lay in its pond too briefly (or too dark) to be read, and
+    seat 3 called it: the meld's faces say what was discarded; the draw, the discard and
+    the pon are given together."""
+    from engine_helpers import Table
+
+    from tablekit.game.events import Call, Discard, Draw
+    from tablekit.game.reducer import apply
+    from tablekit.sim.geometry import HAND_Y, seat_to_table
+    from tablekit.vision.table_reading import SeenTile, TableReading
+
+    table = Table(dora="9s")
+    table.deal()
+    table.turn(0, "1m")
+    state = [table.state]
+    tracker = Tracker(lambda: state[0])
+    tracker.expect_call(3)
+    white = ((Tile.from_code("5z"), 0.6), (Tile.from_code("7s"), 0.2))
+    faces = tuple(SeenTile(seat_to_table(3, x, HAND_Y), 270.0, True, white)
+                  for x in (300.0, 327.0))
+    taken = []
+    for time in range(3):
+        for event in tracker.update(TableReading(faces, (), float(time))):
+            state[0] = apply(state[0], event)
+            taken.append(event)
+    dragon = Tile.from_code("5z")
+    assert taken == [Draw(1), Discard(1, dragon), Call(3, "pon", (dragon,) * 3, dragon, 1)]
+    assert state[0].turn == 3 and not state[0].to_draw

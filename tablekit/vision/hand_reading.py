@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from tablekit.game.events import WinnerHand
 from tablekit.game.state import TableState
 from tablekit.rules.hand import concealed_count
-from tablekit.rules.reading import TileRead, rank_hands
+from tablekit.rules.reading import HandReading, TileRead, rank_hands
 from tablekit.rules.waits import waits
 from tablekit.tiles import Tile, parse_tiles, to_mpsz  # noqa: F401 (doctest)
 from tablekit.vision.meld_reading import face_up_meld_tiles
@@ -104,42 +104,50 @@ def before_melds(slots: list[Slot]) -> list[Slot] | None:
     return slots[:at] if widest >= MELD_GAP else None
 
 
-def vote_slots(slots: list[Slot], count: int | None = None) -> list[TileRead]:
+def vote_slots(slots: list[Slot], count: int | None = None, frames: int = 0
+               ) -> list[TileRead]:
     """Each place's reads voted; with more places than the row holds (``count``), those
-    seen least often are left out.
+    seen least often are left out. Of ``frames`` frames, a place seen in fewer than half
+    is less sure in proportion (a tile glimpsed twice in eight frames may be a misread of
+    a face the detector mostly missed).
 
     >>> five, six = (SeenTile((0, 0), 0, True, ((Tile(k), 0.9),)) for k in (4, 5))
     >>> slots = [[(0.0, five)] * 3, [(13.0, six)], [(27.0, six)] * 2]
     >>> [r.best[0].code for r in vote_slots(slots, count=2)]
     ['5m', '6m']
+    >>> [round(r.best[1], 2) for r in vote_slots(slots, count=2, frames=6)]
+    [0.9, 0.6]
     """
     if count is not None and len(slots) > count:
         keep = sorted(range(len(slots)), key=lambda i: -len(slots[i]))[:count]
         slots = [slots[i] for i in sorted(keep)]
-    return [vote([tile for _, tile in slot]) for slot in slots]
+    reads = [vote([tile for _, tile in slot]) for slot in slots]
+    return [TileRead(tuple((t, p * min(1.0, 2 * len(slot) / frames)) for t, p in r.candidates))
+            if frames else r for slot, r in zip(slots, reads, strict=True)]
 
 
 def read_revealed(state: TableState, seat: int, reads: list[TileRead], from_seat: int | None
                   ) -> tuple[WinnerHand | None, list[str]]:
     """A winner's hand from the reads of its row (concealed tiles, then its melds): fitted
     to the hand's size, the ron tile from the last discard, and the likeliest complete
-    hand, letting one of the two least sure reads be another tile if none is complete."""
+    hand, where one of the two least sure reads may also be any other tile (a face misread
+    beyond its candidates) when that makes a likelier hand than the candidates do."""
     melds = state.seats[seat].melds
     concealed, disagree = _concealed(state, seat, reads, from_seat)
     if not concealed:
         return None, [f"seat {seat}: no revealed hand seen"]
     concealed, doubts = fit_count(concealed, concealed_count(len(melds)), seat)
     doubts = [*disagree, *doubts]
+    free = len(concealed) - (from_seat is not None)  # a ron tile is the discard's
     hand, found = best_hand(state, seat, concealed, len(melds), from_seat)
-    for index in sorted(range(len(concealed) - 1), key=lambda i: concealed[i].best[1])[:2]:
-        if hand is not None:
-            break
+    for index in sorted(range(free), key=lambda i: concealed[i].best[1])[:2]:
         loose = [*concealed[:index], widen(concealed[index]), *concealed[index + 1:]]
-        hand, found = best_hand(state, seat, loose, len(melds), from_seat)
-        if hand is not None:
-            found.insert(0, f"seat {seat}: the {concealed[index].best[0]} read at "
-                            f"{concealed[index].best[1]:.0%} taken as another tile")
-    return hand, [*doubts, *found]
+        other, more = best_hand(state, seat, loose, len(melds), from_seat)
+        if other is not None and (hand is None or other.log_p > hand.log_p):
+            hand, found = other, more
+    if hand is None:
+        return None, [*doubts, *found]
+    return WinnerHand(seat, hand.tiles, hand.tiles[-1]), [*doubts, *found]
 
 
 def draft_hand(state: TableState, seat: int, reads: list[TileRead], from_seat: int | None
@@ -194,23 +202,32 @@ def ron_tile_read(registered: Tile, row: TileRead) -> TileRead:
 
 
 def best_hand(state: TableState, seat: int, reads: list[TileRead], melds: int,
-              from_seat: int | None) -> tuple[WinnerHand | None, list[str]]:
-    """The likeliest complete hand the reads allow, and the doubts about it."""
+              from_seat: int | None) -> tuple[HandReading | None, list[str]]:
+    """The likeliest complete hand the reads allow, and the doubts about it: reads under
+    :data:`SURE`, tiles taken that were not a read's best (a sure read overruled by the
+    rules is a misread somewhere), a close second reading, a furiten ron."""
     visible = visible_counts(state, exclude_last_discard=from_seat is not None)
     ranked = rank_hands(reads, melds, visible)
     if not ranked:
         seen = to_mpsz(r.best[0] for r in reads)
         return None, [f"seat {seat}: {seen} is not a complete hand; check the tiles"]
     best = ranked[0]
-    doubts = [f"seat {seat}: {r.best[0]} read at {r.best[1]:.0%}" for r in reads
-              if r.best[1] < SURE and r is not UNSEEN]  # a tile not seen is said so already
+    doubts = []
+    for read, tile in zip(reads, best.tiles, strict=True):
+        seen, p = read.best
+        if read is UNSEEN:
+            continue  # a tile not seen is said so already
+        if tile != seen and p >= SURE:
+            doubts.append(f"seat {seat}: the {seen} read at {p:.0%} taken as {tile}")
+        elif p < SURE:
+            doubts.append(f"seat {seat}: {seen} read at {p:.0%}")
     if best.share < SURE_HAND and len(ranked) > 1:
         doubts.append(f"seat {seat}: {to_mpsz(best.tiles)} ({best.share:.0%}) or "
                       f"{to_mpsz(ranked[1].tiles)}?")
-    hand = WinnerHand(seat, best.tiles, best.tiles[-1])
-    if from_seat is not None and is_furiten(state, seat, hand):
+    if from_seat is not None and is_furiten(state, seat, WinnerHand(seat, best.tiles,
+                                                                    best.tiles[-1])):
         doubts.append(f"seat {seat}: furiten? a winning tile is in their own discards")
-    return hand, doubts
+    return best, doubts
 
 
 def fit_count(reads: list[TileRead], count: int, seat: int

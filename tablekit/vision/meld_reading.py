@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections import Counter
 from collections.abc import Sequence
 from typing import TypeVar
 
@@ -37,10 +38,13 @@ OWN_KAN_SURE = 0.3
 """Each face of a kan declared on a seat's own turn must be at least this likely: nothing
 else (no called tile, no CALL press) vouches for it."""
 CALLED_FLOOR = 0.02
-PARTNER_FLOOR = 0.02
-"""The least a called tile's partner (an upright face) may be read as what it is."""
 """Probability given to the called tile at a position whose candidates lack it: the
 claimed tile lies sideways and is the one most often misread, but it is known exactly."""
+PARTNER_FLOOR = 0.02
+"""The least a called tile's partner (an upright face) may be read as what it is."""
+MISSED_SURE = 0.3
+"""Each face of a pon whose discard the camera never saw must be at least this likely the
+pon's kind: only the faces say what was called."""
 
 
 def meld_group(row: Sequence[tuple[float, T]]) -> list[tuple[float, T]]:
@@ -151,6 +155,44 @@ def read_claimed(reads: Sequence[TileRead], called: Tile, chi: bool = True
     if best is None:
         return None
     return best[1], tuple(sorted(best[2], key=lambda t: (t.kind, t.red)))
+
+
+def read_missed_pon(reads: Sequence[TileRead], visible: Counter[int]
+                    ) -> tuple[str, tuple[Tile, ...]] | None:
+    """A pon or open kan (``(kind, tiles)``, the called tile first) of a discard the camera
+    never read in the pond (taken before it was seen): the kind every new face most likely
+    shows, each at :data:`MISSED_SURE` or more, of which the table (``visible`` kinds)
+    still holds enough; None when the faces agree on none. A chi is never guessed: its
+    faces do not say which tile was called.
+
+    >>> eight = TileRead(((Tile.from_code("8s"), 0.55), (Tile.from_code("6s"), 0.4)))
+    >>> six = TileRead(((Tile.from_code("6s"), 0.5), (Tile.from_code("8s"), 0.45)))
+    >>> kind, tiles = read_missed_pon([eight, six], Counter())
+    >>> kind, [t.code for t in tiles]
+    ('pon', ['8s', '8s', '8s'])
+    >>> read_missed_pon([eight, six], Counter({Tile.from_code("8s").kind: 2}))[1][0].code
+    '6s'
+    >>> four, five = (TileRead.sure(Tile.from_code(c)) for c in ("4s", "5s"))
+    >>> read_missed_pon([four, five], Counter()) is None
+    True
+    """
+    size = 4 if len(reads) == 4 else 3
+    options = []
+    for kind in {t.kind for r in reads for t, _ in r.candidates}:
+        shares = [kind_probability(r, kind) for r in reads]
+        if len(reads) in (2, 3, 4) and min(shares) >= MISSED_SURE and \
+                visible[kind] + size <= 4:
+            options.append((sum(math.log(p) for p in shares), kind))
+    if not options:
+        return None
+    called = Tile(max(options)[1])
+    found = read_claimed(reads, called, chi=False)
+    if found is None:
+        return None
+    kind, tiles = found
+    rest = list(tiles)
+    rest.remove(called)
+    return kind, (called, *rest)
 
 
 def meld_kind(tiles: Sequence[Tile]) -> str | None:

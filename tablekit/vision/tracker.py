@@ -57,6 +57,7 @@ from tablekit.vision.meld_reading import (
     meld_group,
     new_reads,
     read_claimed,
+    read_missed_pon,
     read_own_kan,
 )
 from tablekit.vision.table_reading import SeenTile, TableReading
@@ -432,6 +433,9 @@ class Tracker:
                     earlier = self._weakest_discard(state, over[0], counts)
                     return [earlier[1]] if earlier is not None else []
                 return [Call(seat, kind, tiles, called, discarder)]  # type: ignore[arg-type]
+        missed = self._missed_call(state, seat, new)
+        if missed:
+            return missed
         if len(new) in (1, 2) and state.turn == seat:
             melds = state.seats[seat].melds
             closed = sum(m.kind == "ankan" for m in melds)
@@ -443,6 +447,25 @@ class Tracker:
             pre: list[Event] = [Draw(seat, rinshan=state.kan_draw)] if state.to_draw else []
             return [*pre, own_kan(melds, seat, tile, len(new) == 1, red_fives)]
         return []
+
+    def _missed_call(self, state: TableState, seat: int, new: list[TileRead]) -> list[Event]:
+        """A pon of a discard the camera never read: the seat to draw drew and discarded,
+        and ``seat`` called it before its pond showed it (a dark face on a dark felt, an
+        arm over the pond). The faces of the meld say what it was
+        (:func:`~tablekit.vision.meld_reading.read_missed_pon`); the draw, the discard and
+        the call are given together. Not while that pond shows a discard not yet taken."""
+        discarder = state.turn
+        if not state.to_draw or discarder is None or discarder == seat or \
+                self._pond_ahead(state, discarder):
+            return []
+        found = read_missed_pon(new, visible_counts(state, exclude_last_discard=False))
+        if found is None:
+            return []
+        kind, tiles = found
+        if kind == "kan":
+            tiles = four_of(tiles[0], state.rules.red_fives)
+        return [Draw(discarder, rinshan=state.kan_draw), Discard(discarder, tiles[0]),
+                Call(seat, kind, tiles, tiles[0], discarder)]  # type: ignore[arg-type]
 
     def _backs_by_melds(self, seat: int) -> int:
         """Face-down tiles lying among or just left of the seat's melds, in every one of
@@ -559,11 +582,12 @@ class Tracker:
         laid = [TileRead.sure(tile) for meld in melds for tile in face_up_tiles(meld)]
         concealed = concealed_count(len(melds))
         shown = [r for r in rows if len(r) >= len(laid) + (concealed + 1) // 2]
-        slots = row_slots(shown or rows[-self.frames_needed * 2:])
+        used = shown or rows[-self.frames_needed * 2:]
+        slots = row_slots(used)
         left = before_melds(slots) if melds else None
         if left is None:
-            return vote_slots(slots, concealed + len(laid))
-        return [*vote_slots(left, concealed), *laid]
+            return vote_slots(slots, concealed + len(laid), len(used))
+        return [*vote_slots(left, concealed, len(used)), *laid]
 
     def _ura(self, state: TableState, seats: tuple[int, ...], counts: Counter[int]
              ) -> tuple[tuple[Tile, ...], list[str]]:
