@@ -565,3 +565,38 @@ def test_a_pon_of_a_discard_the_camera_never_saw():
     dragon = Tile.from_code("5z")
     assert taken == [Draw(1), Discard(1, dragon), Call(3, "pon", (dragon,) * 3, dragon, 1)]
     assert state[0].turn == 3 and not state[0].to_draw
+
+
+def test_a_winning_tile_glimpsed_in_two_frames_of_eight_gives_way_to_the_rules():
+    """A dealer's tsumo: 33m99p and the 9p set apart, which two of eight frames read as 8p
+    (sure) and the others missed. The faint candidates of the sure 9p reads must not make
+    the hand (33m576s once did, with no doubt): the glimpsed tile is the one let go, and
+    a read overruled is a doubt."""
+    from dataclasses import replace
+
+    from tablekit.game.state import TableState
+    from tablekit.vision.table_reading import SeenTile
+    from tablekit.vision.tracker import Snapshot
+
+    new = TableState.new()
+    seats = list(new.seats)
+    seats[3] = replace(seats[3], melds=tuple(
+        Meld.parse(m) for m in ("pon:999s", "pon:777z", "pon:555z")))
+    state = replace(new, seats=tuple(seats))
+
+    def seen(code: str, *faint: str) -> SeenTile:
+        rest = tuple((Tile.from_code(c), 0.001) for c in faint)
+        return SeenTile((0.0, 0.0), 0.0, True, ((Tile.from_code(code), 0.997), *rest))
+
+    hand = [(-262.0, seen("3m")), (-233.0, seen("3m")), (-205.0, seen("9p", "5s")),
+            (-178.0, seen("9p", "7s"))]
+    melds = [(98.0 + 31 * i, seen(c)) for i, c in enumerate("555777999") for c in (f"{c}z"
+             if i < 6 else "9s",)]
+    tracker = Tracker(lambda: state)
+    for frame in range(8):
+        row = [*hand, *([(-142.0, seen("8p", "6s"))] if frame in (2, 5) else []), *melds]
+        tracker.hand_rows.append((frame, Snapshot([[] for _ in range(4)],
+                                                  [None, None, None, row], [], []).hand_rows))
+    reading = tracker.read_win((3,), None)
+    assert [to_mpsz(w.hand) for w in reading.winners] == ["33m999p"]
+    assert any("8p" in doubt for doubt in reading.doubts)
