@@ -590,8 +590,8 @@ def test_a_winning_tile_glimpsed_in_two_frames_of_eight_gives_way_to_the_rules()
 
     hand = [(-262.0, seen("3m")), (-233.0, seen("3m")), (-205.0, seen("9p", "5s")),
             (-178.0, seen("9p", "7s"))]
-    melds = [(98.0 + 31 * i, seen(c)) for i, c in enumerate("555777999") for c in (f"{c}z"
-             if i < 6 else "9s",)]
+    codes = ["5z"] * 3 + ["7z"] * 3 + ["9s"] * 3
+    melds = [(98.0 + 31 * i, seen(code)) for i, code in enumerate(codes)]
     tracker = Tracker(lambda: state)
     for frame in range(8):
         row = [*hand, *([(-142.0, seen("8p", "6s"))] if frame in (2, 5) else []), *melds]

@@ -121,9 +121,13 @@ def vote_slots(slots: list[Slot], count: int | None = None, frames: int = 0
     if count is not None and len(slots) > count:
         keep = sorted(range(len(slots)), key=lambda i: -len(slots[i]))[:count]
         slots = [slots[i] for i in sorted(keep)]
-    reads = [vote([tile for _, tile in slot]) for slot in slots]
-    return [TileRead(tuple((t, p * min(1.0, 2 * len(slot) / frames)) for t, p in r.candidates))
-            if frames else r for slot, r in zip(slots, reads, strict=True)]
+    reads = []
+    for slot in slots:
+        read = vote([tile for _, tile in slot])
+        seen = min(1.0, 2 * len(slot) / frames) if frames else 1.0
+        reads.append(read if seen == 1.0 else
+                     TileRead(tuple((tile, p * seen) for tile, p in read.candidates)))
+    return reads
 
 
 def read_revealed(state: TableState, seat: int, reads: list[TileRead], from_seat: int | None

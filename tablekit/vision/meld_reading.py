@@ -8,7 +8,7 @@ do not explain (:func:`new_reads`); the likeliest legal meld is then chosen over
 candidates (:func:`read_claimed`, :func:`read_own_kan`), so one misread face, such as the
 sideways tile of a chi, does not turn a chi into something the reducer refuses.
 
->>> from tablekit.tiles import Tile
+>>> from tablekit.tiles import Tile, to_mpsz  # noqa: F401 (doctest)
 >>> reads = [TileRead(((Tile.from_code("3p"), 0.9),)),
 ...          TileRead(((Tile.from_code("8s"), 0.6), (Tile.from_code("2p"), 0.3))),
 ...          TileRead(((Tile.from_code("4p"), 0.8),))]
@@ -27,7 +27,7 @@ from typing import TypeVar
 
 from tablekit.rules.hand import Meld
 from tablekit.rules.reading import TileRead
-from tablekit.tiles import Tile
+from tablekit.tiles import Tile, to_mpsz  # noqa: F401 (doctest)
 
 T = TypeVar("T")
 MELD_GAP = 90.0
@@ -158,41 +158,37 @@ def read_claimed(reads: Sequence[TileRead], called: Tile, chi: bool = True
 
 
 def read_missed_pon(reads: Sequence[TileRead], visible: Counter[int]
-                    ) -> tuple[str, tuple[Tile, ...]] | None:
-    """A pon or open kan (``(kind, tiles)``, the called tile first) of a discard the camera
-    never read in the pond (taken before it was seen): the kind every new face most likely
+                    ) -> tuple[str, Tile, tuple[Tile, ...]] | None:
+    """A pon or open kan (``(kind, called tile, tiles)``) of a discard the camera never
+    read in the pond (taken before it was seen): the kind every new face most likely
     shows, each at :data:`MISSED_SURE` or more, of which the table (``visible`` kinds)
     still holds enough; None when the faces agree on none. A chi is never guessed: its
     faces do not say which tile was called.
 
     >>> eight = TileRead(((Tile.from_code("8s"), 0.55), (Tile.from_code("6s"), 0.4)))
     >>> six = TileRead(((Tile.from_code("6s"), 0.5), (Tile.from_code("8s"), 0.45)))
-    >>> kind, tiles = read_missed_pon([eight, six], Counter())
-    >>> kind, [t.code for t in tiles]
-    ('pon', ['8s', '8s', '8s'])
-    >>> read_missed_pon([eight, six], Counter({Tile.from_code("8s").kind: 2}))[1][0].code
+    >>> kind, called, tiles = read_missed_pon([eight, six], Counter())
+    >>> kind, called.code, to_mpsz(tiles)
+    ('pon', '8s', '888s')
+    >>> read_missed_pon([eight, six], Counter({Tile.from_code("8s").kind: 2}))[1].code
     '6s'
     >>> four, five = (TileRead.sure(Tile.from_code(c)) for c in ("4s", "5s"))
     >>> read_missed_pon([four, five], Counter()) is None
     True
     """
-    size = 4 if len(reads) == 4 else 3
+    if len(reads) not in (2, 3, 4):
+        return None
+    size = max(3, len(reads))
     options = []
     for kind in {t.kind for r in reads for t, _ in r.candidates}:
         shares = [kind_probability(r, kind) for r in reads]
-        if len(reads) in (2, 3, 4) and min(shares) >= MISSED_SURE and \
-                visible[kind] + size <= 4:
+        if min(shares) >= MISSED_SURE and visible[kind] + size <= 4:
             options.append((sum(math.log(p) for p in shares), kind))
     if not options:
         return None
     called = Tile(max(options)[1])
     found = read_claimed(reads, called, chi=False)
-    if found is None:
-        return None
-    kind, tiles = found
-    rest = list(tiles)
-    rest.remove(called)
-    return kind, (called, *rest)
+    return None if found is None else (found[0], called, found[1])
 
 
 def meld_kind(tiles: Sequence[Tile]) -> str | None:
@@ -215,7 +211,7 @@ def read_own_kan(reads: Sequence[TileRead], pons: Sequence[int]) -> Tile | None:
     """The kind of an added kan (one new tile beside a pon of ``pons``) or a closed kan
     (two new faces alike), as the tile most likely shown; None when the reads make neither.
 
-    >>> from tablekit.tiles import Tile
+    >>> from tablekit.tiles import Tile, to_mpsz  # noqa: F401 (doctest)
     >>> five = TileRead(((Tile.from_code("6p"), 0.55), (Tile.from_code("5p"), 0.4)))
     >>> read_own_kan([five], [Tile.from_code("5p").kind]).code
     '5p'

@@ -461,11 +461,11 @@ class Tracker:
         found = read_missed_pon(new, visible_counts(state, exclude_last_discard=False))
         if found is None:
             return []
-        kind, tiles = found
+        kind, called, tiles = found
         if kind == "kan":
-            tiles = four_of(tiles[0], state.rules.red_fives)
-        return [Draw(discarder, rinshan=state.kan_draw), Discard(discarder, tiles[0]),
-                Call(seat, kind, tiles, tiles[0], discarder)]  # type: ignore[arg-type]
+            tiles = four_of(called, state.rules.red_fives)
+        return [Draw(discarder, rinshan=state.kan_draw), Discard(discarder, called),
+                Call(seat, kind, tiles, called, discarder)]  # type: ignore[arg-type]
 
     def _backs_by_melds(self, seat: int) -> int:
         """Face-down tiles lying among or just left of the seat's melds, in every one of
