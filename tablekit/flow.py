@@ -46,7 +46,7 @@ from tablekit.game.events import (
 )
 from tablekit.game.reducer import apply
 from tablekit.game.session import Session
-from tablekit.game.state import SEATS, Phase, TableState
+from tablekit.game.state import SEATS, Phase, TableState, seat_name
 from tablekit.game.win_reading import WinReader, WinReading
 from tablekit.io.presses import ButtonName, ButtonPress
 from tablekit.rules.hand import concealed_count
@@ -241,7 +241,7 @@ class Flow:
         elif press.name is ButtonName.OK:
             self.message = f"the camera counts {state.wall} tiles left in the wall"
         elif press.name is ButtonName.CALL and not press.long and state.tracked:
-            self.message = f"seat {press.seat} calls: lay the meld down for the camera"
+            self.message = f"{seat_name(state, press.seat)} calls: lay the meld down for the camera"
             expect = getattr(self.reader, "expect_call", None)
             if expect is not None:
                 expect(press.seat)
@@ -354,7 +354,8 @@ class Flow:
             self.differences_for = press.seat
             self.differences_until = self.clock() + DIFFERENCES_SHOWN
         elif press.name is not ButtonName.OK:
-            self.message = f"{press} does nothing now ({self.stage.value})"
+            self.message = (f"{press_name(self.session.state, press)} does nothing now "
+                            f"({self.stage.value})")
 
     def _riichi(self, seat: int) -> None:
         """Declare riichi; if the camera has not caught up with the turns before this
@@ -362,7 +363,7 @@ class Flow:
         state = self.session.state
         if state.tracked and state.turn != seat and not state.seats[seat].riichi_declared:
             self.riichi_waiting.add(seat)
-            self.message = f"riichi by seat {seat}: taken with its next discard"
+            self.message = f"riichi by {seat_name(state, seat)}: taken with its next discard"
             return
         self._ensure_drawn(seat)
         self._submit(RiichiDeclared(seat))
@@ -586,8 +587,8 @@ class Flow:
             kind = item.removeprefix("Abortive draw: ").replace(" ", "_")
             self._submit(AbortiveDraw(kind))  # type: ignore[arg-type]
             self.stage = self._resting_stage()
-        elif item.startswith("Chombo: seat "):
-            self._submit(Chombo(int(item[-1])))
+        elif item.startswith("Chombo: "):
+            self._submit(Chombo(chombo_seat(self.session.state, item)))
             self.stage = self._resting_stage()
         elif item.startswith("Layout: "):
             self.layout = item.removeprefix("Layout: ")  # type: ignore[assignment]
@@ -615,7 +616,7 @@ def menu_items(state: TableState, layout: str = "facing", next_rules: str = "ten
         items.append("Exhaustive draw (tenpai)")
         if state.rules.abortive_draws:
             items += [abort_item(kind) for kind in ABORTS]
-        items += [f"Chombo: seat {s}" for s in range(SEATS)]
+        items += [chombo_item(state, s) for s in range(SEATS)]
     items += [f"Layout: {'centre' if layout == 'facing' else 'facing'}",
               "End the game now", f"New game ({next_rules})", "Rules for a new game"]
     return tuple(items)
@@ -625,3 +626,24 @@ def abort_item(kind: str) -> str:
     """The menu line for an abortive draw kind (``four_winds`` -> ``Abortive draw: four winds``)."""
     return f"Abortive draw: {kind.replace('_', ' ')}"
 
+
+
+def chombo_item(state: TableState, seat: int) -> str:
+    """The menu line for a chombo by ``seat``: ``Chombo: East (Ana)``."""
+    return f"Chombo: {seat_name(state, seat)}"
+
+
+def chombo_seat(state: TableState, item: str) -> int:
+    """The seat a chombo menu line names.
+
+    >>> state = TableState.new(names=("Ana", "Ben", "Chie", "Dan"))
+    >>> chombo_seat(state, chombo_item(state, 2))
+    2
+    """
+    return next(seat for seat in range(SEATS) if chombo_item(state, seat) == item)
+
+
+def press_name(state: TableState, press: ButtonPress) -> str:
+    """A press as players say it: ``South (Ben) RIICHI (held)``, ``OK``."""
+    who = f"{seat_name(state, press.seat)} " if press.seat is not None else ""
+    return f"{who}{press.name.value}{' (held)' if press.long else ''}"

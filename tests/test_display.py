@@ -17,23 +17,30 @@ import pytest
 from conftest import ROOT
 
 from tablekit.cli import main
-from tablekit.display import theme
+from tablekit.display import legend, theme
 from tablekit.display.backends import DisplayError, PngDisplay, WindowDisplay, open_display
 from tablekit.display.canvas import Canvas, Frame
 from tablekit.display.examples import example_screens
-from tablekit.display.layout import board, screen_areas
+from tablekit.display.layout import LEGEND, board, screen_areas
+from tablekit.display.legend import strip_legend
 from tablekit.display.model import ScreenModel
 from tablekit.display.render import render
 from tablekit.display.seat_panel import draw_seat_panel, seat_views
 from tablekit.display.tile_images import TILE_DIR, tile_picture
+from tablekit.flow import menu_items
+from tablekit.game.events import BadEvent, Discard
+from tablekit.game.reducer import apply
 from tablekit.game.state import Phase
-from tablekit.tiles import parse_tiles
+from tablekit.tiles import WIND_NAMES, parse_tiles
 
 SIZES = ((800, 480), (1920, 1080))
 LAYOUTS = ("facing", "centre")
 GALLERY = ROOT / "docs" / "screens"
-NUMBERS = re.compile(r"^(seat\d\.(points|diff\d|sticks\.\d+)|pay\.delta\d|result\.(delta|points)\d"
-                     r"|final\.(points|score)\d|win\d\.(value|han\d|fu_points\d))$")
+NUMBERS = re.compile(r"^(seat\d\.(points|diff\d|sticks\.\d+)|pay\.(delta|now)\d"
+                     r"|result\.(delta|points|sticks)\d|final\.(points|score)\d"
+                     r"|win\d\.(value|han\d|indicator_han\d|fu_points\d))$")
+SEAT_NUMBER = re.compile(r"\bseats? \d")
+RESULT_SCREENS = ("win-confirm", "win-confirm-double-ron", "hand-result-win")
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -80,7 +87,8 @@ def share_of(surface: pygame.Surface, rect: pygame.Rect, colour: tuple[int, int,
 
 def centre_area(model: ScreenModel, size: tuple[int, int]) -> pygame.Rect:
     unit = theme.unit(size)
-    _, content, _ = screen_areas(size, unit, bool(model.warnings), bool(model.message))
+    _, content, _, _ = screen_areas(size, unit, bool(model.warnings), bool(model.message),
+                                    bool(strip_legend(model)))
     return board(model.layout, content, unit).centre
 
 
@@ -235,7 +243,8 @@ def test_warnings_banner_and_status_line(screens, size):
     model, surface, frame = shown(screens, "warnings", "facing", size)
     banner, status = frame.rect("banner"), frame.rect("status_line")
     assert banner.topleft == (0, 0) and banner.width == size[0]
-    assert status.bottom == size[1] and status.width == size[0]
+    assert status.bottom == size[1] - round(LEGEND * theme.unit(size)) and status.width == size[0]
+    assert frame.rect("legend").top >= status.bottom   # the button legend under it
     assert all(w in frame.text_of("banner.text") for w in model.warnings)
     assert frame.text_of("status") == model.message
     assert share_of(surface, banner, theme.WARNING) > 0.5
@@ -260,25 +269,24 @@ def test_tenpai_entry_shows_each_seats_declaration(screens, layout):
 def test_win_confirm_shows_the_hand_value_payments_and_doubts(screens, size):
     model, surface, frame = shown(screens, "win-confirm", "facing", size)
     win, value = model.preview.wins[0], model.preview.wins[0].value
-    hand = [item for item in frame.named("win0") if item.kind == "tile"][:-1]
-    assert all(item.name.startswith("win0.tile") for item in hand)
+    hand = [item for item in frame if re.match(r"win0\.tile\d+$", item.name)]
     assert len(hand) == len(win.hand) - 1
     winning = frame.rect("win0.win_tile")
     assert winning.left > max(t.rect.right for t in hand) + winning.width // 4  # set apart
     assert frame.get("win0.win_tile").text == win.win_tile.code
     assert share_of(surface, winning.inflate(4, 4), theme.WIN_FRAME) > 0.03
-    yaku = [frame.text_of(f"win0.yaku{i}") for i in range(len(value.yaku))]
-    assert yaku == [y.title for y in value.yaku]
-    assert [frame.text_of(f"win0.han{i}") for i in range(len(value.yaku))] == \
-        [f"{y.han} han" for y in value.yaku]
+    plain = [y for y in value.yaku if y.name not in ("dora", "ura_dora")]
+    assert [frame.text_of(f"win0.yaku{i}") for i in range(len(plain))] == [y.title for y in plain]
+    assert [frame.text_of(f"win0.han{i}") for i in range(len(plain))] == \
+        [f"{y.han} han" for y in plain]
     assert frame.text_of("win0.value") == f"Baiman · {value.han} han {value.fu} fu"
     fu = [frame.text_of(f"win0.fu{i}") for i in range(len(value.fu_items))]
     assert fu == [i.reason.capitalize() for i in value.fu_items]
     for seat, delta in enumerate(model.preview.deltas):
         assert frame.text_of(f"pay.delta{seat}") == theme.signed(delta)
     dealer = model.state.dealer
-    assert frame.text_of(f"pay.note{dealer}") == "hands over 5k×1 1k×3"  # the dealer's 8,000
-    assert "2 riichi sticks" in frame.text_of("pay.note1")
+    assert frame.text_of(f"pay.note{dealer}") == "gives 5k×1 1k×3"  # the dealer's 8,000
+    assert frame.text_of("pay.note1") == "takes 2 riichi sticks"
     assert frame.text_of("doubt0") == f"Check: {model.preview.doubts[0]}"
     assert frame.text_of("overlay.footer") == "OK to apply, UNDO to cancel"
 
@@ -290,7 +298,7 @@ def test_double_ron_shows_both_winners_and_their_melds(screens):
     assert frame.text_of("win0.header") == "South (Ben)"
     assert [frame.text_of(f"doubt{i}")[7:] for i in range(2)] == list(model.preview.doubts)
     _, _, ron = shown(screens, "hand-result-win", "facing", (800, 480))
-    meld_tiles = [item for item in ron.named("win0") if item.kind == "tile"]
+    meld_tiles = [item for item in ron if re.match(r"win0\.tile\d+$", item.name)]
     assert [t.text for t in meld_tiles[-3:]] == ["6z", "6z", "6z"]   # the called pon
     assert meld_tiles[-1].rect.width > meld_tiles[-1].rect.height   # from the right: sideways
 
@@ -302,10 +310,16 @@ def test_hand_results_for_draws(screens):
         expected = "TENPAI" if seat in result.tenpai else "NOTEN"
         assert frame.text_of(f"result.status{seat}") == expected
         assert frame.text_of(f"result.delta{seat}") == theme.signed(result.deltas[seat])
+        assert frame.text_of(f"result.sticks{seat}") == (
+            f"{'gives' if result.deltas[seat] < 0 else 'takes'} 1k×1 100×5")
     assert frame.text_of("overlay.subtitle") == "East 1"
     model, _, frame = shown(screens, "hand-result-abortive", "facing", (800, 480))
     assert frame.text_of("overlay.title") == "Abortive draw: four winds"
-    assert frame.text_of("overlay.footer") == f"Next: East 2, {model.state.honba} honba"
+    assert frame.text_of("overlay.footer").startswith(
+        f"OK: deal East 2, {model.state.honba} honba   UNDO: take the hand back")
+    rows = sorted(range(4), key=lambda seat: frame.rect(f"result.seat{seat}").top)
+    assert [frame.text_of(f"result.seat{seat}").split()[0] for seat in rows] == \
+        ["East", "South", "West", "North"]  # the dealer has moved on from seat 0
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -319,6 +333,7 @@ def test_final_standings_in_rank_order(screens, size):
         assert frame.text_of(f"final.score{standing.rank}").lstrip("+−") == \
             f"{abs(standing.score):.1f}"
     assert frame.text_of("final.score1") == "+48.5"
+    assert frame.text_of("overlay.subtitle") == "East 4 ended"   # the reason, as said
     assert "Uma +20/+10/−10/−20" in frame.text_of("overlay.footer")
 
 
@@ -332,6 +347,95 @@ def test_the_menu_highlights_the_selected_item(screens):
     others = [frame.rect(f"menu.item{i}") for i in range(len(model.menu.items))
               if i != model.menu.selected]
     assert not any(highlight.colliderect(rect) for rect in others)
+
+
+# -- what players see from their chairs ----------------------------------------------------
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("size", SIZES)
+def test_result_screens_show_the_hands_tiles_at_least_a_tenth_of_the_screen_high(
+        screens, layout, size):
+    for name in RESULT_SCREENS:
+        model, _, frame = shown(screens, name, layout, size)
+        wins = model.preview.wins if model.preview else model.state.result.wins
+        for index in range(len(wins)):
+            tiles = [item for item in frame if re.match(rf"win{index}\.(win_tile|tile\d+)$",
+                                                        item.name)]
+            assert len(tiles) >= 14, (name, index)
+            upright = [t.rect.height for t in tiles if t.rect.height > t.rect.width]
+            assert min(upright) >= size[1] / 10, (name, layout, size, min(upright))
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_dora_and_ura_indicators_are_tiles_beside_their_han(screens, size):
+    model, _, frame = shown(screens, "win-confirm", "facing", size)
+    win = model.preview.wins[0]
+    assert win.dora and win.ura   # a riichi tsumo: both rows of indicators
+    lines = {frame.text_of(f"win0.indicator{i}"): i for i in range(2)}
+    assert set(lines) == {"Dora", "Ura Dora"}
+    for label, indicators, han in (("Dora", win.dora, win.value.dora),
+                                   ("Ura Dora", win.ura, win.value.ura)):
+        line = lines[label]
+        tiles = frame.named(f"win0.indicator{line}")[0:0] + [
+            item for item in frame if item.name.startswith(f"win0.indicator{line}.tile")]
+        assert [t.text for t in tiles] == [t.code for t in indicators]
+        amount = frame.get(f"win0.indicator_han{line}")
+        assert amount.text == f"{han} han"
+        for tile in tiles:
+            assert tile.rect.top <= amount.rect.centery <= tile.rect.bottom  # on its line
+            assert frame.rect(f"win0.indicator{line}").right < tile.rect.left < \
+                amount.rect.left
+            assert tile.rect.height >= size[1] / 24
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_payments_go_in_wind_order_from_the_winner(screens, layout):
+    for name in RESULT_SCREENS:
+        model, _, frame = shown(screens, name, layout, (800, 480))
+        wins = model.preview.wins if model.preview else model.state.result.wins
+        order = sorted(range(4), key=lambda seat: frame.rect(f"pay.seat{seat}").left)
+        first = order[0]
+        assert first == wins[0].seat, name
+        assert order == [(first + k) % 4 for k in range(4)], name
+        winds = [frame.text_of(f"pay.seat{seat}").split()[0] for seat in order]
+        start = WIND_NAMES.index(winds[0])
+        assert winds == [WIND_NAMES[(start + k) % 4] for k in range(4)], name
+        assert all(frame.rect(f"pay.seat{s}").top > frame.rect("win0.tiles").bottom
+                   for s in range(4))
+
+
+def test_no_text_names_a_seat_by_number(screens):
+    for (name, layout, size), (_, _, frame) in screens.items():
+        for item in frame.texts:
+            assert not SEAT_NUMBER.search(item.text), (name, layout, size, item.text)
+    state = example_screens()[0].model.state   # the game in play: menus and refusals
+    assert not any(SEAT_NUMBER.search(item) for item in menu_items(state))
+    assert "Chombo: East (Ichihime)" in menu_items(state)   # seat 3 deals East 4
+    with pytest.raises(BadEvent) as refusal:
+        apply(state, Discard((state.turn + 1) % 4, parse_tiles("1z")[0]))
+    assert str(refusal.value) == \
+        "discard by North (Xenia) (1z): it is West (Kaavi)'s turn to discard"
+
+
+def test_each_screen_says_what_the_buttons_do(screens):
+    def text(name: str, item: str) -> str:
+        return shown(screens, name, "facing", (800, 480))[2].text_of(item)
+
+    assert text("new-game", "centre.deal") == "OK: start the game (deal East 1)"
+    assert text("new-game", "legend").startswith("OK: start the game")
+    for name in ("scoreboard", "differences", "warnings"):
+        assert text(name, "legend") == legend.IN_PLAY
+    assert text("menu", "overlay.footer") == legend.MENU
+    assert text("final", "legend") == legend.FINAL
+    assert text("win-confirm", "overlay.footer") == legend.CONFIRM
+    assert text("fix-tiles", "overlay.footer") == legend.FIX_TILES
+    assert text("tenpai-entry", "centre.prompt1") == legend.TENPAI[1]
+    for name in ("hand-result-win", "hand-result-draw", "hand-result-abortive"):
+        assert text(name, "overlay.footer").startswith("OK: deal East 2, ")
+    for size in SIZES:   # the legends are read whole
+        for (name, layout, at), (_, _, frame) in screens.items():
+            if at == size and frame.get("legend"):
+                assert not frame.text_of("legend").endswith("…"), (name, layout, size)
 
 
 def test_the_gallery_matches_what_is_rendered_now(screens):

@@ -1,8 +1,10 @@
 """The centre of the scoreboard: round and hand, honba, riichi deposits, dora indicators,
-the wall and the rules' title (or, while tenpai is entered, what to do).
+the wall and the rules' title (or, while tenpai is entered, what to do; between hands,
+what OK deals in place of the dora).
 
 Names: ``centre.round``, ``centre.honba``, ``centre.deposits``, ``centre.dora`` (the row of
-indicators) and ``centre.doraN``, ``centre.wall``, ``centre.rules``, ``centre.promptN``.
+indicators) and ``centre.doraN``, ``centre.deal``, ``centre.wall``, ``centre.rules``,
+``centre.promptN``.
 """
 
 from __future__ import annotations
@@ -12,11 +14,10 @@ import pygame
 from tablekit.display import theme
 from tablekit.display.canvas import Canvas
 from tablekit.display.geometry import columns, inset, rows
+from tablekit.display.legend import TENPAI, deal_prompt
 from tablekit.display.model import Mode, ScreenModel
 from tablekit.display.tile_images import tile_width
-from tablekit.game.state import TableState
-
-TENPAI_PROMPT = ("Exhaustive draw", "Seat buttons: tenpai or noten", "OK when all have declared")
+from tablekit.game.state import Phase, TableState
 
 
 def draw_centre(canvas: Canvas, area: pygame.Rect, model: ScreenModel) -> None:
@@ -29,7 +30,10 @@ def draw_centre(canvas: Canvas, area: pygame.Rect, model: ScreenModel) -> None:
                                     footer.bottom - counters.top))
         return
     _counters(canvas, counters, state)
-    _dora_row(canvas, dora, state)
+    if state.phase in (Phase.HAND_OVER, Phase.NOT_STARTED):
+        canvas.text(dora, deal_prompt(state), dora.height * 0.5, theme.GOLD, name="centre.deal")
+    else:
+        _dora_row(canvas, dora, state)
     _footer(canvas, footer, state)
 
 
@@ -74,7 +78,7 @@ def _footer(canvas: Canvas, row: pygame.Rect, state: TableState) -> None:
 
 
 def _prompt(canvas: Canvas, area: pygame.Rect) -> None:
-    for index, (line, row) in enumerate(zip(TENPAI_PROMPT, rows(area, (1.3, 1, 1), area.height
+    for index, (line, row) in enumerate(zip(TENPAI, rows(area, (1.3, 1, 1), area.height
                                                                      * 0.06), strict=True)):
         colour = theme.GOLD if index == 0 else theme.TEXT
         canvas.text(row, line, row.height * 0.8, colour, name=f"centre.prompt{index}")

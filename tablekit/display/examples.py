@@ -6,8 +6,8 @@ double ron) written as events. Win previews are the engine's own scoring of the 
 event, before it is applied. No pygame here: the app and tests can build these freely.
 
 >>> names = [example.name for example in example_screens()]
->>> names[:4]
-['scoreboard', 'differences', 'warnings', 'win-confirm']
+>>> names[:4], names[-1]
+(['scoreboard', 'differences', 'warnings', 'win-confirm'], 'new-game')
 """
 
 from __future__ import annotations
@@ -19,22 +19,22 @@ from tablekit.display.model import Layout, Menu, Mode, ScreenModel, TileFixView,
 from tablekit.formats.tenhou import ImportedGame, import_file
 from tablekit.game.events import (
     AbortiveDraw,
+    BadEvent,
     Discard,
     Draw,
     Event,
     GameStarted,
     HandStarted,
+    RiichiDeclared,
     WinnerHand,
     Won,
 )
 from tablekit.game.reducer import apply, replay
-from tablekit.game.state import TableState
+from tablekit.game.state import TableState, seat_name
 from tablekit.tiles import Tile, parse_tiles
 
 FIXTURE_GAME = (Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "mjlog"
                 / "tenhou-python-bot-28.xml")
-MENU = Menu("Menu", ("Undo the last action", "Correct the last hand", "Enter tenpai",
-                     "Show the rules", "End the game"), selected=1)
 
 
 @dataclass(frozen=True)
@@ -80,7 +80,7 @@ def example_screens(game: Path = FIXTURE_GAME, layout: Layout = "facing") -> lis
         Example("differences", ScreenModel(big_tsumo.before, differences_for=2)),
         Example("warnings", ScreenModel(
             big_tsumo.before, warnings=("Camera lost: check the cable", "Low confidence 54%"),
-            message="Riichi refused: seat 2 is already in riichi")),
+            message=_refusal(big_tsumo.before))),
         Example("win-confirm", ScreenModel(last.before, Mode.WIN_CONFIRM, preview=preview(
             last.before, last.last, ("8s read at 64%: 8s or 9s?",)))),
         Example("win-confirm-double-ron", _double_ron()),
@@ -90,9 +90,11 @@ def example_screens(game: Path = FIXTURE_GAME, layout: Layout = "facing") -> lis
         Example("hand-result-draw", ScreenModel(draw.after, Mode.HAND_RESULT)),
         Example("hand-result-abortive", ScreenModel(_four_winds(draw.after), Mode.HAND_RESULT)),
         Example("final", ScreenModel(last.after, Mode.FINAL)),
-        Example("menu", ScreenModel(big_tsumo.before, Mode.MENU, menu=MENU)),
+        Example("menu", ScreenModel(big_tsumo.before, Mode.MENU, menu=_menu(big_tsumo.before))),
         Example("fix-tiles", ScreenModel(last.before, Mode.FIX_TILES,
                                          fix=_fixing(last.last, last.before.dora))),
+        Example("new-game", ScreenModel(apply(TableState.new(), GameStarted(
+            {"base": "tenhou"}, names=hands[0].before.names)))),
     ]
     return [Example(e.name, replace(e.model, layout=layout)) for e in examples]
 
@@ -124,3 +126,19 @@ def _double_ron() -> ScreenModel:
               from_seat=0)
     return ScreenModel(state, Mode.WIN_CONFIRM, preview=preview(
         state, won, ("2m read at 58%: 2m or 3m?", "Ben's hand: 9s partly hidden")))
+
+
+def _refusal(state: TableState) -> str:
+    """The message of a riichi the engine refuses: the dealer's, out of turn."""
+    try:
+        apply(state, RiichiDeclared(state.dealer))
+    except BadEvent as error:
+        return f"Riichi refused: {error}"
+    return ""
+
+
+def _menu(state: TableState) -> Menu:
+    """Some of the menu held UNDO opens in play, a chombo item selected."""
+    return Menu("Menu", ("Close", "Undo", "Redo", "Exhaustive draw (tenpai)",
+                         f"Chombo: {seat_name(state, state.dealer)}", "End the game now"),
+                selected=4)

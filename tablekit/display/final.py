@@ -40,7 +40,7 @@ def rules_line(rules: Rules) -> str:
 
 def draw_final(canvas: Canvas, model: ScreenModel, area: pygame.Rect) -> None:
     state = model.state
-    reason = state.end_reason.capitalize() if state.end_reason else ""
+    reason = state.end_reason[:1].upper() + state.end_reason[1:]
     body = overlay_frame(canvas, area, "Final standings", reason, rules_line(state.rules))
     height = min(body.height / (SEATS + 1), canvas.unit * 13)
     header = pygame.Rect(body.left, body.top, body.width, round(height * 0.6))

@@ -25,6 +25,7 @@ from tablekit.display.model import Layout
 SEATS = 4
 BANNER = 8.0      # units: the warnings banner's height
 STATUS = 6.5      # the status line's height
+LEGEND = 5.0      # the button legend's height
 THICKNESS = 30.0  # a centre-layout seat panel's depth
 
 
@@ -48,21 +49,24 @@ class Board:
     centre: pygame.Rect
 
 
-def screen_areas(size: tuple[int, int], unit: float, banner: bool, status: bool
-                 ) -> tuple[pygame.Rect | None, pygame.Rect, pygame.Rect | None]:
-    """The warnings banner (top), the content and the status line (bottom); absent strips
-    give their room to the content.
+def screen_areas(size: tuple[int, int], unit: float, banner: bool, status: bool,
+                 legend: bool = False) -> tuple[pygame.Rect | None, pygame.Rect,
+                                                pygame.Rect | None, pygame.Rect | None]:
+    """The warnings banner (top), the content, the status line and the button legend
+    (bottom); absent strips give their room to the content.
 
-    >>> [tuple(r) if r else None for r in screen_areas((800, 480), 4.8, True, False)]
-    [(0, 0, 800, 38), (0, 38, 800, 442), None]
+    >>> [tuple(r) if r else None for r in screen_areas((800, 480), 4.8, True, False, True)]
+    [(0, 0, 800, 38), (0, 38, 800, 418), None, (0, 456, 800, 24)]
     """
     screen = pygame.Rect((0, 0), size)
     top = round(BANNER * unit) if banner else 0
+    low = round(LEGEND * unit) if legend else 0
     bottom = round(STATUS * unit) if status else 0
-    content = pygame.Rect(0, top, screen.width, screen.height - top - bottom)
+    content = pygame.Rect(0, top, screen.width, screen.height - top - bottom - low)
     banner_rect = pygame.Rect(0, 0, screen.width, top) if banner else None
     status_rect = pygame.Rect(0, content.bottom, screen.width, bottom) if status else None
-    return banner_rect, content, status_rect
+    legend_rect = pygame.Rect(0, screen.height - low, screen.width, low) if legend else None
+    return banner_rect, content, status_rect, legend_rect
 
 
 def board(layout: Layout, area: pygame.Rect, unit: float) -> Board:

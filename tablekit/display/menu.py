@@ -1,4 +1,5 @@
-"""The menu (held UNDO): its title and items, the selected one highlighted.
+"""The menu (held UNDO): its title and items, the selected one highlighted, and how to move
+between them and pick one.
 
 Names: ``menu.itemN`` (the texts), ``menu.selected`` (the highlight).
 """
@@ -10,6 +11,7 @@ import pygame
 from tablekit.display import theme
 from tablekit.display.canvas import Canvas
 from tablekit.display.geometry import inset
+from tablekit.display.legend import MENU
 from tablekit.display.model import ScreenModel
 from tablekit.display.overlay_frame import overlay_frame
 
@@ -17,7 +19,7 @@ from tablekit.display.overlay_frame import overlay_frame
 def draw_menu(canvas: Canvas, model: ScreenModel, area: pygame.Rect) -> None:
     menu = model.menu
     assert menu is not None
-    body = overlay_frame(canvas, area, menu.title, model.state.round_label)
+    body = overlay_frame(canvas, area, menu.title, model.state.round_label, MENU)
     count = max(len(menu.items), 1)
     height = min(body.height / count, canvas.unit * 12)
     width = min(body.width, round(canvas.unit * 110))

@@ -4,9 +4,11 @@
 Like the final standings and the menu, they fill the screen upright in both layouts: they
 are read up close by whoever checks them, not from every seat.
 
-Names besides the winners' (:mod:`~tablekit.display.win_block`) and the payments'
-(:mod:`~tablekit.display.payment_list`): ``doubtN``; for draws ``result.seatN``,
-``result.statusN``, ``result.deltaN``, ``result.pointsN`` and ``result.note``.
+The winners' hands fill the width (:mod:`~tablekit.display.win_block`), the payments run
+along the bottom in wind order from the winner (:mod:`~tablekit.display.payment_list`), the
+footer says what the buttons do. Names besides theirs: ``doubtN``; for draws (rows in wind
+order from East) ``result.seatN``, ``result.statusN``, ``result.deltaN``,
+``result.sticksN``, ``result.pointsN`` and ``result.note``.
 """
 
 from __future__ import annotations
@@ -17,17 +19,24 @@ import pygame
 
 from tablekit.display import theme
 from tablekit.display.canvas import Canvas
-from tablekit.display.geometry import columns, rows
+from tablekit.display.geometry import rows
+from tablekit.display.legend import CONFIRM, CONFIRM_FIXABLE, result_legend
 from tablekit.display.model import ScreenModel
 from tablekit.display.overlay_frame import hand_label, hand_winds, overlay_frame, table_row
-from tablekit.display.payment_list import confirm_rows, draw_payments, result_rows
+from tablekit.display.payment_list import (
+    PaymentRow,
+    confirm_rows,
+    draw_payments,
+    payments_height,
+    result_rows,
+    sticks_note,
+    wind_order,
+)
 from tablekit.display.win_block import draw_win_block, seat_label
-from tablekit.game.state import SEATS, HandResult, Phase, TableState, WinResult
+from tablekit.game.state import SEATS, HandResult, TableState, WinResult
 
-CONFIRM_FOOTER = "OK to apply, UNDO to cancel"
-FIXABLE_FOOTER = "OK to apply, CALL to fix the tiles (held: han and fu), UNDO to cancel"
 MULTIPLE = {2: "Double ron", 3: "Triple ron"}
-DRAW_COLUMNS = (0.36, 0.2, 0.2, 0.24)
+DRAW_COLUMNS = (0.3, 0.14, 0.15, 0.23, 0.18)
 
 
 def win_title(wins: Sequence[WinResult], winds: Sequence[int], names: Sequence[str]) -> str:
@@ -57,11 +66,10 @@ def draw_win_confirm(canvas: Canvas, model: ScreenModel, area: pygame.Rect) -> N
     winds = tuple(state.seat_wind(seat) for seat in range(SEATS))
     subtitle = f"{state.round_label}, {state.honba} honba"
     body = overlay_frame(canvas, area, win_title(preview.wins, winds, state.names), subtitle,
-                         FIXABLE_FOOTER if preview.fixable else CONFIRM_FOOTER)
+                         CONFIRM_FIXABLE if preview.fixable else CONFIRM)
     body = _doubts(canvas, body, preview.doubts)
     payments = confirm_rows(preview, state.sticks, stick_taker(preview.wins))
-    _wins_and_payments(canvas, body, preview.wins, winds, state.names)
-    draw_payments(canvas, _payments_box(canvas, body), payments, winds, state.names)
+    _wins_and_payments(canvas, body, preview.wins, payments, winds, state.names)
 
 
 def draw_hand_result(canvas: Canvas, model: ScreenModel, area: pygame.Rect) -> None:
@@ -71,30 +79,31 @@ def draw_hand_result(canvas: Canvas, model: ScreenModel, area: pygame.Rect) -> N
     winds = hand_winds(state)
     if result.kind == "win" and result.wins:
         body = overlay_frame(canvas, area, win_title(result.wins, winds, state.names),
-                             hand_label(result.detail), _next_hand(state))
-        _wins_and_payments(canvas, body, result.wins, winds, state.names)
-        draw_payments(canvas, _payments_box(canvas, body),
-                      result_rows(result.deltas, state.scores), winds, state.names,
-                      "Score changes")
+                             hand_label(result.detail), result_legend(state))
+        payments = result_rows(result.deltas, state.scores, stick_taker(result.wins) or 0)
+        _wins_and_payments(canvas, body, result.wins, payments, winds, state.names)
         return
     body = overlay_frame(canvas, area, _draw_title(result, winds, state.names),
-                         hand_label(result.detail), _next_hand(state))
+                         hand_label(result.detail), result_legend(state))
     _draw_table(canvas, body, state, result, winds)
 
 
 def _wins_and_payments(canvas: Canvas, body: pygame.Rect, wins: Sequence[WinResult],
-                       winds: Sequence[int], names: Sequence[str]) -> None:
-    left = columns(body, (0.65, 0.35), canvas.unit * 3)[0]
-    for index, (win, box) in enumerate(zip(wins, rows(left, [1] * len(wins), canvas.unit * 2),
+                       payments: Sequence[PaymentRow], winds: Sequence[int],
+                       names: Sequence[str]) -> None:
+    """The winners one under another across the whole width, the payments below them."""
+    unit = canvas.unit
+    band = round(min(payments_height(unit, payments), body.height * 0.3))
+    gap = round(unit * 2)
+    winners = pygame.Rect(body.left, body.top, body.width, body.height - band - gap)
+    for index, (win, box) in enumerate(zip(wins, rows(winners, [1] * len(wins), gap),
                                            strict=True)):
         if index:
-            canvas.box(pygame.Rect(box.left, box.top - round(canvas.unit), box.width, 1),
+            canvas.box(pygame.Rect(box.left, box.top - gap // 2, box.width, 1),
                        theme.PANEL_EDGE)
         draw_win_block(canvas, box, win, index, winds, names)
-
-
-def _payments_box(canvas: Canvas, body: pygame.Rect) -> pygame.Rect:
-    return columns(body, (0.65, 0.35), canvas.unit * 3)[1]
+    draw_payments(canvas, pygame.Rect(body.left, body.bottom - band, body.width, band),
+                  payments, winds, names)
 
 
 def _doubts(canvas: Canvas, body: pygame.Rect, doubts: Sequence[str]) -> pygame.Rect:
@@ -110,18 +119,12 @@ def _doubts(canvas: Canvas, body: pygame.Rect, doubts: Sequence[str]) -> pygame.
     return pygame.Rect(body.left, body.top, body.width, top - body.top - round(canvas.unit))
 
 
-def _next_hand(state: TableState) -> str:
-    if state.phase is Phase.GAME_OVER:
-        return f"Game over: {state.end_reason}"
-    return f"Next: {state.round_label}, {state.honba} honba"
-
-
 def _draw_title(result: HandResult, winds: Sequence[int], names: Sequence[str]) -> str:
     if result.kind == "exhaustive_draw":
         return "Exhaustive draw" + (": nagashi mangan" if "nagashi" in result.detail else "")
     if result.kind == "abortive_draw":
         return f"Abortive draw: {result.detail}"
-    return f"Chombo ({result.detail})" if result.detail else "Chombo"
+    return f"Chombo by {result.detail}" if result.detail else "Chombo"
 
 
 def _draw_table(canvas: Canvas, body: pygame.Rect, state: TableState, result: HandResult,
@@ -130,10 +133,12 @@ def _draw_table(canvas: Canvas, body: pygame.Rect, state: TableState, result: Ha
     header = pygame.Rect(body.left, body.top, body.width, round(height * 0.7))
     table_row(canvas, header, [("", "left", ""), ("", "centre", ""),
                                ("change", "right", "result.head_delta"),
+                               ("sticks", "right", "result.head_sticks"),
                                ("points", "right", "result.head_points")],
-              DRAW_COLUMNS, [theme.MUTED] * 4)
-    for seat in range(SEATS):
-        row = pygame.Rect(body.left, round(header.bottom + seat * height), body.width,
+              DRAW_COLUMNS, [theme.MUTED] * 5)
+    east = winds.index(0)
+    for line, seat in enumerate(wind_order(east)):
+        row = pygame.Rect(body.left, round(header.bottom + line * height), body.width,
                           round(height))
         _draw_row(canvas, row, state, result, seat, winds)
     if state.sticks:
@@ -154,8 +159,9 @@ def _draw_row(canvas: Canvas, row: pygame.Rect, state: TableState, result: HandR
     cells = [(seat_label(seat, winds, state.names), "left", f"result.seat{seat}"),
              (status, "centre", f"result.status{seat}"),
              (theme.signed(delta), "right", f"result.delta{seat}"),
+             (sticks_note(delta), "right", f"result.sticks{seat}"),
              (theme.points_text(state.scores[seat]), "right", f"result.points{seat}")]
     status_colour = theme.TENPAI if status == "TENPAI" else theme.MUTED
-    colours = [theme.TEXT, status_colour, theme.delta_colour(delta), theme.TEXT]
+    colours = [theme.TEXT, status_colour, theme.delta_colour(delta), theme.MUTED, theme.TEXT]
     table_row(canvas, row.inflate(-round(canvas.unit * 3), 0), cells, DRAW_COLUMNS, colours,
               row.height * 0.5)

@@ -1,14 +1,15 @@
-"""Who pays what: one row per seat with its score change and a note (the sticks to hand
-over, the riichi sticks taken from the table, or the new score).
+"""Who pays what: one cell per seat, in wind order from the winner, with its score change
+and the sticks to hand over (the riichi sticks the winner takes from the table, or, once
+the hand is over, the new score).
 
-Names: ``pay.title``, ``pay.seatN`` (the seat), ``pay.deltaN``, ``pay.noteN``.
+Names: ``pay.seatN`` (the seat), ``pay.deltaN``, ``pay.noteN``, ``pay.nowN``.
 
 >>> from tablekit.display.model import WinPreview
 >>> rows = confirm_rows(WinPreview(wins=(), deltas=(-7700, 8700, 0, -1000)), table_sticks=1,
 ...                     stick_taker=1)
 >>> [(r.seat, r.delta, r.note) for r in rows]  # doctest: +NORMALIZE_WHITESPACE
-[(1, 8700, 'with 1 riichi stick from the table'), (0, -7700, 'hands over 5k×1 1k×2 100×7'),
- (3, -1000, 'hands over 1k×1'), (2, 0, 'pays nothing')]
+[(1, 8700, 'takes 1 riichi stick'), (2, 0, 'pays nothing'),
+ (3, -1000, 'gives 1k×1'), (0, -7700, 'gives 5k×1 1k×2 100×7')]
 """
 
 from __future__ import annotations
@@ -20,10 +21,11 @@ import pygame
 
 from tablekit.display import theme
 from tablekit.display.canvas import Canvas
-from tablekit.display.geometry import rows
+from tablekit.display.geometry import columns, inset, rows
 from tablekit.display.model import WinPreview
 from tablekit.display.sticks import handing_over
 from tablekit.display.win_block import seat_label
+from tablekit.game.state import SEATS
 
 
 @dataclass(frozen=True)
@@ -31,57 +33,84 @@ class PaymentRow:
     seat: int
     delta: int
     note: str = ""
+    now: str = ""   # the new score, once the hand is over
+
+
+def wind_order(first: int) -> list[int]:
+    """The seats counter-clockwise from ``first``: the order the winds go round.
+
+    >>> wind_order(2)
+    [2, 3, 0, 1]
+    """
+    return [(first + offset) % SEATS for offset in range(SEATS)]
+
+
+def sticks_note(delta: int) -> str:
+    """What a score change hands over in sticks.
+
+    >>> sticks_note(-2600), sticks_note(1500), sticks_note(0)
+    ('gives 1k×2 100×6', 'takes 1k×1 100×5', '')
+    """
+    if not delta:
+        return ""
+    return f"{'gives' if delta < 0 else 'takes'} {handing_over(delta).label()}"
 
 
 def confirm_rows(preview: WinPreview, table_sticks: int, stick_taker: int | None
                  ) -> list[PaymentRow]:
-    """Rows for a win waiting for OK: winners first, then the payers, largest first."""
+    """Cells for a win waiting for OK, in wind order from the winner who takes the sticks
+    (the first winner): the payers' sticks, the riichi sticks taken from the table."""
+    first = stick_taker if stick_taker is not None else _first_gainer(preview.deltas)
     out = []
-    for seat, delta in enumerate(preview.deltas):
-        if delta > 0:
-            note = ""
-            if seat == stick_taker and table_sticks:
-                plural = "" if table_sticks == 1 else "s"
-                note = f"with {table_sticks} riichi stick{plural} from the table"
-        elif delta < 0:
-            note = f"hands over {handing_over(delta).label()}"
-        else:
-            note = "pays nothing"
+    for seat in wind_order(first):
+        delta = preview.deltas[seat]
+        note = sticks_note(delta) if delta < 0 else "pays nothing" if delta == 0 else ""
+        if delta > 0 and seat == stick_taker and table_sticks:
+            note = f"takes {table_sticks} riichi stick{'' if table_sticks == 1 else 's'}"
         out.append(PaymentRow(seat, delta, note))
-    return sorted(out, key=lambda r: (0 if r.delta > 0 else 2 if r.delta == 0 else 1,
-                                      -abs(r.delta), r.seat))
+    return out
 
 
-def result_rows(deltas: Sequence[int], scores: Sequence[int]) -> list[PaymentRow]:
-    """Rows for a finished hand, in seat order, each with the new score.
+def result_rows(deltas: Sequence[int], scores: Sequence[int], first: int) -> list[PaymentRow]:
+    """Cells for a finished hand, in wind order from ``first`` (the winner), each with the
+    sticks handed over and the new score.
 
-    >>> [r.note for r in result_rows((1500, -1500, 0, 0), (26500, 23500, 25000, 25000))][:2]
-    ['now 26,500', 'now 23,500']
+    >>> [(r.seat, r.note, r.now) for r in result_rows((1500, -1500, 0, 0),
+    ...                                               (26500, 23500, 25000, 25000), 0)][:2]
+    [(0, '', 'now 26,500'), (1, 'gives 1k×1 100×5', 'now 23,500')]
     """
-    return [PaymentRow(seat, delta, f"now {theme.points_text(scores[seat])}")
-            for seat, delta in enumerate(deltas)]
+    return [PaymentRow(seat, deltas[seat], sticks_note(deltas[seat]) if deltas[seat] < 0
+                       else "", f"now {theme.points_text(scores[seat])}")
+            for seat in wind_order(first)]
+
+
+def _first_gainer(deltas: Sequence[int]) -> int:
+    return max(range(len(deltas)), key=lambda seat: deltas[seat])
+
+
+def payments_height(unit: float, payment_rows: Sequence[PaymentRow]) -> float:
+    """The band's height: three lines per cell, four with the new scores."""
+    return unit * (17 if any(row.now for row in payment_rows) else 13.5)
 
 
 def draw_payments(canvas: Canvas, area: pygame.Rect, payment_rows: Sequence[PaymentRow],
-                  winds: Sequence[int], names: Sequence[str], title: str = "Payments") -> None:
+                  winds: Sequence[int], names: Sequence[str]) -> None:
+    """The cells side by side across ``area``."""
     unit = canvas.unit
-    title_box = pygame.Rect(area.left, area.top, area.width, round(min(unit * 5,
-                                                                        area.height / 6)))
-    body = pygame.Rect(area.left, title_box.bottom + round(unit), area.width,
-                       area.bottom - title_box.bottom - round(unit))
-    canvas.text(title_box, title, title_box.height, theme.MUTED, "left", "pay.title")
-    height = min(body.height / max(len(payment_rows), 1), unit * 12)
-    for i, row in enumerate(payment_rows):
-        box = pygame.Rect(body.left, round(body.top + i * height), body.width, round(height))
-        _row(canvas, box, row, seat_label(row.seat, winds, names))
+    for box, row in zip(columns(area, [1] * len(payment_rows), unit * 1.5), payment_rows,
+                        strict=True):
+        canvas.box(box, theme.PANEL, f"pay.cell{row.seat}", unit)
+        _cell(canvas, inset(box, unit * 0.6), row, seat_label(row.seat, winds, names))
 
 
-def _row(canvas: Canvas, box: pygame.Rect, row: PaymentRow, label: str) -> None:
-    first, second = rows(box.inflate(0, -round(box.height * 0.1)), (1.2, 1))
-    delta = canvas.text(first, theme.signed(row.delta), first.height * 0.95,
-                        theme.delta_colour(row.delta), "right", f"pay.delta{row.seat}", 0.5)
-    canvas.text(pygame.Rect(first.left, first.top, delta.left - first.left - canvas.unit,
-                            first.height), label, first.height * 0.8, theme.TEXT, "left",
-                f"pay.seat{row.seat}")
-    canvas.text(second, row.note, second.height * 0.85, theme.MUTED, "left",
+def _cell(canvas: Canvas, box: pygame.Rect, row: PaymentRow, label: str) -> None:
+    weights = (1, 1.25, 0.85, 0.85) if row.now else (1, 1.25, 0.85)
+    lines = rows(box, weights)
+    canvas.text(lines[0], label, lines[0].height, theme.TEXT, "left", f"pay.seat{row.seat}")
+    canvas.text(lines[1], theme.signed(row.delta), lines[1].height,
+                theme.delta_colour(row.delta), "left", f"pay.delta{row.seat}", 0.5)
+    canvas.text(lines[2], row.note, lines[2].height, theme.MUTED, "left",
                 f"pay.note{row.seat}")
+    if row.now:
+        canvas.text(lines[3], row.now, lines[3].height, theme.TEXT, "left",
+                    f"pay.now{row.seat}")

@@ -1,5 +1,5 @@
 """Draw one :class:`ScreenModel` on a Surface: the screen for its mode, the warnings banner
-at the top and the status line at the bottom.
+at the top, the status line and the button legend at the bottom.
 
 >>> import pygame
 >>> from tablekit.game.state import TableState
@@ -12,6 +12,7 @@ at the top and the status line at the bottom.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 import pygame
 
@@ -21,6 +22,7 @@ from tablekit.display.final import draw_final
 from tablekit.display.fix_screen import draw_fix_tiles
 from tablekit.display.geometry import inset
 from tablekit.display.layout import screen_areas
+from tablekit.display.legend import strip_legend
 from tablekit.display.menu import draw_menu
 from tablekit.display.model import Mode, ScreenModel
 from tablekit.display.overlays import draw_hand_result, draw_win_confirm
@@ -42,14 +44,19 @@ def render(model: ScreenModel, surface: pygame.Surface) -> Frame:
     """Draw ``model`` over the whole of ``surface``; returns what was drawn where."""
     canvas = Canvas(surface, theme.unit(surface.get_size()))
     surface.fill(theme.BACKGROUND)
-    banner, content, status = screen_areas(surface.get_size(), canvas.unit,
-                                           bool(model.warnings), bool(model.message))
+    shown = model if _has_data(model) else replace(model, mode=Mode.SCOREBOARD)
+    legend = strip_legend(shown)
+    banner, content, status, legend_area = screen_areas(
+        surface.get_size(), canvas.unit, bool(model.warnings), bool(model.message),
+        bool(legend))
     if banner is not None:
         _banner(canvas, banner, model.warnings)
     if status is not None:
         _status(canvas, status, model.message)
-    screen = SCREENS[model.mode] if _has_data(model) else draw_scoreboard
-    screen(canvas, model, content)
+    if legend_area is not None:
+        canvas.text(inset(legend_area, legend_area.height * 0.15), legend,
+                    legend_area.height * 0.62, theme.MUTED, name="legend")
+    SCREENS[shown.mode](canvas, shown, content)
     return canvas.frame()
 
 

@@ -1,9 +1,11 @@
 """One winner's details: the hand with the winning tile set apart and the melds, the yaku
-with their han, the fu breakdown, the limit and han/fu.
+with their han (the dora and ura dora indicators as tiles beside theirs), the fu breakdown,
+the limit and han/fu.
 
 Names (``winN`` for the N-th winner): ``winN.header``, ``winN.value``, ``winN.tiles`` (the
-whole row), ``winN.tileK``, ``winN.win_tile``, ``winN.yakuK``/``winN.hanK``,
-``winN.fuK``/``winN.fu_pointsK``.
+whole row), ``winN.tileK``, ``winN.win_tile``, ``winN.yakuK``/``winN.hanK`` (and
+``winN.indicatorK``/``winN.indicator_hanK`` with ``winN.indicatorK.tileJ``, the dora and
+ura dora lines), ``winN.fuK``/``winN.fu_pointsK``.
 
 >>> from tablekit.tiles import parse_tiles, Tile
 >>> [t.code for t in concealed(tuple(parse_tiles("345m123p")), Tile.from_code("3m"))]
@@ -18,14 +20,17 @@ import pygame
 
 from tablekit.display import theme
 from tablekit.display.canvas import Canvas
-from tablekit.display.geometry import columns, rows
+from tablekit.display.geometry import columns
 from tablekit.display.tile_images import ASPECT
-from tablekit.game.state import WinResult
+from tablekit.game.state import WinResult, player_label
 from tablekit.rules.hand import Meld
 from tablekit.rules.scoring import HandValue
-from tablekit.tiles import WIND_NAMES, Tile
+from tablekit.tiles import Tile
 
 GROUP_GAP = 0.35   # tile heights between the hand, the winning tile and each meld
+MIN_TILES = 10.5   # units (hundredths of the screen height): the hand's tiles at the least
+MAX_TILES = 13.5   # ... and at the most, leaving room for the yaku
+TILE_LINE = 1.6    # a line with indicator tiles, in plain lines' heights
 
 
 def concealed(hand: tuple[Tile, ...], win_tile: Tile) -> list[Tile]:
@@ -54,12 +59,18 @@ def value_line(value: HandValue) -> str:
 
 def draw_win_block(canvas: Canvas, area: pygame.Rect, win: WinResult, index: int,
                    winds: Sequence[int], names: Sequence[str]) -> None:
+    """The winner and the value above the hand's tiles (as large as ``area`` allows, at
+    least a tenth of the screen high); below them the yaku, and beside them the dora and
+    ura dora indicators with their han over the fu."""
     prefix = f"win{index}"
     unit = canvas.unit
-    header_h = min(area.height * 0.16, unit * 6)
-    tiles_h = min(area.height * 0.3, unit * 12)
-    header, hand, details = rows(area, (header_h, tiles_h, area.height - header_h - tiles_h),
-                                 unit * 0.8)
+    gap = round(unit * 0.8)
+    header_h = round(min(area.height * 0.15, unit * 6.5))
+    tiles_h = round(max(min(area.height * 0.4, unit * MAX_TILES), unit * MIN_TILES))
+    header = pygame.Rect(area.left, area.top, area.width, header_h)
+    hand = pygame.Rect(area.left, header.bottom + gap, area.width, tiles_h)
+    details = pygame.Rect(area.left, hand.bottom + gap, area.width,
+                          max(area.bottom - hand.bottom - gap, 0))
     who = seat_label(win.seat, winds, names)
     value = canvas.text(header, value_line(win.value), header.height, theme.GOLD, "right",
                         f"{prefix}.value")
@@ -67,9 +78,20 @@ def draw_win_block(canvas: Canvas, area: pygame.Rect, win: WinResult, index: int
                             header.height), who, header.height, theme.TEXT, "left",
                 f"{prefix}.header")
     _tiles_row(canvas, hand, win, prefix)
-    yaku_box, fu_box = columns(details, (0.55, 0.45), unit * 3)
-    _lines(canvas, yaku_box, _yaku_lines(win.value), f"{prefix}.yaku", f"{prefix}.han")
-    _lines(canvas, fu_box, _fu_lines(win.value), f"{prefix}.fu", f"{prefix}.fu_points")
+    yaku_box, right_box = columns(details, (0.52, 0.48), unit * 6)
+    lines = yaku_lines(win)
+    indicators = [line for line in lines if line[2]]
+    yaku = [line for line in lines if not line[2]]
+    fu = [(label, amount, ()) for label, amount in _fu_lines(win.value)]
+    if right_box.height < unit * 4 * (TILE_LINE * len(indicators) + len(fu)):
+        fu = fu[-1:]   # no room for the breakdown (several winners): the total alone
+    right = TILE_LINE * len(indicators) + len(fu)
+    height = min(unit * 5, yaku_box.height / max(len(yaku), 1), right_box.height / right)
+    _lines(canvas, yaku_box, yaku, height, f"{prefix}.yaku", f"{prefix}.han")
+    below = _lines(canvas, right_box, indicators, height, f"{prefix}.indicator",
+                   f"{prefix}.indicator_han")
+    _lines(canvas, pygame.Rect(right_box.left, below, right_box.width, right_box.bottom - below),
+           fu, height, f"{prefix}.fu", f"{prefix}.fu_points")
 
 
 def seat_label(seat: int, winds: Sequence[int], names: Sequence[str]) -> str:
@@ -78,13 +100,38 @@ def seat_label(seat: int, winds: Sequence[int], names: Sequence[str]) -> str:
     >>> seat_label(1, (0, 1, 2, 3), ("A", "B", "C", "D")), seat_label(2, (3, 0, 1, 2), ())
     ('South (B)', 'South')
     """
-    name = names[seat] if seat < len(names) and names[seat] else ""
-    return f"{WIND_NAMES[winds[seat]]} ({name})" if name else WIND_NAMES[winds[seat]]
+    return player_label(winds[seat], names[seat] if seat < len(names) else "")
 
 
-def _yaku_lines(value: HandValue) -> list[tuple[str, str]]:
-    return [(y.title, f"yakuman ×{y.yakuman}" if y.yakuman > 1 else "yakuman" if y.yakuman
-             else f"{y.han} han") for y in value.yaku]
+Line = tuple[str, str, tuple[Tile, ...]]   # label, amount, the indicators it counts
+
+
+def yaku_lines(win: WinResult) -> list[Line]:
+    """The yaku with their han; the dora and ura dora lines carry their indicators (shown
+    with 0 han when they give none, so the table can check them).
+
+    >>> from tablekit.rules.scoring import YakuItem
+    >>> value = HandValue(2, 30, (YakuItem("riichi", 1), YakuItem("dora", 1)), (), "", 480,
+    ...                   0, False, False)
+    >>> win = WinResult(0, value, 1, None, (), Tile.from_code("5p"), (),
+    ...                 (Tile.from_code("4p"),), (Tile.from_code("1z"),))
+    >>> [(label, han, [t.code for t in tiles]) for label, han, tiles in yaku_lines(win)]
+    [('Riichi', '1 han', []), ('Dora', '1 han', ['4p']), ('Ura Dora', '0 han', ['1z'])]
+    """
+    value = win.value
+    indicators = {"dora": win.dora, "ura_dora": win.ura}
+    lines = [(y.title, _han_text(y.yakuman, y.han), indicators.get(y.name, ()))
+             for y in value.yaku if y.name not in indicators]
+    for name, tiles in indicators.items():
+        item = next((y for y in value.yaku if y.name == name), None)
+        if item is not None or (tiles and not value.yakuman):
+            lines.append((name.replace("_", " ").title(), f"{item.han if item else 0} han",
+                          tiles))
+    return lines
+
+
+def _han_text(yakuman: int, han: int) -> str:
+    return f"yakuman ×{yakuman}" if yakuman > 1 else "yakuman" if yakuman else f"{han} han"
 
 
 def _fu_lines(value: HandValue) -> list[tuple[str, str]]:
@@ -95,21 +142,37 @@ def _fu_lines(value: HandValue) -> list[tuple[str, str]]:
     return [*lines, ("Total" if raw == value.fu else "Total, rounded up", f"{value.fu} fu")]
 
 
-def _lines(canvas: Canvas, area: pygame.Rect, lines: list[tuple[str, str]], left_name: str,
-           right_name: str) -> None:
-    """Label and amount per line, the amounts right-aligned."""
-    if not lines:
-        return
-    height = min(area.height / len(lines), canvas.unit * 5)
+def _lines(canvas: Canvas, area: pygame.Rect, lines: list[Line], height: float,
+           left_name: str, right_name: str) -> int:
+    """Label, indicator tiles and amount per line, ``height`` high (a line with tiles
+    taller, for the tiles), the amounts right-aligned; returns the bottom of the last."""
     amount_width = area.width * 0.3
-    for i, (label, amount) in enumerate(lines):
-        row = pygame.Rect(area.left, round(area.top + i * height), area.width, round(height))
+    top = float(area.top)
+    for i, (label, amount, tiles) in enumerate(lines):
+        row = pygame.Rect(area.left, round(top), area.width,
+                          round(height * (TILE_LINE if tiles else 1)))
+        top += row.height
         right = canvas.text(pygame.Rect(row.right - amount_width, row.top, amount_width,
                                         row.height), amount, height * 0.8, theme.TEXT, "right",
                             f"{right_name}{i}")
-        label_box = pygame.Rect(row.left, row.top, min(right.left, row.right - amount_width)
-                                - row.left - canvas.unit, row.height)
-        canvas.text(label_box, label, height * 0.8, theme.TEXT, "left", f"{left_name}{i}")
+        label_right = min(right.left, row.right - amount_width) - canvas.unit
+        if tiles:
+            label_right = _indicators(canvas, row, label_right, tiles,
+                                      f"{left_name}{i}.tile") - canvas.unit * 2
+        canvas.text(pygame.Rect(row.left, row.top, label_right - row.left, row.height), label,
+                    height * 0.8, theme.TEXT, "left", f"{left_name}{i}")
+    return round(top)
+
+
+def _indicators(canvas: Canvas, row: pygame.Rect, right: float, tiles: tuple[Tile, ...],
+                name: str) -> int:
+    """Indicator tiles ending at ``right``; returns their left edge."""
+    height = max(row.height - 2, 8)
+    width = round(height * ASPECT) + 1
+    left = round(right) - width * len(tiles)
+    for k, tile in enumerate(tiles):
+        canvas.tile(tile, (left + k * width, row.top + 1), height, f"{name}{k}")
+    return left
 
 
 def _tiles_row(canvas: Canvas, row: pygame.Rect, win: WinResult, prefix: str) -> None:

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from tablekit.game.state import SEATS, HandResult, Phase, Standing, TableState
+from tablekit.game.state import SEATS, HandResult, Phase, Standing, TableState, seat_name
+from tablekit.tiles import WIND_NAMES
 
 
 def finish_hand(state: TableState, result: HandResult, dealer_continues: bool,
@@ -47,26 +48,34 @@ def _hand_index(state: TableState) -> int:
 
 def _end_reason(state: TableState, played: int, dealer_continues: bool, dealer_may_stop: bool
                 ) -> str:
+    """Why the game ends after the hand ``played`` (0 for East 1), as players say it:
+    ``South 4 ended``, ``West (Xenia) reached 30,000 in the extra round``; '' if it goes on."""
     rules = state.rules
     last = (SEATS if rules.length == "tonpuusen" else 2 * SEATS) - 1
     top = max(state.scores)
+    ended = f"{WIND_NAMES[played // SEATS]} {played % SEATS + 1} ended"
     if rules.busting and min(state.scores) < 0:
-        return "a player went below zero"
+        return f"{_named(state, state.scores.index(min(state.scores)))} went below zero"
     if played < last:
         return ""
     if played > last and top >= rules.return_points:
-        return f"{top:,} points reached in the extra round"
+        return f"{_named(state, ranking(state)[0])} reached {top:,} in the extra round"
     if not rules.sudden_death_extension:
         if dealer_continues and not (dealer_may_stop and _dealer_leads(state)):
             return ""
-        return "the last hand was played"
+        return ended
     if dealer_continues:
         if dealer_may_stop and _dealer_leads(state) and top >= rules.return_points:
-            return "the dealer finished the last hand in the lead"
+            return f"{ended} with the dealer in the lead"
         return ""
     if top >= rules.return_points or played >= last + SEATS:
-        return "the last hand was played"
+        return ended
     return ""
+
+
+def _named(state: TableState, seat: int) -> str:
+    """A seat named as the final standings name it: by its starting wind."""
+    return seat_name(state, seat, state.starting_wind(seat))
 
 
 def _dealer_leads(state: TableState) -> bool:

@@ -12,7 +12,7 @@ and the reason, and the state is left as it was (states are immutable).
 >>> apply(state, Discard(3, Tile.from_code("9m")))
 Traceback (most recent call last):
 ...
-tablekit.game.events.BadEvent: discard by seat 3 (9m): it is seat 1's turn to draw
+tablekit.game.events.BadEvent: discard by North (9m): it is South's turn to draw
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ from tablekit.game.events import (
     to_dict,
 )
 from tablekit.game.progression import final_standings, finish_hand
-from tablekit.game.state import SEATS, HandResult, Phase, PondTile, TableState
+from tablekit.game.state import SEATS, HandResult, Phase, PondTile, TableState, seat_name
 from tablekit.game.wins import score_won
 from tablekit.rules.hand import Meld
 from tablekit.rules.presets import TENHOU, rules_from_dict
@@ -56,11 +56,12 @@ def apply(state: TableState, event: Event) -> TableState:
     """The state after ``event``; raises :class:`BadEvent` if the event cannot happen."""
     handler = _HANDLERS.get(type(event))
     if handler is None:
-        raise BadEvent(f"{_describe(event)}: undo and redo are journal actions, not table events")
+        raise BadEvent(f"{_describe(event, state)}: undo and redo are journal actions, not "
+                       "table events")
     try:
         new = handler(state, event)
-    except (InvalidHand, InvalidTile) as error:  # e.g. a second red five read at a win
-        raise BadEvent(f"{_describe(event)}: {error}") from None
+    except (BadEvent, InvalidHand, InvalidTile) as error:  # e.g. a second red five at a win
+        raise BadEvent(f"{_describe(event, state)}: {error}") from None
     return replace(new, events=state.events + 1)
 
 
@@ -72,17 +73,19 @@ def replay(events: Iterable[Event], state: TableState | None = None) -> TableSta
     return state
 
 
-def _describe(event: Event) -> str:
+def _describe(event: Event, state: TableState) -> str:
+    """The event as players name it: ``discard by North (9m)``."""
     data = to_dict(event)
     kind = data.pop("type").replace("_", " ")
     seat = data.get("seat")
     tile = data.get("tile") or data.get("called")
-    parts = [kind] + ([f"by seat {seat}"] if seat is not None else [])
+    parts = [kind] + ([f"by {seat_name(state, seat)}"] if seat is not None else [])
     return " ".join(parts) + (f" ({tile})" if tile else "")
 
 
 def _refuse(event: Event, reason: str) -> BadEvent:
-    return BadEvent(f"{_describe(event)}: {reason}")
+    """The refusal of ``event``; :func:`apply` puts the event's description before it."""
+    return BadEvent(reason)
 
 
 def _need_phase(state: TableState, event: Event, *phases: Phase) -> None:
@@ -168,7 +171,8 @@ def _correct(state: TableState, event: DiscardCorrected) -> TableState:
     _need_seat(event, event.seat)
     pond = state.seats[event.seat].pond
     if not 0 <= event.index < len(pond):
-        raise _refuse(event, f"seat {event.seat} has no discard number {event.index + 1}")
+        raise _refuse(event, f"{seat_name(state, event.seat)} has no discard number "
+                             f"{event.index + 1}")
     old = pond[event.index]
     if old.claimed:
         raise _refuse(event, "a claimed discard is corrected in its meld, not in the pond")
@@ -182,7 +186,7 @@ def _correct(state: TableState, event: DiscardCorrected) -> TableState:
 
 def _whose_turn(state: TableState) -> str:
     action = "draw" if state.to_draw else "discard"
-    return f"it is seat {state.turn}'s turn to {action}"
+    return f"it is {seat_name(state, state.turn)}'s turn to {action}"
 
 
 def _riichi(state: TableState, event: RiichiDeclared) -> TableState:
@@ -249,7 +253,7 @@ def _claim(state: TableState, event: Call, meld: Meld) -> TableState:
         raise _refuse(event, "there is no discard to claim")
     discarder, tile = state.last_discard
     checks = [
-        (event.from_seat != discarder, f"the last discard came from seat {discarder}"),
+        (event.from_seat != discarder, f"the last discard came from {seat_name(state, discarder)}"),
         (event.seat == discarder, "a player cannot claim their own discard"),
         (event.called != tile, f"the last discard is {tile}"),
         (event.called is not None and event.called not in event.tiles,
@@ -279,7 +283,8 @@ def _own_kan(state: TableState, event: Call, meld: Meld) -> TableState:
         kind = event.tiles[0].kind
         pons = [i for i, m in enumerate(melds) if m.kind == "pon" and m.tiles[0].kind == kind]
         if not pons:
-            raise _refuse(event, f"seat {event.seat} has no pon of {event.tiles[0].plain_code}")
+            raise _refuse(event, f"{seat_name(state, event.seat)} has no pon of "
+                                 f"{event.tiles[0].plain_code}")
         old = melds[pons[0]]
         meld = Meld("shouminkan", meld.tiles, old.from_seat, old.called)
         melds = (*melds[:pons[0]], meld, *melds[pons[0] + 1:])
@@ -327,10 +332,7 @@ def _check_counts(state: TableState, event: Event) -> None:
 
 def _won(state: TableState, event: Won) -> TableState:
     _need_phase(state, event, Phase.HAND_IN_PLAY)
-    try:
-        wins, deltas, riichi_returned = score_won(state, event)
-    except BadEvent as error:
-        raise _refuse(event, str(error)) from None
+    wins, deltas, riichi_returned = score_won(state, event)  # its refusals name the seats
     if riichi_returned:
         state = replace(state, pending_riichi=None)
     result = HandResult("win", tuple(deltas), wins=wins, detail=_label(state))
@@ -400,7 +402,7 @@ def _chombo(state: TableState, event: Chombo) -> TableState:
                 deltas[event.seat] -= pays
                 deltas[payer_to] += pays
     state = replace(state, sticks=state.sticks - len(refunds), pending_riichi=None)
-    result = HandResult("chombo", tuple(deltas), detail=f"chombo by seat {event.seat}")
+    result = HandResult("chombo", tuple(deltas), detail=seat_name(state, event.seat))
     return finish_hand(state, result, dealer_continues=True, replay_hand=True,
                        penalty_seat=event.seat if state.rules.chombo == "penalty" else None)
 

@@ -65,6 +65,8 @@ class WinResult:
     hand: tuple[Tile, ...]
     win_tile: Tile
     melds: tuple[Meld, ...]
+    dora: tuple[Tile, ...] = ()  # the indicators the hand was scored with
+    ura: tuple[Tile, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -160,3 +162,32 @@ class TableState:
         seats = list(self.seats)
         seats[seat] = replace(seats[seat], **changes)
         return replace(self, seats=tuple(seats))
+
+    def starting_wind(self, seat: int) -> int:
+        """0-3: the seat's wind in the game's first hand (the final standings name it so)."""
+        return (seat - self.first_dealer) % SEATS
+
+
+def player_label(wind: int, name: str = "") -> str:
+    """A seat as players say it: its wind, and the player's name when there is one.
+
+    >>> player_label(0, "Alice"), player_label(2)
+    ('East (Alice)', 'West')
+    """
+    return f"{WIND_NAMES[wind]} ({name})" if name else WIND_NAMES[wind]
+
+
+def seat_name(state: TableState, seat: int | None, wind: int | None = None) -> str:
+    """``seat`` named by its wind this hand (or ``wind``) and its player's name: every
+    message a player reads names seats so, never by number.
+
+    >>> state = TableState.new(names=("Ana", "Ben", "Chie", "Dan"), first_dealer=1)
+    >>> seat_name(state, 2), seat_name(state, 0), seat_name(TableState.new(), 3)
+    ('South (Chie)', 'North (Ana)', 'North')
+    >>> seat_name(state, 9)
+    'seat 9'
+    """
+    if seat not in range(SEATS):
+        return f"seat {seat}"  # only in the refusal of a seat that does not exist
+    name = state.names[seat] if seat < len(state.names) else ""
+    return player_label(state.seat_wind(seat) if wind is None else wind, name)

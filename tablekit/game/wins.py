@@ -9,7 +9,7 @@ uninterrupted draw. Pao follows from who fed the third dragon or fourth wind set
 from __future__ import annotations
 
 from tablekit.game.events import BadEvent, WinnerHand, Won
-from tablekit.game.state import SEATS, TableState, WinResult
+from tablekit.game.state import SEATS, TableState, WinResult, seat_name
 from tablekit.rules.hand import Meld, Win
 from tablekit.rules.payments import Claim, settle_ron, settle_win
 from tablekit.rules.scoring import HandValue, YakuItem, basic_points, score_hand
@@ -40,7 +40,7 @@ def _tsumo_win(state: TableState, event: Won) -> WinResult:
     if not state.tracked:
         return _scored(state, hand, None, {"tsumo": True}, event.ura)
     if state.turn != hand.seat or state.to_draw:
-        raise BadEvent(f"seat {hand.seat} has not just drawn")
+        raise BadEvent(f"{seat_name(state, hand.seat)} has not just drawn")
     seat = state.seats[hand.seat]
     first_draw = seat.draws == 1 and not seat.pond and not state.interrupted
     flags = {
@@ -66,7 +66,8 @@ def _ron_winners(state: TableState, event: Won) -> list[WinnerHand]:
 def _ron_win(state: TableState, event: Won, hand: WinnerHand) -> WinResult:
     discarder = event.from_seat
     if hand.seat == discarder or discarder not in range(SEATS):
-        raise BadEvent(f"seat {hand.seat} cannot win on seat {discarder}'s tile")
+        raise BadEvent(f"{seat_name(state, hand.seat)} cannot win on "
+                       f"{seat_name(state, discarder)}'s tile")
     if not state.tracked:
         return _scored(state, hand, discarder, {}, event.ura)
     entered = hand.han is not None or hand.yakuman > 0  # a value entered, no tiles
@@ -77,10 +78,12 @@ def _ron_win(state: TableState, event: Won, hand: WinnerHand) -> WinResult:
     elif state.last_discard is not None and state.last_discard[0] == discarder:
         tile = state.last_discard[1]
         if not entered and hand.win_tile != tile:
-            raise BadEvent(f"seat {discarder}'s last discard is {tile}, not {hand.win_tile}")
+            raise BadEvent(f"{seat_name(state, discarder)}'s last discard is {tile}, "
+                           f"not {hand.win_tile}")
         flags = {"houtei": state.wall == 0}
     else:
-        raise BadEvent(f"seat {discarder} has no discard or added kan to win on")
+        raise BadEvent(f"{seat_name(state, discarder)} has no discard or added kan to "
+                       "win on")
     return _scored(state, hand, discarder, flags, event.ura)
 
 
@@ -91,7 +94,8 @@ def _scored(state: TableState, hand: WinnerHand, discarder: int | None, flags: d
         value = entered_value(state, hand, tsumo=discarder is None)
         return WinResult(hand.seat, value, discarder, None, (), hand.win_tile, seat.melds)
     if hand.win_tile is None:
-        raise BadEvent(f"seat {hand.seat}'s win has neither tiles nor an entered value")
+        raise BadEvent(f"{seat_name(state, hand.seat)}'s win has neither tiles nor an "
+                       "entered value")
     riichi = seat.riichi
     win = Win(
         hand=hand.hand, win_tile=hand.win_tile, melds=seat.melds,
@@ -102,7 +106,7 @@ def _scored(state: TableState, hand: WinnerHand, discarder: int | None, flags: d
     )
     value = score_hand(win, state.rules)
     return WinResult(hand.seat, value, discarder, _pao_seat(seat.melds, hand.seat), hand.hand,
-                     hand.win_tile, seat.melds)
+                     hand.win_tile, seat.melds, state.dora, win.ura)
 
 
 def entered_value(state: TableState, hand: WinnerHand, tsumo: bool) -> HandValue:

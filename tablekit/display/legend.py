@@ -1,0 +1,67 @@
+"""What the buttons do, screen by screen: the small legend each screen shows where an action
+is possible (on the scoreboard and the final standings a strip at the bottom; on the other
+screens their footer). The words follow the flow (:mod:`tablekit.flow`): RIICHI, CALL and
+WIN in front of each seat, OK and UNDO shared, each also held for a second.
+
+>>> from tablekit.game.state import TableState
+>>> from tablekit.game.events import GameStarted
+>>> from tablekit.game.reducer import apply
+>>> fresh = apply(TableState.new(), GameStarted({"base": "tenhou"}))
+>>> strip_legend(ScreenModel(fresh))
+'OK: start the game (deal East 1)   UNDO held: menu'
+"""
+
+from __future__ import annotations
+
+from tablekit.display.model import Mode, ScreenModel
+from tablekit.game.state import Phase, TableState
+
+IN_PLAY = ("WIN: ron (held: tsumo)   RIICHI: riichi   CALL held: point differences   "
+           "OK: exhaustive draw   UNDO: undo (held: menu)")
+MENU = "UNDO, CALL or WIN: next   RIICHI: back   OK: choose   UNDO held: close"
+FINAL = "UNDO: take back the last hand   UNDO held: menu (new game)"
+CONFIRM = "OK to apply, UNDO to cancel"
+CONFIRM_FIXABLE = "OK to apply, CALL to fix the tiles (held: han and fu), UNDO to cancel"
+FIX_TILES = ("RIICHI: next tile (held: back)   CALL: next kind (held: back)   "
+             "WIN: next suit   OK: score it   UNDO: back")
+TENPAI = ("Exhaustive draw", "Seat buttons: tenpai or noten", "OK when all have declared")
+
+
+def strip_legend(model: ScreenModel) -> str:
+    """The legend under the scoreboard and the final standings ('' on other screens)."""
+    if model.mode is Mode.FINAL and model.state.standings:
+        return FINAL
+    if model.mode is not Mode.SCOREBOARD:
+        return ""
+    state = model.state
+    if state.phase is Phase.HAND_IN_PLAY:
+        return IN_PLAY
+    if state.phase is Phase.GAME_OVER:
+        return FINAL
+    return f"{deal_prompt(state)}   UNDO held: menu"
+
+
+def deal_prompt(state: TableState) -> str:
+    """What OK does between hands: ``OK: deal South 2, 1 honba``; on a fresh game, how to
+    start it.
+
+    >>> deal_prompt(TableState.new())
+    'OK: start the game (deal East 1)'
+    """
+    honba = f", {state.honba} honba" if state.honba else ""
+    if is_fresh(state):
+        return f"OK: start the game (deal {state.round_label})"
+    return f"OK: deal {state.round_label}{honba}"
+
+
+def is_fresh(state: TableState) -> bool:
+    """No hand of the game has been dealt yet."""
+    return state.phase in (Phase.NOT_STARTED, Phase.HAND_OVER) and state.result is None and (
+        state.round_wind, state.hand_number, state.honba) == (0, 0, 0)
+
+
+def result_legend(state: TableState) -> str:
+    """The footer of a hand's result: what OK deals next, what UNDO takes back."""
+    if state.phase is Phase.GAME_OVER:
+        return f"Game over: {state.end_reason}   UNDO: take the hand back"
+    return f"{deal_prompt(state)}   UNDO: take the hand back   UNDO held: menu"
