@@ -28,7 +28,7 @@ from tablekit.sim.source import ReplayedFrames, SimulatedCamera
 from tablekit.sim.table import table_view
 from tablekit.tiles import Tile, parse_tiles
 
-LOG = Path(__file__).parent / "fixtures" / "mjlog" / "tenhou-python-bot-28.xml"
+LOG = Path(__file__).parents[1] / "tablekit" / "data" / "tenhou-python-bot-28.xml"
 SIZE = (1280, 720)
 
 

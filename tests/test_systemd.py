@@ -9,7 +9,7 @@ import pytest
 
 from tablekit.io.notify import Watchdog, sd_notify
 
-UNIT = Path(__file__).resolve().parents[1] / "systemd" / "tablekit.service"
+UNIT = Path(__file__).resolve().parents[1] / "tablekit" / "data" / "tablekit.service"
 
 
 def test_systemd_analyze_accepts_the_unit(tmp_path):

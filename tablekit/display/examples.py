@@ -29,10 +29,10 @@ from tablekit.game.events import (
 )
 from tablekit.game.reducer import apply, replay
 from tablekit.game.state import TableState
+from tablekit.resources import packaged
 from tablekit.tiles import Tile, parse_tiles
 
-FIXTURE_GAME = (Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "mjlog"
-                / "tenhou-python-bot-28.xml")
+FIXTURE_GAME = packaged("data", "tenhou-python-bot-28.xml")
 MENU = Menu("Menu", ("Undo the last action", "Correct the last hand", "Enter tenpai",
                      "Show the rules", "End the game"), selected=1)
 
