@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Sequence
 
 from tablekit.commands import (
@@ -17,6 +18,8 @@ from tablekit.commands import (
     sim,
     simulate,
 )
+from tablekit.commands.inputs import one_line
+from tablekit.errors import TablekitError
 
 COMMANDS = (demo, score, replay, export, screens, run, sim, simulate, detect, calibrate)
 
@@ -33,9 +36,20 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run ``tablekit`` with ``argv`` (the process's arguments by default)."""
+    """Run ``tablekit`` with ``argv`` (the process's arguments by default). Bad input and
+    files that cannot be read or written end in one line and exit status 2, never a traceback.
+
+    >>> main(["replay", "nowhere.xml"])
+    2
+    """
     args = build_parser().parse_args(argv)
-    return int(args.run(args))
+    try:
+        return int(args.run(args))
+    except (TablekitError, OSError) as error:
+        print(f"tablekit {args.command}: {one_line(error)}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
 
 
 if __name__ == "__main__":
