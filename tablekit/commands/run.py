@@ -38,7 +38,9 @@ def add_parser(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     from tablekit.app import App, default_journal, open_session
     from tablekit.devices import open_buttons, open_display, pick_display
+    from tablekit.display.backends import WindowDisplay
     from tablekit.flow import Flow
+    from tablekit.io.terminal import HELP, open_terminal_keys
     from tablekit.rules.presets import load_rules
 
     faults: list[str] = []
@@ -62,6 +64,10 @@ def run(args: argparse.Namespace) -> int:
               open_display(pick_display(args.display), _size(args.size), fault))
     app.camera = feed
     app.buttons, app.keyboard = open_buttons(args.buttons, app.inbox, fault, args.pinout)
+    if app.keyboard is not None and not isinstance(app.display, WindowDisplay):
+        app.buttons = open_terminal_keys(app.keyboard, fault)  # polled like a button board
+        if app.buttons is not None:
+            report(f"buttons: reading keys from this terminal; {HELP}")
     _greet(app.flow, faults, feed is not None)
     signal.signal(signal.SIGTERM, lambda *_: setattr(app, "running", False))
     try:
