@@ -10,6 +10,7 @@ from tablekit.commands import (
     calibrate,
     demo,
     detect,
+    doctor,
     export,
     replay,
     run,
@@ -21,7 +22,8 @@ from tablekit.commands import (
 from tablekit.commands.inputs import one_line
 from tablekit.errors import TablekitError
 
-COMMANDS = (demo, score, replay, export, screens, run, sim, simulate, detect, calibrate)
+COMMANDS = (demo, score, replay, export, screens, run, sim, simulate, detect, calibrate,
+            doctor)
 
 
 def build_parser() -> argparse.ArgumentParser:
