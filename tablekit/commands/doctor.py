@@ -100,12 +100,15 @@ def machine() -> Iterator[Check]:
 def camera(args: argparse.Namespace, pi: bool) -> Iterator[Check]:
     from tablekit.vision.camera import open_camera
 
-    spec = args.camera if args.camera != "auto" else ("picamera2" if pi else "none")
-    if spec == "none":
+    if args.camera == "auto" and not pi:
         videos = sorted(glob.glob("/dev/video*"))
         yield Check("camera", False, "not a Raspberry Pi, so run uses no camera by default; "
                     f"video devices: {' '.join(videos) or 'none'}",
                     "try one with tablekit doctor --camera opencv:0", needed=False)
+        return
+    spec = "picamera2" if args.camera == "auto" else args.camera
+    if spec == "none":
+        yield Check("camera", True, "not checked (--camera none)")
         return
     source = open_camera(spec)
     try:
