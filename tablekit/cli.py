@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
@@ -45,6 +46,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     2
     """
     args = build_parser().parse_args(argv)
+    os.environ.setdefault("OPENCV_LOG_LEVEL", "ERROR")  # our one line, not OpenCV's warnings
     try:
         return int(args.run(args))
     except (TablekitError, OSError) as error:

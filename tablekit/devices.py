@@ -84,7 +84,7 @@ def open_buttons(spec: str, inbox: queue.Queue, report: Report, pinout: Path | N
     ``auto``; GPIO that is not there (or busy, or a broken pin map) falls back to the
     keyboard. ``pinout``: the pin map (the one shipped with tablekit by default)."""
     from tablekit.io.buttons import ButtonBoard, KeyboardButtons
-    from tablekit.io.pinmap import load_pinmap
+    from tablekit.io.pinmap import PinMapError, load_pinmap
 
     if spec == "auto":
         spec = "gpio" if on_raspberry_pi() else "keyboard"
@@ -93,9 +93,14 @@ def open_buttons(spec: str, inbox: queue.Queue, report: Report, pinout: Path | N
     if spec == "keyboard":
         return None, KeyboardButtons(inbox)
     try:
+        pinmap = load_pinmap(pinout)
+    except (PinMapError, OSError) as error:
+        report(f"buttons: {one_line(error)}; using the keyboard")
+        return None, KeyboardButtons(inbox)
+    try:
         with warnings.catch_warnings():  # gpiozero warns per pin factory it tries; one line here
             warnings.simplefilter("ignore")
-            return ButtonBoard(inbox, pinmap=load_pinmap(pinout)), None
+            return ButtonBoard(inbox, pinmap=pinmap), None
     except (TablekitError, ImportError, OSError, RuntimeError) as error:
         report(f"buttons: no GPIO here ({type(error).__name__}: {error}); using the keyboard")
         return None, KeyboardButtons(inbox)

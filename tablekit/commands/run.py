@@ -54,6 +54,10 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         rules = load_rules(args.rules)
+    except TablekitError as error:
+        report(f"rules: {error}")
+        return 2
+    try:
         session = open_session(args.journal or default_journal(), rules, report)
     except (TablekitError, OSError) as error:
         report(f"journal: {one_line(error)}")
