@@ -25,7 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-FIXTURE = ROOT / "tests" / "fixtures" / "mjlog" / "tenhou-python-bot-28.xml"
+FIXTURE = ROOT / "tablekit" / "data" / "tenhou-python-bot-28.xml"
 BUDGET_MB = 300
 
 

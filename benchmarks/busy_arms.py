@@ -21,7 +21,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-FIXTURE = ROOT / "tests" / "fixtures" / "mjlog" / "tenhou-python-bot-28.xml"
+FIXTURE = ROOT / "tablekit" / "data" / "tenhou-python-bot-28.xml"
 
 
 def measure(log: Path, seed: int, frames: int) -> dict[str, dict[str, int]]:

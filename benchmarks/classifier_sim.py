@@ -78,7 +78,7 @@ def measure(path: Path, crops: np.ndarray, labels: np.ndarray, arts: np.ndarray)
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("classifiers", nargs="*", type=Path,
-                        default=[ROOT / "models" / "tile_classifier.onnx"])
+                        default=[ROOT / "tablekit" / "models" / "tile_classifier.onnx"])
     parser.add_argument("--rigs", type=int, default=80)
     parser.add_argument("--first-seed", type=int, default=700)
     parser.add_argument("--frames", type=int, default=6)

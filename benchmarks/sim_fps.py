@@ -22,8 +22,7 @@ import cv2  # noqa: E402
 from tablekit.sim.script import Script  # noqa: E402
 from tablekit.sim.source import SimulatedCamera  # noqa: E402
 
-LOG = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "mjlog" / \
-    "tenhou-python-bot-28.xml"
+LOG = Path(__file__).resolve().parents[1] / "tablekit" / "data" / "tenhou-python-bot-28.xml"
 
 
 def main() -> int:

@@ -19,7 +19,7 @@ from tablekit.sim.script import Script
 from tablekit.sim.source import SimulatedCamera
 
 ROOT = Path(__file__).resolve().parents[1]
-LOG = ROOT / "tests" / "fixtures" / "mjlog" / "tenhou-python-bot-28.xml"
+LOG = ROOT / "tablekit" / "data" / "tenhou-python-bot-28.xml"
 SIZE = (1920, 1080)
 
 

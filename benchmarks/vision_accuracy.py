@@ -47,9 +47,9 @@ def main() -> int:
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--json", type=Path, default=None, help="also write the figures here")
     parser.add_argument("--classifier", type=Path, default=None,
-                        help="another classifier ONNX for tablekit (default models/)")
+                        help="another classifier ONNX for tablekit (default tablekit/models/)")
     parser.add_argument("--detector", type=Path, default=None,
-                        help="another photo detector ONNX for tablekit (default models/)")
+                        help="another photo detector ONNX for tablekit (default tablekit/models/)")
     parser.add_argument("--sets", nargs="*", default=list(EVAL_SETS), choices=list(EVAL_SETS))
     parser.add_argument("--no-peer", action="store_true", help="leave out mahjong-detector")
     args = parser.parse_args()

@@ -38,7 +38,7 @@ from tablekit.vision.postprocess import box_iou  # noqa: E402
 from tablekit.vision.rectify import TableView  # noqa: E402
 from tablekit.vision.table_reader import TableModels, read_frame  # noqa: E402
 
-FIXTURE_LOG = ROOT / "tests" / "fixtures" / "mjlog" / "tenhou-python-bot-28.xml"
+FIXTURE_LOG = ROOT / "tablekit" / "data" / "tenhou-python-bot-28.xml"
 HELD_OUT = ROOT.parent / "shared" / "data" / "tenhou" / "logs" / \
     "MahjongRepository+tenhou-python-bot"
 FACE_Z = 20.0

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import argparse
+import os
+import sys
 from collections.abc import Sequence
 
 from tablekit.commands import (
     calibrate,
     demo,
     detect,
+    doctor,
     export,
     replay,
     run,
@@ -17,8 +20,11 @@ from tablekit.commands import (
     sim,
     simulate,
 )
+from tablekit.commands.inputs import one_line
+from tablekit.errors import TablekitError
 
-COMMANDS = (demo, score, replay, export, screens, run, sim, simulate, detect, calibrate)
+COMMANDS = (demo, score, replay, export, screens, run, sim, simulate, detect, calibrate,
+            doctor)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -33,9 +39,21 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run ``tablekit`` with ``argv`` (the process's arguments by default)."""
+    """Run ``tablekit`` with ``argv`` (the process's arguments by default). Bad input and
+    files that cannot be read or written end in one line and exit status 2, never a traceback.
+
+    >>> main(["replay", "nowhere.xml"])
+    2
+    """
     args = build_parser().parse_args(argv)
-    return int(args.run(args))
+    os.environ.setdefault("OPENCV_LOG_LEVEL", "ERROR")  # our one line, not OpenCV's warnings
+    try:
+        return int(args.run(args))
+    except (TablekitError, OSError) as error:
+        print(f"tablekit {args.command}: {one_line(error)}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
 
 
 if __name__ == "__main__":

@@ -7,16 +7,22 @@ False
 'headless:out/screens'
 >>> pick_display("auto", environ={"DISPLAY": ":0"}, pi=False)
 'window'
+>>> state_dir({"STATE_DIRECTORY": "/var/lib/tablekit"})
+PosixPath('/var/lib/tablekit')
+>>> state_dir({"XDG_STATE_HOME": "/home/a/.state"})
+PosixPath('/home/a/.state/tablekit')
 """
 
 from __future__ import annotations
 
 import os
 import queue
+import warnings
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from tablekit.commands.inputs import one_line
 from tablekit.errors import TablekitError
 
 Report = Callable[[str], None]
@@ -27,6 +33,16 @@ def on_raspberry_pi(model_file: str = "/proc/device-tree/model") -> bool:
         return "Raspberry Pi" in Path(model_file).read_text(errors="ignore")
     except OSError:
         return False
+
+
+def state_dir(environ: Mapping[str, str] | None = None) -> Path:
+    """Where tablekit keeps what it writes: systemd's ``$STATE_DIRECTORY`` for the service,
+    else ``$XDG_STATE_HOME/tablekit`` (``~/.local/state/tablekit``)."""
+    environ = os.environ if environ is None else environ
+    if environ.get("STATE_DIRECTORY"):
+        return Path(environ["STATE_DIRECTORY"].split(":")[0])
+    base = environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(base) / "tablekit"
 
 
 def pick_display(spec: str, environ: Mapping[str, str] | None = None, pi: bool | None = None
@@ -42,27 +58,33 @@ def pick_display(spec: str, environ: Mapping[str, str] | None = None, pi: bool |
 
 
 def open_display(spec: str, size: tuple[int, int] | None, report: Report) -> Any:
-    """A display for ``window``, ``kmsdrm`` or ``headless:DIR``; PNG files if it fails."""
-    from tablekit.display.backends import DisplayError, PngDisplay, WindowDisplay
+    """A display for ``window``, ``kmsdrm`` or ``headless:DIR``; whatever fails (no video
+    driver, no screen, a folder that cannot be written) falls back to PNG files in the state
+    directory, never to a folder relative to a working directory that may be read-only."""
+    from tablekit.display.backends import PngDisplay, WindowDisplay
     from tablekit.display.backends import open_display as open_backend
 
     kind, _, folder = spec.partition(":")
-    if kind == "headless":
-        return PngDisplay(folder or "out/screens", size or (800, 480), numbered=False)
     try:
+        if kind == "headless":
+            return PngDisplay(folder or "out/screens", size or (800, 480), numbered=False)
         display = open_backend(kind, size)
         if isinstance(display, WindowDisplay):
             display.open()
         return display
-    except DisplayError as error:
-        report(f"display: {error}; writing PNG files to out/screens instead")
-        return PngDisplay("out/screens", size or (800, 480), numbered=False)
+    except Exception as error:  # any display that fails at start is a fallback, not a crash
+        fallback = state_dir() / "screens"
+        report(f"display: {one_line(error)}; the scoreboard goes to {fallback}/scoreboard.png")
+        return PngDisplay(fallback, size or (800, 480), numbered=False)
 
 
-def open_buttons(spec: str, inbox: queue.Queue, report: Report) -> tuple[Any, Any]:
+def open_buttons(spec: str, inbox: queue.Queue, report: Report, pinout: Path | None = None
+                 ) -> tuple[Any, Any]:
     """(ButtonBoard or None, KeyboardButtons or None) for ``gpio``, ``keyboard``, ``none``,
-    ``auto``; GPIO that is not there falls back to the keyboard."""
+    ``auto``; GPIO that is not there (or busy, or a broken pin map) falls back to the
+    keyboard. ``pinout``: the pin map (the one shipped with tablekit by default)."""
     from tablekit.io.buttons import ButtonBoard, KeyboardButtons
+    from tablekit.io.pinmap import PinMapError, load_pinmap
 
     if spec == "auto":
         spec = "gpio" if on_raspberry_pi() else "keyboard"
@@ -71,7 +93,14 @@ def open_buttons(spec: str, inbox: queue.Queue, report: Report) -> tuple[Any, An
     if spec == "keyboard":
         return None, KeyboardButtons(inbox)
     try:
-        return ButtonBoard(inbox), None
+        pinmap = load_pinmap(pinout)
+    except (PinMapError, OSError) as error:
+        report(f"buttons: {one_line(error)}; using the keyboard")
+        return None, KeyboardButtons(inbox)
+    try:
+        with warnings.catch_warnings():  # gpiozero warns per pin factory it tries; one line here
+            warnings.simplefilter("ignore")
+            return ButtonBoard(inbox, pinmap=pinmap), None
     except (TablekitError, ImportError, OSError, RuntimeError) as error:
         report(f"buttons: no GPIO here ({type(error).__name__}: {error}); using the keyboard")
         return None, KeyboardButtons(inbox)

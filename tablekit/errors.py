@@ -37,3 +37,7 @@ class RulesError(TablekitError, ValueError):
 
 class InvalidRecord(TablekitError, ValueError):
     """A game record that cannot be read: not mjlog XML, broken XML, or an impossible value."""
+
+
+class BadInput(TablekitError, ValueError):
+    """A command's input that is not there or cannot be used (a missing file, a folder)."""

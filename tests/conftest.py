@@ -8,6 +8,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "tests" / "fixtures"
+DATA = ROOT / "tablekit" / "data"
 SHARED_DATA = ROOT.parent / "shared" / "data"
 
 

@@ -15,7 +15,7 @@ from tablekit.sim.script import Script
 from tablekit.sim.source import SimulatedCamera
 from tablekit.sim.table import DEMO_GAME
 from tablekit.vision.calibration import (
-    PROFILE_DIR,
+    EXAMPLE_PROFILE,
     CalibrationError,
     Profile,
     calibrate,
@@ -24,7 +24,7 @@ from tablekit.vision.calibration import (
 from tablekit.vision.markers import find_markers, marker_sheet, mm_to_px
 from tablekit.vision.table_zones import table_zones
 
-EXAMPLE = PROFILE_DIR / "example-sim.json"
+EXAMPLE = EXAMPLE_PROFILE
 
 
 @pytest.fixture(scope="module")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+import types
 from pathlib import Path
 
 import cv2
@@ -104,8 +105,35 @@ def test_video_file_plays_through_opencv(tmp_path: Path) -> None:
 
 def test_missing_picamera2_is_a_clear_error(monkeypatch) -> None:
     monkeypatch.setitem(sys.modules, "picamera2", None)
-    with pytest.raises(CameraError, match="picamera2 is not installed"):
+    monkeypatch.setattr("tablekit.vision.rpicam.rpicam_program", lambda: None)
+    with pytest.raises(CameraError, match=r"picamera2 failed .*rpicam-vid is not installed"):
         open_camera("picamera")
+
+
+def _picamera2_raising(error: Exception) -> types.ModuleType:
+    module = types.ModuleType("picamera2")
+
+    def broken(*_: object) -> None:
+        raise error
+    module.Picamera2 = broken  # type: ignore[attr-defined]
+    return module
+
+
+def test_picamera2_raising_anything_falls_back_to_rpicam_vid(monkeypatch) -> None:
+    abi = ValueError("numpy.dtype size changed, may indicate binary incompatibility")
+    monkeypatch.setitem(sys.modules, "picamera2", _picamera2_raising(abi))
+    monkeypatch.setattr("tablekit.vision.rpicam.rpicam_program", lambda: None)
+    with pytest.raises(CameraError, match=r"ValueError: numpy\.dtype size changed"):
+        open_camera("picamera2")
+    frames = [sys.executable, "-c", "import sys, time\nfor _ in range(100):\n"
+              "    sys.stdout.buffer.write(bytes([90]) * (64 * 48 * 3 // 2))\n"
+              "    sys.stdout.flush(); time.sleep(0.05)"]
+    monkeypatch.setattr("tablekit.vision.rpicam.rpicam_program", lambda: "rpicam-vid")
+    monkeypatch.setattr("tablekit.vision.rpicam.rpicam_command", lambda *_: frames)
+    with open_camera("picamera2", size=(64, 48)) as source:
+        assert type(source).__name__ == "RpicamCamera"
+        frame = source.read()
+        assert frame is not None and frame.image.shape == (48, 64, 3)
 
 
 class FakeRequest:

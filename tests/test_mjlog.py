@@ -14,7 +14,7 @@ from collections import defaultdict
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES
+from conftest import DATA
 
 from tablekit.errors import InvalidRecord, TablekitError
 from tablekit.formats.mjlog import (
@@ -33,7 +33,7 @@ from tablekit.formats.mjlog import (
     read_mjlog,
 )
 
-FIXTURE_GAME = FIXTURES / "mjlog" / "tenhou-python-bot-28.xml"
+FIXTURE_GAME = DATA / "tenhou-python-bot-28.xml"
 REFUSED_LOGS: dict[str, str] = {}
 """Shared log files the parser refuses, by path under logs/, and why (none at present)."""
 

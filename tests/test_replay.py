@@ -2,14 +2,14 @@
 
 import json
 
-from conftest import FIXTURES
+from conftest import DATA
 
 from tablekit.cli import main
 from tablekit.formats.mjai import to_mjai
 from tablekit.formats.replay_check import check_game
 from tablekit.formats.tenhou import import_file
 
-GAME = FIXTURES / "mjlog" / "tenhou-python-bot-28.xml"
+GAME = DATA / "tenhou-python-bot-28.xml"
 
 
 def test_fixture_game_matches_tenhou_hand_by_hand():

@@ -28,7 +28,7 @@ from tablekit.sim.source import ReplayedFrames, SimulatedCamera
 from tablekit.sim.table import table_view
 from tablekit.tiles import Tile, parse_tiles
 
-LOG = Path(__file__).parent / "fixtures" / "mjlog" / "tenhou-python-bot-28.xml"
+LOG = Path(__file__).parents[1] / "tablekit" / "data" / "tenhou-python-bot-28.xml"
 SIZE = (1280, 720)
 
 
@@ -277,7 +277,7 @@ def test_snapshot_refuses_a_turn_the_hand_does_not_have(tmp_path: Path,
                                                         capsys: pytest.CaptureFixture) -> None:
     assert main(["sim", "snapshot", str(LOG), "--hand", "1", "--turn", "999", "--out",
                  str(tmp_path)]) == 2
-    assert "turn 999" in capsys.readouterr().out
+    assert "turn 999" in capsys.readouterr().err
 
 
 # --- art ------------------------------------------------------------------------------------

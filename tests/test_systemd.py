@@ -1,15 +1,19 @@
-"""The systemd unit and the notify/watchdog protocol."""
+"""The systemd unit, the notify/watchdog protocol, and the service's start as an unprivileged
+user with every device missing."""
 
+import os
 import shutil
 import socket
 import subprocess
+import sys
+import tempfile
 from pathlib import Path
 
 import pytest
 
 from tablekit.io.notify import Watchdog, sd_notify
 
-UNIT = Path(__file__).resolve().parents[1] / "systemd" / "tablekit.service"
+UNIT = Path(__file__).resolve().parents[1] / "tablekit" / "data" / "tablekit.service"
 
 
 def test_systemd_analyze_accepts_the_unit(tmp_path):
@@ -27,9 +31,67 @@ def test_systemd_analyze_accepts_the_unit(tmp_path):
 
 def test_unit_is_a_notify_service_with_a_watchdog_and_restart():
     text = UNIT.read_text()
-    for line in ("Type=notify", "WatchdogSec=", "Restart=on-failure", "SDL_VIDEODRIVER=kmsdrm",
-                 "TTYPath=/dev/tty1"):
+    for line in ("Type=notify", "WatchdogSec=", "Restart=always", "StartLimitIntervalSec=0",
+                 "SDL_VIDEODRIVER=kmsdrm", "TTYPath=/dev/tty1", "After=local-fs.target "
+                 "systemd-user-sessions.service getty@tty1.service"):
         assert line in text
+
+
+def test_unit_writes_only_to_its_state_directory():
+    lines = UNIT.read_text().splitlines()
+    assert "StateDirectory=tablekit" in lines
+    assert "WorkingDirectory=/var/lib/tablekit" in lines
+    assert "Environment=LG_WD=/var/lib/tablekit" in lines
+    start = next(line for line in lines if line.startswith("ExecStart="))
+    assert "--journal /var/lib/tablekit/game.jsonl" in start
+
+
+def _as_nobody() -> list[str]:
+    if os.geteuid() != 0 or shutil.which("setpriv") is None:
+        pytest.skip("needs root and setpriv to start tablekit as an unprivileged user")
+    command = ["setpriv", "--reuid", "nobody", "--regid", "nogroup", "--clear-groups"]
+    probe = subprocess.run([*command, sys.executable, "-c", "import tablekit"],
+                           capture_output=True, timeout=60, env=_env(Path("/nonexistent")))
+    if probe.returncode != 0:
+        pytest.skip("this Python is not readable by the user nobody")
+    return command
+
+
+def _env(state: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("DISPLAY", "WAYLAND_DISPLAY", "XDG_STATE_HOME", "SDL_VIDEODRIVER")}
+    env.update(PYTHONPATH=str(UNIT.parents[2]), STATE_DIRECTORY=str(state),
+               HOME="/nonexistent", LG_WD=str(state))
+    return env
+
+
+def test_the_service_starts_as_nobody_with_every_device_missing_and_shows_the_scoreboard():
+    """The unit's command as an unprivileged user in a read-only working directory: no
+    camera, no KMSDRM, no GPIO, no pin map; one line for each, the scoreboard as a PNG in
+    the state directory, exit 0."""
+    nobody = _as_nobody()
+    with tempfile.TemporaryDirectory(dir="/tmp") as top:
+        root = Path(top)
+        work, state = root / "opt", root / "state"
+        work.mkdir()
+        state.mkdir()
+        shutil.chown(state, "nobody", "nogroup")
+        os.chmod(work, 0o555)
+        os.chmod(root, 0o755)
+        result = subprocess.run(
+            [*nobody, sys.executable, "-m", "tablekit.cli", "run", "--display", "kmsdrm",
+             "--buttons", "gpio", "--camera", "picamera2", "--journal",
+             str(state / "game.jsonl"), "--pinout", "/nonexistent/pinout.toml",
+             "--frames", "3"],
+            capture_output=True, text=True, timeout=180, env=_env(state), cwd=work)
+        assert result.returncode == 0, result.stderr
+        assert "Traceback" not in result.stderr
+        reports = [line for line in result.stderr.splitlines() if line.startswith("tablekit: ")]
+        assert [line.split(":")[1].strip() for line in reports] == [
+            "camera", "display", "buttons"]
+        assert (state / "screens" / "scoreboard.png").stat().st_size > 1000
+        assert (state / "game.jsonl").is_file()
+        assert list(work.iterdir()) == []
 
 
 def test_notify_and_watchdog_over_a_unix_socket(tmp_path):

@@ -3,7 +3,7 @@
 import json
 
 import numpy as np
-from conftest import FIXTURES
+from conftest import DATA
 
 from tablekit.cli import main
 from tablekit.formats.tenhou import import_file
@@ -16,7 +16,7 @@ from tablekit.vision.hand_reading import read_revealed
 from tablekit.vision.meld_reading import meld_group, new_reads, read_claimed, read_own_kan
 from tablekit.vision.tracker import Tracker, own_kan
 
-GAME = FIXTURES / "mjlog" / "tenhou-python-bot-28.xml"
+GAME = DATA / "tenhou-python-bot-28.xml"
 
 
 def test_first_hand_of_a_real_game_end_to_end(capsys):

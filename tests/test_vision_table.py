@@ -17,7 +17,7 @@ from tablekit.sim.script import Script
 from tablekit.sim.source import SimulatedCamera
 from tablekit.sim.table import DEMO_GAME
 from tablekit.vision.busy import FeltMemory, busy_boxes
-from tablekit.vision.calibration import PROFILE_DIR, Profile, calibrate
+from tablekit.vision.calibration import EXAMPLE_PROFILE, Profile, calibrate
 from tablekit.vision.classes import CLASSES
 from tablekit.vision.postprocess import box_iou
 from tablekit.vision.rectify import TableView, felt_mask
@@ -31,7 +31,7 @@ from tablekit.vision.table_reader import (
 )
 from tablekit.vision.table_reading import TableReading
 
-EXAMPLE = PROFILE_DIR / "example-sim.json"
+EXAMPLE = EXAMPLE_PROFILE
 
 
 @pytest.fixture(scope="module")

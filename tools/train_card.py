@@ -1,4 +1,5 @@
-"""Write ``models/README.md``, the model card, from the training logs and benchmark figures.
+"""Write ``tablekit/models/README.md``, the model card, from the training logs and benchmark
+figures.
 
 Reads ``train_log.json`` (photo models), ``table_train_log.json`` (rectified-view detector,
 the classifier's fine-tuning), ``metrics.json`` and ``speed.json`` (photo benchmarks),
@@ -156,7 +157,7 @@ TABLE_FIT = ("python tools/train_table.py fit --sim .vision_pack/sim_pack.npz "
 
 
 def _commands(log: dict) -> str:
-    fit = log['command'].replace('/root/out', 'models')
+    fit = log['command'].replace('/root/out', 'tablekit/models')
     return f"""Exact commands (from the repository root):
 
 ```
@@ -165,11 +166,12 @@ python {fit}
 {TABLE_PACK}
 git show bb68030:models/tile_classifier.onnx > .vision_pack/photo_classifier.onnx
 {TABLE_FIT}
-python benchmarks/vision_accuracy.py --json models/metrics.json
-python benchmarks/vision_speed.py --json models/speed.json
-python benchmarks/vision_sim.py --rigs 12 --frames 4 --json models/sim_metrics.json
-python benchmarks/calibration_roundtrip.py --seeds 100 --json models/calibration_roundtrip.json
-python tools/train_vision.py card --out models
+python benchmarks/vision_accuracy.py --json tablekit/models/metrics.json
+python benchmarks/vision_speed.py --json tablekit/models/speed.json
+python benchmarks/vision_sim.py --rigs 12 --frames 4 --json tablekit/models/sim_metrics.json
+python benchmarks/calibration_roundtrip.py --seeds 100 \\
+    --json tablekit/models/calibration_roundtrip.json
+python tools/train_vision.py card --out tablekit/models
 ```
 (the photo `fit` ran as `python3 tools/train_vision.py fit ...` on the GPU machine, writing to
 its output folder; the table `fit` wrote to a scratch folder whose ONNX files and

@@ -37,7 +37,7 @@ from tablekit.vision.classes import class_index
 from tablekit.vision.rectify import TableView
 
 ROOT = Path(__file__).resolve().parents[1]
-FIXTURE_LOG = ROOT / "tests" / "fixtures" / "mjlog" / "tenhou-python-bot-28.xml"
+FIXTURE_LOG = ROOT / "tablekit" / "data" / "tenhou-python-bot-28.xml"
 HELD_OUT_SOURCE = "MahjongRepository+tenhou-python-bot"
 TILE_FIELDS = 9
 """Per tile: frame, x0, y0, x1, y1 (view px), class index, standing, visible, angle (deg)."""

@@ -1,6 +1,7 @@
 """Train on frames of the simulated table, on a CPU: the rectified-view detector
-(``models/table_detector.onnx``) from scratch, and the tile classifier
-(``models/tile_classifier.onnx``, used by both paths) fine-tuned from the photo-trained one.
+(``tablekit/models/table_detector.onnx``) from scratch, and the tile classifier
+(``tablekit/models/tile_classifier.onnx``, used by both paths) fine-tuned from the
+photo-trained one.
 
 Steps::
 
@@ -273,7 +274,7 @@ def main(argv: list[str] | None = None) -> None:
     f.add_argument("--start-classifier", type=Path,
                    default=Path(".vision_pack/photo_classifier.onnx"),
                    help="the photo-trained classifier to fine-tune")
-    f.add_argument("--out", type=Path, default=Path("models"))
+    f.add_argument("--out", type=Path, default=Path("tablekit/models"))
     f.add_argument("--seed", type=int, default=7)
     f.add_argument("--threads", type=int, default=2)
     f.add_argument("--det-lr", type=float, default=4e-3)

@@ -16,7 +16,7 @@ On a CPU it fine-tunes the classifier alone (about 45 minutes on two cores), fro
 rigs, a share of them forced to one tile art (the black-faced set, its weakest)::
 
     python tools/train_table_gpu.py --device cpu --classifier-only --threads 2 --workers 2 \
-        --data ../shared/data --start-classifier models/tile_classifier.onnx \
+        --data ../shared/data --start-classifier tablekit/models/tile_classifier.onnx \
         --first-seed 3000 --max-rigs 400 --art-share 0.35 --cls-batch 512 --cls-lr 5e-4 \
         --render-until 420 --cls-until 2700 --out out
 """

@@ -4,12 +4,12 @@ Training is an extra (``pip install -e .[train]``), never needed at run time. St
 
     python tools/train_vision.py pack --data ../shared/data --pack .vision_pack/pack.npz
     python tools/train_vision.py fit --pack .vision_pack/pack.npz --out models --device cuda
-    python benchmarks/vision_accuracy.py --json models/metrics.json
+    python benchmarks/vision_accuracy.py --json tablekit/models/metrics.json
     python tools/train_vision.py card --out models
 
 ``pack`` reads the photo sets and tile art into one portable file (so a GPU machine without
 ``../shared`` can train), ``fit`` trains both models with a fixed seed and exports them,
-``card`` writes ``models/README.md`` from ``train_log.json`` and the benchmark's metrics.
+``card`` writes ``tablekit/models/README.md`` from ``train_log.json`` and the benchmark's metrics.
 """
 
 from __future__ import annotations
@@ -281,18 +281,18 @@ def main(argv: list[str] | None = None) -> None:
     p.set_defaults(func=pack)
     f = sub.add_parser("fit")
     _common(f, seed=6, lr=3e-3, det_steps=6000, tilt=0.0)
-    f.add_argument("--out", type=Path, default=Path("models"))
+    f.add_argument("--out", type=Path, default=Path("tablekit/models"))
     f.add_argument("--cls-steps", type=int, default=6000)
     f.add_argument("--cls-batch", type=int, default=512)
     f.add_argument("--cls-seconds", type=float, default=1e9, help="stop early after this")
     f.set_defaults(func=fit)
     t = sub.add_parser("tune-detector", help="train the exported photo detector further")
     _common(t, seed=9, lr=1e-3, det_steps=2000, tilt=0.6)
-    t.add_argument("--start", type=Path, default=Path("models/tile_detector.onnx"))
+    t.add_argument("--start", type=Path, default=Path("tablekit/models/tile_detector.onnx"))
     t.add_argument("--out", type=Path, required=True)
     t.set_defaults(func=tune_detector)
     c = sub.add_parser("card")
-    c.add_argument("--out", type=Path, default=Path("models"))
+    c.add_argument("--out", type=Path, default=Path("tablekit/models"))
     c.set_defaults(func=lambda a: __import__("train_card").write_card(a.out))
     args = parser.parse_args(argv)
     args.func(args)

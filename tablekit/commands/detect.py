@@ -25,6 +25,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from tablekit.commands.inputs import require_files
 from tablekit.errors import TablekitError
 
 
@@ -44,6 +45,7 @@ def add_parser(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     from tablekit.vision.reader import TileReader
 
+    require_files(args.images)
     if args.calibration:
         return run_calibrated(args)
     try:
@@ -89,15 +91,14 @@ def _read_images(args: argparse.Namespace, read: Callable[[Any], Any],
                  as_json: Callable[[Any], dict[str, object]], as_text: Callable[[Any], str],
                  size: tuple[int, int] | None = None) -> int:
     """Read every image, timing ``read`` alone, and print one line per image."""
-    import cv2
-
     status = 0
     for path in args.images:
-        image = cv2.imread(str(path))
+        image = _load_image(path)
         if image is None or (size and (image.shape[1], image.shape[0]) != size):
             shape = f" as a {size[0]}x{size[1]} frame of the calibrated camera" if size else ""
-            print(f"tablekit detect: cannot read {path}{shape}", file=sys.stderr)
-            status = 1
+            print(f"tablekit detect: {path}: not an image tablekit can read{shape}",
+                  file=sys.stderr)
+            status = 2
             continue
         start = time.perf_counter()
         result = read(image)
@@ -107,6 +108,15 @@ def _read_images(args: argparse.Namespace, read: Callable[[Any], Any],
         else:
             print(f"{path}: {as_text(result)} in {ms:.1f} ms")
     return status
+
+
+def _load_image(path: Path) -> Any:
+    """The image in ``path`` (BGR), or None when it is not one (OpenCV says nothing)."""
+    import cv2
+    import numpy as np
+
+    data = np.frombuffer(path.read_bytes(), dtype=np.uint8)
+    return cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
 
 
 def _seen_json(tile: Any) -> dict[str, object]:

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from tablekit.commands.inputs import require_files
 from tablekit.errors import TablekitError
 from tablekit.formats.mjai import write_mjai
 from tablekit.game.events import Event
@@ -33,6 +34,7 @@ def load_events(path: Path) -> list[Event]:
 
 def run(args: argparse.Namespace) -> int:
     try:
+        require_files([args.game])
         lines = list(write_mjai(load_events(args.game)))
     except (TablekitError, OSError) as error:
         print(f"tablekit export: {error}", file=sys.stderr)

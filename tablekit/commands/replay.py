@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from tablekit.commands.inputs import require_paths
 from tablekit.formats.replay_check import GameReport, check_game, log_files
 
 
@@ -24,9 +26,10 @@ def add_parser(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    require_paths(args.paths)
     files = list(log_files(args.paths))
     if not files:
-        print("tablekit replay: no log files found")
+        print("tablekit replay: no log files found", file=sys.stderr)
         return 2
     if not args.check:
         return _print_tables(files)

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from tablekit.commands.inputs import one_line
 from tablekit.errors import TablekitError
 
 
@@ -28,6 +29,8 @@ def add_parser(subparsers: Any) -> None:
                         help="rules for a new game (a resumed game keeps its own)")
     parser.add_argument("--journal", type=Path, default=None,
                         help="game journal (default: ~/.local/state/tablekit/game.jsonl)")
+    parser.add_argument("--pinout", type=Path, default=None, metavar="FILE.toml",
+                        help="the buttons' pin map (default: the one shipped with tablekit)")
     parser.add_argument("--frames", type=int, default=None, help="stop after N frames")
     parser.set_defaults(run=run)
 
@@ -35,24 +38,41 @@ def add_parser(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     from tablekit.app import App, default_journal, open_session
     from tablekit.devices import open_buttons, open_display, pick_display
+    from tablekit.display.backends import WindowDisplay
     from tablekit.flow import Flow
+    from tablekit.io.terminal import HELP, open_terminal_keys
     from tablekit.rules.presets import load_rules
+
+    faults: list[str] = []
 
     def report(line: str) -> None:
         print(f"tablekit: {line}", file=sys.stderr, flush=True)
 
+    def fault(line: str) -> None:  # a device that fell back: in the journal and on screen
+        report(line)
+        faults.append(line)
+
     try:
         rules = load_rules(args.rules)
-        session = open_session(args.journal or default_journal(), rules, report)
     except TablekitError as error:
-        report(str(error))
+        report(f"rules: {error}")
         return 2
-    feed = _open_camera(args.camera, session, report)
+    try:
+        session = open_session(args.journal or default_journal(), rules, report)
+    except (TablekitError, OSError) as error:
+        report(f"journal: {one_line(error)}")
+        return 2
+    feed = _open_camera(args.camera, session, fault)
     reader = feed.tracker if feed is not None else None
     app = App(Flow(session, reader=reader, layout=args.layout),
-              open_display(pick_display(args.display), _size(args.size), report))
+              open_display(pick_display(args.display), _size(args.size), fault))
     app.camera = feed
-    app.buttons, app.keyboard = open_buttons(args.buttons, app.inbox, report)
+    app.buttons, app.keyboard = open_buttons(args.buttons, app.inbox, fault, args.pinout)
+    if app.keyboard is not None and not isinstance(app.display, WindowDisplay):
+        app.buttons = open_terminal_keys(app.keyboard, fault)  # polled like a button board
+        if app.buttons is not None:
+            report(f"buttons: reading keys from this terminal; {HELP}")
+    _greet(app.flow, faults, feed is not None)
     signal.signal(signal.SIGTERM, lambda *_: setattr(app, "running", False))
     try:
         app.run(max_frames=args.frames)
@@ -85,9 +105,22 @@ def _open_camera(spec: str, session: Any, report: Any) -> Any:
 
         source = open_camera(spec)
         return CameraFeed(source, CameraPipeline.open(), Tracker(lambda: session.state))
-    except (TablekitError, ImportError, OSError) as error:
-        report(f"camera: {error}; the buttons keep the score")
+    except Exception as error:  # a camera that fails at start is a fallback, never a crash
+        report(f"camera: {one_line(error)}; the buttons keep the score")
         return None
+
+
+def _greet(flow: Any, faults: list[str], camera: bool) -> None:
+    """The first screen says what fell back at start (in the warnings banner, or the status
+    line when a camera's own warnings own the banner) and what to press to begin."""
+    from tablekit.flow import Stage
+
+    hint = "press OK to deal the hand" if flow.stage is Stage.BETWEEN_HANDS else ""
+    if faults and not camera:
+        flow.warn(*faults)
+    elif faults:
+        hint = "; ".join([*faults, hint] if hint else faults)
+    flow.message = hint
 
 
 def _size(text: str | None) -> tuple[int, int] | None:

@@ -8,9 +8,11 @@ deal) as ``DIR/frame.png`` with its ground truth in ``DIR/truth.json``.
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 from typing import Any
 
+from tablekit.commands.inputs import one_line
 from tablekit.errors import TablekitError
 
 
@@ -58,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
                                       seed=args.seed, art=args.art, size=args.size,
                                       clean=args.clean, arm=args.arm)
     except (TablekitError, ValueError, OSError) as error:
-        print(f"tablekit sim snapshot: {error}")
+        print(f"tablekit sim snapshot: {one_line(error)}", file=sys.stderr)
         return 2
     print(f"{frame}\n{truth}")
     return 0

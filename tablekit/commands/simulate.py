@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from tablekit.commands.inputs import require_files
 from tablekit.errors import TablekitError
 
 
@@ -49,6 +50,7 @@ def make_reader(kind: str, misread: float, seed: int) -> Any:
 def run(args: argparse.Namespace) -> int:
     from tablekit.simulate import SimReport, simulate_game
 
+    require_files(args.logs)
     total = SimReport()
     for index, log in enumerate(args.logs):
         try:

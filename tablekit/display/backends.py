@@ -103,6 +103,10 @@ class WindowDisplay:
             self.close()
             raise DisplayError(f"cannot open a {self.driver or 'window'} display: {error}"
                                ) from None
+        if _no_screen(pygame.display.get_driver()):
+            self.close()
+            raise DisplayError("no screen here to open a window on (neither DISPLAY nor "
+                               "WAYLAND_DISPLAY is set)")
         pygame.display.set_caption(self.title)
         pygame.mouse.set_visible(not self.fullscreen)  # a touch panel shows no pointer
         self.size = self._surface.get_size()
@@ -124,6 +128,15 @@ class WindowDisplay:
                 os.environ.pop("SDL_VIDEODRIVER", None)
             else:
                 os.environ["SDL_VIDEODRIVER"] = self._saved_driver
+
+
+def _no_screen(driver: str) -> bool:
+    """SDL fell back to a driver that shows nothing, without being asked for it.
+
+    >>> _no_screen("x11"), _no_screen("offscreen")
+    (False, True)
+    """
+    return driver in ("offscreen", "dummy") and os.environ.get("SDL_VIDEODRIVER") != driver
 
 
 def open_display(kind: str, size: tuple[int, int] | None = None,

@@ -31,10 +31,10 @@ from tablekit.game.events import (
 )
 from tablekit.game.reducer import apply, replay
 from tablekit.game.state import TableState, seat_name
+from tablekit.resources import packaged
 from tablekit.tiles import Tile, parse_tiles
 
-FIXTURE_GAME = (Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "mjlog"
-                / "tenhou-python-bot-28.xml")
+FIXTURE_GAME = packaged("data", "tenhou-python-bot-28.xml")
 
 
 @dataclass(frozen=True)

@@ -92,6 +92,7 @@ class KeyboardButtons:
 
     def __init__(self, presses: queue.Queue, long_press: float = 1.0) -> None:
         self.presses = presses
+        self.long_press = long_press
         self._detectors = {key: PressDetector(0.0, long_press) for key in KEYMAP}
 
     def key(self, name: str, down: bool, now: float) -> None:

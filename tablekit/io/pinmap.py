@@ -1,4 +1,4 @@
-"""The pin map: which BCM pin each button is wired to (``hardware/pinout.toml``).
+"""The pin map: which BCM pin each button is wired to (``tablekit/data/pinout.toml`` by default).
 
 >>> pins = load_pinmap()
 >>> pins.pin_for(ButtonName.WIN, 0), pins.pin_for(ButtonName.OK, None)
@@ -15,8 +15,11 @@ from pathlib import Path
 
 from tablekit.errors import TablekitError
 from tablekit.io.presses import SEAT_BUTTONS, SHARED_BUTTONS, ButtonName
+from tablekit.resources import packaged
 
-DEFAULT_PINOUT = Path(__file__).resolve().parents[2] / "hardware" / "pinout.toml"
+DEFAULT_PINOUT = packaged("data", "pinout.toml")
+
+
 class PinMapError(TablekitError, ValueError):
     """A pin map that cannot be used: missing buttons, a pin used twice, a bad number."""
 
@@ -32,7 +35,7 @@ class PinMap:
 
 
 def load_pinmap(path: Path | None = None) -> PinMap:
-    """Read and check a pin map (the repository's ``hardware/pinout.toml`` by default)."""
+    """Read and check a pin map (the ``pinout.toml`` shipped in ``tablekit/data`` by default)."""
     path = path or DEFAULT_PINOUT
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))

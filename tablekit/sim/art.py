@@ -29,6 +29,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from tablekit.resources import source_tree
+
 KINDS = tuple(f"{n}{s}" for s in "mps" for n in range(1, 10)) + tuple(f"{n}z" for n in range(1, 8))
 FACE_CODES = (*KINDS, "0m", "0p", "0s")
 """Every face a set provides: 34 kinds then the red fives (the vision classes' order)."""
@@ -40,10 +42,13 @@ ATLAS_FACE = (64, 86)
 ATLAS_COLUMNS = 8
 
 
-def shared_art_dir() -> Path:
-    """``$TABLEKIT_TILE_ART`` or ``../shared/data/tile-art`` beside the project."""
-    here = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "tile-art"
-    return Path(os.environ.get("TABLEKIT_TILE_ART", here))
+def shared_art_dir() -> Path | None:
+    """``$TABLEKIT_TILE_ART``, or ``../shared/data/tile-art`` beside a checkout of the project
+    (None from an installed wheel: only ``fallback`` is there)."""
+    if os.environ.get("TABLEKIT_TILE_ART"):
+        return Path(os.environ["TABLEKIT_TILE_ART"])
+    checkout = source_tree()
+    return checkout.parent / "shared" / "data" / "tile-art" if checkout else None
 
 
 @dataclass(frozen=True)
@@ -73,7 +78,8 @@ def _resized(name: str, width: int) -> dict[str, np.ndarray]:
 def available_art() -> tuple[str, ...]:
     """The sets that can be loaded here, ``fallback`` last."""
     root = shared_art_dir()
-    found = [name for name, (folder, _) in _SHARED.items() if (root / folder).is_dir()]
+    found = [name for name, (folder, _) in _SHARED.items()
+             if root is not None and (root / folder).is_dir()]
     return (*found, "fallback")
 
 
@@ -86,7 +92,7 @@ def load_art(name: str) -> ArtSet:
         raise ValueError(f"tile art {name!r} is not available here (have: "
                          f"{', '.join(available_art())})")
     folder, loader = _SHARED[name]
-    return loader(shared_art_dir() / folder)
+    return loader(Path(shared_art_dir() or ".") / folder)
 
 
 # --- FluffyStuff ---------------------------------------------------------------------------

@@ -19,19 +19,18 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from pathlib import Path
 
 from tablekit.errors import TablekitError
 from tablekit.formats.tenhou import ImportedGame, ImportedHand
 from tablekit.game.events import Call, Discard, Draw, Event, ExhaustiveDraw, Won
 from tablekit.game.reducer import apply
 from tablekit.game.state import SEATS, TableState
+from tablekit.resources import packaged
 from tablekit.tiles import Tile
 
 DEALT = 52
-DEMO_GAME = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "mjlog" / \
-    "tenhou-python-bot-28.xml"
-"""A real game to play when none is named (there in a checkout of the project)."""
+DEMO_GAME = packaged("data", "tenhou-python-bot-28.xml")
+"""A real game to play when none is named (shipped with tablekit)."""
 
 
 class NoSuchMoment(TablekitError, ValueError):

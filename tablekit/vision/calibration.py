@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 
 from tablekit.errors import TablekitError
+from tablekit.resources import packaged
 from tablekit.sim.geometry import MARKER_CORNERS_MM, MARKER_IDS
 from tablekit.sim.truth import compact_json
 from tablekit.vision.felt_edges import EdgePoints, felt_edge_points
@@ -39,7 +40,8 @@ from tablekit.vision.table_camera import TableCamera, fit_camera, reprojection_e
 from tablekit.vision.table_zones import Zone, table_zones
 
 PROFILE_VERSION = 1
-PROFILE_DIR = Path(__file__).resolve().parents[2] / "calibration"
+EXAMPLE_PROFILE = packaged("data", "example-sim.json")
+"""A profile of the simulated camera (rig seed 0, 1280x720), shipped with tablekit."""
 MAX_REPROJECTION_PX = 2.5
 """A fit worse than this (rms px) means the markers are not where the layout says."""
 MOVED_PX = 3.0

@@ -229,18 +229,29 @@ class PiCamera(Source):
         self.camera.close()
 
 
-def open_picamera(size: tuple[int, int] = DEFAULT_SIZE) -> PiCamera:
+def open_picamera(size: tuple[int, int] = DEFAULT_SIZE) -> Source:
+    """picamera2 in this process if it imports and finds a camera, else ``rpicam-vid``'s raw
+    output (:mod:`tablekit.vision.rpicam`): whatever picamera2 raises (not only ImportError:
+    under numpy 2, Bookworm's apt picamera2 raises ValueError "numpy.dtype size changed")."""
+    from tablekit.vision.rpicam import RpicamCamera, rpicam_program
+
     try:
         from picamera2 import Picamera2  # type: ignore[import-not-found]
-    except ImportError:
-        raise CameraError("picamera: picamera2 is not installed (on Raspberry Pi OS: sudo apt "
-                          "install python3-picamera2); elsewhere use opencv:0") from None
-    try:
-        camera = Picamera2()
-    except (IndexError, RuntimeError) as error:
-        raise CameraError(f"picamera: no Raspberry Pi camera found ({error}): check the "
-                          f"ribbon cable") from None
-    return PiCamera(camera, size)
+
+        return PiCamera(Picamera2(), size)
+    except Exception as error:  # any failure here is a camera we read another way
+        why = f"{type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''}"
+    if rpicam_program() is None:
+        raise CameraError(f"picamera: picamera2 failed ({why}) and rpicam-vid is not installed "
+                          "(on Raspberry Pi OS: sudo apt install rpicam-apps); elsewhere use "
+                          "opencv:0")
+    source = RpicamCamera(size)
+    first = source.read()
+    if first is None:
+        source.close()
+        raise CameraError(f"picamera: no frames from {rpicam_program()} (picamera2: {why}): "
+                          "check the camera's ribbon cable")
+    return source
 
 
 # --- choosing a source ----------------------------------------------------------------------

@@ -12,8 +12,9 @@ from typing import Any
 import numpy as np
 
 from tablekit.errors import TablekitError
+from tablekit.resources import packaged
 
-MODELS_DIR = Path(__file__).resolve().parents[2] / "models"
+MODELS_DIR = packaged("models")
 DETECTOR_PATH = MODELS_DIR / "tile_detector.onnx"
 CLASSIFIER_PATH = MODELS_DIR / "tile_classifier.onnx"
 

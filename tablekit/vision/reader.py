@@ -44,7 +44,7 @@ class TileReader:
     @classmethod
     def load(cls, threads: int = 1, detector: Path = DETECTOR_PATH,
              classifier: Path = CLASSIFIER_PATH) -> TileReader:
-        """Load both models from ``models/`` (or the paths given)."""
+        """Load both models from ``tablekit/models/`` (or the paths given)."""
         return cls(load_model(detector, threads), load_model(classifier, threads))
 
     def read(self, image_bgr: np.ndarray) -> list[TileReading]:

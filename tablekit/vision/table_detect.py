@@ -1,6 +1,6 @@
 """Finding tiles in the rectified top-down view (the calibrated path).
 
-In the view every face has the same size, so the detector (``models/table_detector.onnx``,
+In the view every face has the same size, so the detector (``tablekit/models/table_detector.onnx``,
 trained on frames of the simulated table) runs once at a fixed scale, on a 0.5 px/mm view
 (:data:`DETECT_SCALE`) of 1024 x 1024 mm: a 512 x 512 input. Its ``heat`` has two channels,
 tiles face up and face down; ``size`` and ``offset`` are as the photo detector's
