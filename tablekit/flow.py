@@ -125,6 +125,7 @@ class Flow:
 
     def __post_init__(self) -> None:
         self.stage = self._resting_stage()
+        self.message = self.message or self.session.notice
         self.next_rules = self.session.state.rules.name if (
             self.session.state.rules.name in PRESETS) else "tenhou"
 

@@ -211,9 +211,11 @@ def to_json(event: Event) -> str:
 def from_dict(data: dict[str, Any]) -> Event:
     """Read an event written by :func:`to_dict`; a bad field raises :class:`BadEvent`."""
     data = dict(data)
-    cls = EVENT_TYPES.get(data.pop("type", None))
+    kind = data.pop("type", None)
+    cls = EVENT_TYPES.get(kind) if isinstance(kind, str) else None
     if cls is None:
-        raise BadEvent(f"unknown event type in {data!r}")
+        raise BadEvent(f"unknown event type {kind!r}" if kind is not None
+                       else f"an event without a type: {data!r}"[:120])
     hints = get_type_hints(cls)
     try:
         return cls(**{k: _decode(v, hints[k]) for k, v in data.items()})
