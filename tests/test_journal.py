@@ -14,12 +14,15 @@ from engine_helpers import Table
 
 from tablekit.game.events import (
     BadEvent,
+    Call,
     Discard,
     Draw,
     ExhaustiveDraw,
     GameStarted,
     HandStarted,
     Undo,
+    WinnerHand,
+    Won,
     from_json,
     to_json,
 )
@@ -27,7 +30,7 @@ from tablekit.game.journal import Journal, read_journal
 from tablekit.game.reducer import replay
 from tablekit.game.session import Session, in_force
 from tablekit.sim.journal_damage import CASES, run_case, run_disk_full, write_game
-from tablekit.tiles import Tile
+from tablekit.tiles import Tile, parse_tiles
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -56,6 +59,20 @@ def recorded_game() -> list:
 def test_every_event_round_trips_through_json():
     for event in recorded_game():
         assert from_json(to_json(event)) == event
+
+
+def test_wins_and_calls_read_back_from_the_journal(tmp_path):
+    call = Call(2, "pon", tuple(parse_tiles("550m")), Tile.from_code("0m"), 1)
+    won = Won((WinnerHand(1, han=2, fu=30),), None, tuple(parse_tiles("1m2p")))
+    assert from_json(to_json(call)) == call and from_json(to_json(won)) == won
+    events = [GameStarted({"base": "tenhou"}), HandStarted(tracked=False),
+              Won((WinnerHand(1, han=2, fu=30),), None)]
+    game = Session.open(tmp_path / "g.jsonl")
+    for event in events:
+        game.submit(event)
+    game.close()
+    again = Session.open(tmp_path / "g.jsonl")
+    assert again.notice == "" and again.history == events and again.state == game.state
 
 
 def test_undo_and_redo_are_journalled_and_rebuild_the_state(tmp_path):
