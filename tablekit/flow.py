@@ -474,7 +474,8 @@ class Flow:
     def _enter_values(self) -> None:
         """Held CALL on a win waiting for OK: its han and fu entered by hand instead (what
         tiles alone cannot put right, such as a meld the camera took wrongly)."""
-        self.entries = [Entry(seat) for seat in self.win_seats]
+        seats = self.win_seats or tuple(entry.seat for entry in self.entries)  # no camera
+        self.entries = [Entry(seat) for seat in seats]
         self.pending, self.fixed, self.corrections = None, True, ()
         self.stage = Stage.ENTER_VALUE
         self._preview_entries(confirm=False)
