@@ -1,6 +1,8 @@
 """Faults a club evening brings: random presses on every button (mock pins), a damaged or
 full journal (see test_journal.py), the camera failing (see test_camera.py)."""
 
+from pathlib import Path
+
 import pytest
 
 from tablekit.app import open_session
@@ -8,6 +10,7 @@ from tablekit.flow import Flow, Stage
 from tablekit.io.presses import ButtonName, ButtonPress
 from tablekit.rules.presets import TENHOU
 from tablekit.sim.button_mash import mash
+from tablekit.sim.power_cut import power_cuts
 
 
 @pytest.mark.parametrize("camera", [True, False], ids=["camera", "buttons alone"])
@@ -36,3 +39,9 @@ def test_held_call_on_a_win_entered_by_hand_enters_it_again(tmp_path):
     flow.handle(ButtonPress(ButtonName.OK))
     flow.handle(ButtonPress(ButtonName.OK))
     assert flow.session.state.result.deltas[1] > 0 and flow.stage is Stage.BETWEEN_HANDS
+
+
+def test_power_cuts_in_a_real_game_resume_exactly(tmp_path):
+    log = Path(__file__).parent / "fixtures" / "mjlog" / "tenhou-python-bot-28.xml"
+    cuts = power_cuts([log], 3, tmp_path, seed=2)
+    assert (cuts.cuts, cuts.resumed_exact, cuts.events_lost) == (3, 3, 0), cuts.problems
