@@ -99,8 +99,8 @@ class App:
 def open_session(journal: Path, rules: Rules, report: Report) -> Session:
     """Resume the journal's game, or start a new one under ``rules``."""
     session = Session.open(journal)
-    if session.torn_tail:
-        report(f"journal: dropped a half-written last line after a power cut ({journal})")
+    if session.notice:
+        report(f"journal: {session.notice}")
     if session.state.phase is Phase.NOT_STARTED:
         from tablekit.game.events import GameStarted
         from tablekit.rules.presets import rules_to_dict

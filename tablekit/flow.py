@@ -125,6 +125,7 @@ class Flow:
 
     def __post_init__(self) -> None:
         self.stage = self._resting_stage()
+        self.message = self.message or self.session.notice
         self.next_rules = self.session.state.rules.name if (
             self.session.state.rules.name in PRESETS) else "tenhou"
 
@@ -474,7 +475,8 @@ class Flow:
     def _enter_values(self) -> None:
         """Held CALL on a win waiting for OK: its han and fu entered by hand instead (what
         tiles alone cannot put right, such as a meld the camera took wrongly)."""
-        self.entries = [Entry(seat) for seat in self.win_seats]
+        seats = self.win_seats or tuple(entry.seat for entry in self.entries)  # no camera
+        self.entries = [Entry(seat) for seat in seats]
         self.pending, self.fixed, self.corrections = None, True, ()
         self.stage = Stage.ENTER_VALUE
         self._preview_entries(confirm=False)

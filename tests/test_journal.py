@@ -14,19 +14,23 @@ from engine_helpers import Table
 
 from tablekit.game.events import (
     BadEvent,
+    Call,
     Discard,
     Draw,
     ExhaustiveDraw,
     GameStarted,
     HandStarted,
     Undo,
+    WinnerHand,
+    Won,
     from_json,
     to_json,
 )
 from tablekit.game.journal import Journal, read_journal
 from tablekit.game.reducer import replay
 from tablekit.game.session import Session, in_force
-from tablekit.tiles import Tile
+from tablekit.sim.journal_damage import CASES, run_case, run_disk_full, write_game
+from tablekit.tiles import Tile, parse_tiles
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -55,6 +59,20 @@ def recorded_game() -> list:
 def test_every_event_round_trips_through_json():
     for event in recorded_game():
         assert from_json(to_json(event)) == event
+
+
+def test_wins_and_calls_read_back_from_the_journal(tmp_path):
+    call = Call(2, "pon", tuple(parse_tiles("550m")), Tile.from_code("0m"), 1)
+    won = Won((WinnerHand(1, han=2, fu=30),), None, tuple(parse_tiles("1m2p")))
+    assert from_json(to_json(call)) == call and from_json(to_json(won)) == won
+    events = [GameStarted({"base": "tenhou"}), HandStarted(tracked=False),
+              Won((WinnerHand(1, han=2, fu=30),), None)]
+    game = Session.open(tmp_path / "g.jsonl")
+    for event in events:
+        game.submit(event)
+    game.close()
+    again = Session.open(tmp_path / "g.jsonl")
+    assert again.notice == "" and again.history == events and again.state == game.state
 
 
 def test_undo_and_redo_are_journalled_and_rebuild_the_state(tmp_path):
@@ -114,8 +132,52 @@ def test_a_torn_last_line_is_dropped_and_trimmed(tmp_path):
 def test_a_corrupt_line_in_the_middle_is_an_error_naming_the_line(tmp_path):
     path = tmp_path / "g.jsonl"
     path.write_text(to_json(recorded_game()[0]) + "\nnot json\n" + to_json(Draw(0)) + "\n")
-    with pytest.raises(BadEvent, match="line 2"):
+    with pytest.raises(BadEvent, match=r"g\.jsonl, line 2: not a JSON event"):
         read_journal(path)
+
+
+def test_an_unknown_event_type_is_named():
+    with pytest.raises(BadEvent, match="unknown event type 'tea_break'"):
+        from_json('{"type": "tea_break", "seat": 1}')
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda case: case.name)
+def test_a_damaged_journal_starts_on_the_trusted_game_and_is_kept_aside(tmp_path, case):
+    outcome = run_case(case, recorded_game()[:41], tmp_path)
+    assert outcome.held, outcome.problems
+
+
+def test_damage_messages_name_the_file_and_the_line(tmp_path):
+    events = recorded_game()[:41]
+    by_name = {case.name: case for case in CASES}
+    seat = run_case(by_name["event contradicts the table"], events, tmp_path / "a").notice
+    assert "game.jsonl, line 22: riichi by seat 9: there is no seat 9" in seat
+    assert "resumed from the 20 events before it" in seat
+    unknown = run_case(by_name["unknown event type"], events, tmp_path / "b").notice
+    assert "line 22: unknown event type 'tea_break'" in unknown
+    newer = run_case(by_name["newer format"], events, tmp_path / "c").notice
+    assert "newer tablekit" in newer and "update tablekit" in newer
+
+
+def test_a_full_disk_moves_no_points_and_says_so(tmp_path):
+    outcome = run_disk_full(recorded_game()[:41], tmp_path)
+    assert outcome.held, outcome.problems
+    assert "No space left on device" in outcome.notice
+
+
+def test_a_damaged_journal_resumed_twice_keeps_one_copy_each_time(tmp_path):
+    events = recorded_game()[:21]
+    path = tmp_path / "game.jsonl"
+    write_game(path, events)
+    with path.open("a") as handle:
+        handle.write("garbage\n")
+    first = Session.open(path)
+    assert "line 23: not a JSON event" in first.notice
+    first.close()
+    again = Session.open(path)
+    assert again.notice == "" and again.state == replay(events)
+    again.close()
+    assert len(list(tmp_path.glob("game.jsonl.damaged-*"))) == 1
 
 
 WRITER = """
@@ -153,4 +215,5 @@ def test_kill_9_at_a_random_point_then_resume_exactly(tmp_path, seed):
                            env=env, capture_output=True, timeout=120, check=True)
     assert final.returncode == 0
     assert Session.open(journal).state == replay(events)
-    assert json.loads(journal.read_text().splitlines()[0])["type"] == "game_started"
+    header, first = (json.loads(line) for line in journal.read_text().splitlines()[:2])
+    assert header == {"type": "journal", "format": 2} and first["type"] == "game_started"

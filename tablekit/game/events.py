@@ -15,7 +15,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from dataclasses import dataclass
-from typing import Any, Literal, Union, get_args, get_type_hints
+from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
 
 from tablekit.errors import TablekitError
 from tablekit.rules.hand import Meld, MeldKind
@@ -211,9 +211,11 @@ def to_json(event: Event) -> str:
 def from_dict(data: dict[str, Any]) -> Event:
     """Read an event written by :func:`to_dict`; a bad field raises :class:`BadEvent`."""
     data = dict(data)
-    cls = EVENT_TYPES.get(data.pop("type", None))
+    kind = data.pop("type", None)
+    cls = EVENT_TYPES.get(kind) if isinstance(kind, str) else None
     if cls is None:
-        raise BadEvent(f"unknown event type in {data!r}")
+        raise BadEvent(f"unknown event type {kind!r}" if kind is not None
+                       else f"an event without a type: {data!r}"[:120])
     hints = get_type_hints(cls)
     try:
         return cls(**{k: _decode(v, hints[k]) for k, v in data.items()})
@@ -246,15 +248,23 @@ def _winner(data: dict[str, Any]) -> WinnerHand:
 
 
 def _decode(value: Any, hint: Any) -> Any:
-    text = str(hint)
+    """A JSON value back as the field's type: tiles from mpsz, tuples from lists.
+
+    >>> _decode("550m", tuple[Tile, ...]) == tuple(parse_tiles("550m"))
+    True
+    >>> _decode([{"seat": 1, "han": 2, "fu": 30}], tuple[WinnerHand, ...])
+    (WinnerHand(seat=1, hand=(), win_tile=None, han=2, fu=30, yakuman=0),)
+    """
     if value is None:
         return None
-    if "tuple[Tile" in text:
-        return tuple(parse_tiles(value)) if isinstance(value, str) else ()
-    if "Tile" in text and "WinnerHand" not in text:
-        return Tile.from_code(value)
-    if "WinnerHand" in text:
-        return tuple(_winner(v) for v in value)
-    if "tuple" in text:
+    args = [arg for arg in get_args(hint) if arg is not type(None)]
+    if get_origin(hint) is tuple:
+        if args and args[0] is Tile:
+            return tuple(parse_tiles(value)) if isinstance(value, str) else tuple(
+                Tile.from_code(v) for v in value)
+        if args and args[0] is WinnerHand:
+            return tuple(_winner(v) for v in value)
         return tuple(value)
+    if hint is Tile or Tile in args:
+        return Tile.from_code(value)
     return value

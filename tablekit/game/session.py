@@ -22,7 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tablekit.game.events import BadEvent, Event, Redo, Undo
-from tablekit.game.journal import Journal, read_journal
+from tablekit.game.journal import Journal
+from tablekit.game.recovery import recover
 from tablekit.game.reducer import apply, replay
 from tablekit.game.state import TableState
 
@@ -54,6 +55,30 @@ def in_force(events: list[Event]) -> tuple[list[Event], list[Event]]:
     return active, undone
 
 
+def first_refused(events: list[Event]) -> tuple[int, str] | None:
+    """The index of the first event a live game would refuse, and why (None: all replay).
+
+    >>> from tablekit.game.events import GameStarted, RiichiDeclared
+    >>> first_refused([GameStarted({"base": "tenhou"}), Undo(), Undo()])
+    (2, 'undo: there is nothing left to undo')
+    """
+    probe = Session(_NoJournal())  # type: ignore[arg-type]
+    for index, event in enumerate(events):
+        try:
+            probe.submit(event)
+        except Exception as error:  # any failure: the line is not trusted
+            return index, str(error)
+    return None
+
+
+class _NoJournal:
+    def append(self, event: Event) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
 @dataclass
 class Session:
     """The live game: submit events, undo, redo; every change is journalled first."""
@@ -61,14 +86,18 @@ class Session:
     journal: Journal
     history: list[Event] = field(default_factory=list)
     state: TableState = field(default_factory=TableState.new)
-    torn_tail: str = ""
+    notice: str = ""  # what opening the journal had to put right, in one line
 
     @classmethod
     def open(cls, path: Path) -> Session:
-        """Resume the game in ``path`` exactly where it stopped (or start an empty one)."""
-        contents = read_journal(path)
-        active, _ = in_force(contents.events)
-        return cls(Journal(path), contents.events, replay(active), contents.torn_tail)
+        """Resume the game in ``path`` exactly where it stopped (or start an empty one).
+
+        A damaged journal resumes at its last line that replays cleanly; see
+        :mod:`tablekit.game.recovery` (the file is kept aside, :attr:`notice` says so).
+        """
+        recovered = recover(path, first_refused)
+        active, _ = in_force(recovered.events)
+        return cls(Journal(path), recovered.events, replay(active), recovered.notice)
 
     def submit(self, event: Event) -> TableState:
         """Apply ``event``; a refused event raises :class:`BadEvent` and changes nothing."""
