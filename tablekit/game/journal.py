@@ -2,6 +2,10 @@
 
 A power cut can at worst leave a torn last line, which was never shown (the
 display only updates after the fsync); :func:`read_journal` drops it and says so.
+An event that is part of the action before it (a discard with its draw, a win with its
+corrections: one UNDO takes them back together) carries ``"joins": true`` on its line;
+a line without it starts an action, so journals written before actions had more than
+one event read as they always did.
 
 >>> import tempfile, pathlib
 >>> from tablekit.game.events import GameStarted
@@ -10,21 +14,28 @@ display only updates after the fsync); :func:`read_journal` drops it and says so
 ...     journal.append(GameStarted({"base": "tenhou"}))
 >>> read_journal(path).events
 [GameStarted(rules={'base': 'tenhou'}, names=(), first_dealer=0)]
+>>> from tablekit.game.events import GameEnded
+>>> to_line(GameEnded("time"), joins=True)
+'{"type": "game_ended", "reason": "time", "joins": true}'
+>>> read_line(to_line(GameEnded("time"), joins=True))
+(GameEnded(reason='time'), True)
 """
 
 from __future__ import annotations
 
+import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
 
-from tablekit.game.events import BadEvent, Event, from_json, to_json
+from tablekit.game.events import BadEvent, Event, from_dict, to_dict
 
 
 @dataclass
 class JournalContents:
     events: list[Event] = field(default_factory=list)
+    joins: list[bool] = field(default_factory=list)  # each event: part of the action before
     torn_tail: str = ""  # a partial last line dropped after a power cut
 
 
@@ -37,8 +48,9 @@ class Journal:
         _trim_torn_tail(self.path)
         self._file = self.path.open("a", encoding="utf-8")
 
-    def append(self, event: Event) -> None:
-        self._file.write(to_json(event) + "\n")
+    def append(self, event: Event, joins: bool = False) -> None:
+        """Write ``event`` (``joins``: part of the action before it) and fsync it."""
+        self._file.write(to_line(event, joins) + "\n")
         self._file.flush()
         os.fsync(self._file.fileno())
 
@@ -65,10 +77,30 @@ def read_journal(path: Path) -> JournalContents:
     for number, line in enumerate(lines, start=1):
         if line.strip():
             try:
-                contents.events.append(from_json(line))
+                event, joins = read_line(line)
             except BadEvent as error:
                 raise BadEvent(f"{path}, line {number}: {error}") from None
+            contents.events.append(event)
+            contents.joins.append(joins)
     return contents
+
+
+def to_line(event: Event, joins: bool = False) -> str:
+    """One journal line: the event's JSON, marked when it joins the action before it."""
+    return json.dumps({**to_dict(event), **({"joins": True} if joins else {})},
+                      ensure_ascii=False)
+
+
+def read_line(line: str) -> tuple[Event, bool]:
+    """The event on a journal line, and whether it joins the action before it."""
+    try:
+        data = json.loads(line)
+    except json.JSONDecodeError as error:
+        raise BadEvent(f"not a JSON event: {line[:80]!r} ({error})") from None
+    if not isinstance(data, dict):
+        raise BadEvent(f"not a JSON event: {line[:80]!r}")
+    joins = data.pop("joins", False) is True
+    return from_dict(data), joins
 
 
 def _trim_torn_tail(path: Path) -> None:
