@@ -310,14 +310,16 @@ def test_a_person_enters_han_and_fu_when_tiles_cannot_fix_the_hand():
     """A meld taken wrongly leaves the hand the wrong size: the person enters the value."""
     from types import SimpleNamespace
 
-    from tablekit.flow import Stage
+    from tablekit.display.model import Mode, ScreenModel
     from tablekit.game.events import WinnerHand
+    from tablekit.game.state import TableState
     from tablekit.rules.scoring import HandValue
     from tablekit.sim.person import put_right
     from tablekit.tile_fix import TileFix
     from tablekit.tiles import parse_tiles
 
-    flow = SimpleNamespace(stage=Stage.FIX_TILES, fix=TileFix.start([(1, (None,) * 11)], []))
+    fix = TileFix.start([(1, (None,) * 11)], []).view()
+    flow = SimpleNamespace(screen=lambda: ScreenModel(TableState.new(), Mode.FIX_TILES, fix=fix))
     hand = tuple(parse_tiles("234567m234p7899s6s"))
     truth = Won((WinnerHand(1, hand, hand[-1]),), 0)
     value = HandValue(2, 30, (), (), "", 0, 0, False, False)
