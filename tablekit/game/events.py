@@ -8,6 +8,10 @@ consumes them; the journal writes them as tagged JSON lines, tiles in mpsz.
 '{"type": "discard", "seat": 2, "tile": "0p", "tsumogiri": false}'
 >>> from_json(to_json(event)) == event
 True
+>>> call = Call(1, "pon", tuple(parse_tiles("666m")), Tile.from_code("6m"), 0)
+>>> won = Won((WinnerHand(1, tuple(parse_tiles("123m456p789s11z22z")), Tile(27)),), 0)
+>>> from_json(to_json(call)) == call, from_json(to_json(won)) == won
+(True, True)
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from dataclasses import dataclass
-from typing import Any, Literal, Union, get_args, get_type_hints
+from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
 
 from tablekit.errors import TablekitError
 from tablekit.rules.hand import Meld, MeldKind
@@ -246,15 +250,19 @@ def _winner(data: dict[str, Any]) -> WinnerHand:
 
 
 def _decode(value: Any, hint: Any) -> Any:
-    text = str(hint)
+    """``value`` as read from JSON, made the field's type (``hint``; ``X | None`` as X)."""
     if value is None:
         return None
-    if "tuple[Tile" in text:
-        return tuple(parse_tiles(value)) if isinstance(value, str) else ()
-    if "Tile" in text and "WinnerHand" not in text:
+    inner = [arg for arg in get_args(hint) if arg is not type(None)]
+    if get_origin(hint) is not tuple and len(inner) == 1:
+        hint = inner[0]
+    if hint is Tile:
         return Tile.from_code(value)
-    if "WinnerHand" in text:
-        return tuple(_winner(v) for v in value)
-    if "tuple" in text:
+    if get_origin(hint) is tuple:
+        item = get_args(hint)[0]
+        if item is Tile:
+            return tuple(parse_tiles(value)) if isinstance(value, str) else ()
+        if item is WinnerHand:
+            return tuple(_winner(v) for v in value)
         return tuple(value)
     return value
