@@ -1,6 +1,7 @@
 """Button flows end to end: gpiozero MockFactory pins -> ButtonBoard -> Flow -> engine."""
 
 import queue
+from dataclasses import replace
 
 import pytest
 from gpiozero.pins.mock import MockFactory
@@ -563,3 +564,67 @@ def test_each_winner_of_a_double_ron_enters_their_own_value(rig):
     r.press(ButtonName.OK)
     r.press(ButtonName.OK)
     assert r.state.result.deltas == (-5900, 2000, 3900, 0)
+
+
+def without_message(screen):
+    return replace(screen, message="")
+
+
+def test_one_undo_after_a_registered_discard_restores_the_screen_from_before_it(rig):
+    r = rig(reader=FakeReader({}))
+    r.press(ButtonName.OK)
+    dealt = r.state
+    r.camera(Draw(0), Discard(0, Tile.from_code("1z")))
+    before = r.flow.screen()
+    r.camera(Draw(1), Discard(1, Tile.from_code("2z")))   # the camera's draw and discard
+    r.press(ButtonName.UNDO)
+    assert without_message(r.flow.screen()) == without_message(before)
+    assert r.flow.message == "took back the last action"
+    r.press(ButtonName.UNDO, hold=1.5)                     # the menu's Redo puts both back
+    r.press(ButtonName.UNDO)
+    r.press(ButtonName.UNDO)
+    r.press(ButtonName.OK)
+    assert r.state.turn == 2 and r.state.seats[1].pond[-1].tile == Tile.from_code("2z")
+    r.flow.session.close()                                 # reopened: the journal keeps
+    r.flow = Flow(Session.open(r.flow.session.path), reader=r.flow.reader,  # the actions
+                  clock=lambda: r.now)
+    r.press(ButtonName.UNDO)
+    r.press(ButtonName.UNDO)
+    assert r.state == dealt
+
+
+def test_a_riichi_with_its_draw_and_discard_is_one_action(rig):
+    r = rig(reader=FakeReader({}))
+    r.press(ButtonName.OK)
+    r.press(ButtonName.RIICHI, 0)                          # on its turn: drawn, declared
+    r.camera(Discard(0, Tile.from_code("1z")))
+    assert r.state.seats[0].riichi_declared
+    r.press(ButtonName.UNDO)
+    assert r.state.turn == 0 and r.state.to_draw and not r.state.seats[0].riichi_declared
+
+
+def test_undo_takes_back_a_riichi_still_waiting_for_its_discard_first(rig):
+    r = rig(reader=FakeReader({}))
+    r.press(ButtonName.OK)
+    r.camera(Draw(0), Discard(0, Tile.from_code("1z")))
+    r.press(ButtonName.RIICHI, 2)                          # waits for seat 2's discard
+    r.press(ButtonName.UNDO)
+    assert r.flow.message == "riichi by seat 2 taken back"
+    assert r.state.seats[0].pond                           # the discard stays
+    for seat, tile in ((1, "2z"), (2, "3z")):
+        r.camera(Draw(seat), Discard(seat, Tile.from_code(tile)))
+    assert not r.state.seats[2].riichi_declared
+
+
+def test_a_win_and_its_corrections_are_taken_back_together(rig):
+    r = rig(reader=FakeReader({1: RON_ON_6S}))     # the winner's row shows 6s
+    r.press(ButtonName.OK)
+    play_to_seat_discarding(r, 0, "1z")            # the camera took the discard as 1z
+    before = r.flow.screen()
+    r.press(ButtonName.WIN, 1)
+    r.advance(2.0)
+    r.press(ButtonName.OK)
+    assert r.state.seats[0].pond[-1].tile == Tile.from_code("6s")
+    r.press(ButtonName.UNDO)
+    assert without_message(r.flow.screen()) == without_message(before)
+    assert r.state.seats[0].pond[-1].tile == Tile.from_code("1z")

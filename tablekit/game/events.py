@@ -17,6 +17,7 @@ True
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 from dataclasses import dataclass
 from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
@@ -200,6 +201,12 @@ TYPE_NAMES = {cls: name for name, cls in EVENT_TYPES.items()}
 assert set(EVENT_TYPES.values()) == set(get_args(Event))
 
 
+@functools.cache
+def _hints(cls: type) -> dict[str, Any]:
+    """A class's field types, worked out once (a long journal reads many events)."""
+    return get_type_hints(cls)
+
+
 def to_dict(event: Event) -> dict[str, Any]:
     """The event as a JSON-ready dict with a ``type`` tag first."""
     out: dict[str, Any] = {"type": TYPE_NAMES[type(event)]}
@@ -218,7 +225,7 @@ def from_dict(data: dict[str, Any]) -> Event:
     cls = EVENT_TYPES.get(data.pop("type", None))
     if cls is None:
         raise BadEvent(f"unknown event type in {data!r}")
-    hints = get_type_hints(cls)
+    hints = _hints(cls)
     try:
         return cls(**{k: _decode(v, hints[k]) for k, v in data.items()})
     except (KeyError, TypeError, ValueError) as error:
@@ -245,7 +252,7 @@ def _encode(value: Any) -> Any:
 
 
 def _winner(data: dict[str, Any]) -> WinnerHand:
-    hints = get_type_hints(WinnerHand)
+    hints = _hints(WinnerHand)
     return WinnerHand(**{k: _decode(v, hints[k]) for k, v in data.items()})
 
 
