@@ -3,6 +3,21 @@ progress, a riichi waiting for its discard, the tenpai entry, the menu), and the
 drawn from that. Each stage's buttons go to the handler :data:`HANDLERS` names; after
 each input what changes what happens next is saved beside the journal
 (:mod:`tablekit.flow.saved`), so a restart after a power cut shows the same screen.
+
+>>> import tempfile, pathlib
+>>> from tablekit.rules.presets import TENHOU
+>>> journal = pathlib.Path(tempfile.mkdtemp()) / "game.jsonl"
+>>> flow = Flow(Session.open(journal))
+>>> flow.start_game(TENHOU)
+>>> flow.handle(ButtonPress(ButtonName.OK))            # deal: no camera, buttons only
+>>> flow.handle(ButtonPress(ButtonName.UNDO, long=True))
+>>> flow.stage, flow.screen().menu.items[:2]
+(<Stage.MENU: 'menu'>, ('Close', 'Undo'))
+>>> flow.session.close()
+>>> again = Flow(Session.open(journal))                 # after a power cut: the same menu
+>>> again.screen() == flow.screen()
+True
+>>> again.session.close()
 """
 
 from __future__ import annotations
