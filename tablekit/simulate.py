@@ -294,15 +294,9 @@ def waiting_for_score(flow: Flow, press: ButtonPress) -> bool:
     """Whether a person about to press OK would still be waiting for the screen: on a win
     it does not show the scored hand yet, at the end of the wall it does not show the wall
     empty yet (the camera is still catching up with the last discards)."""
-    from tablekit.flow import Stage
     from tablekit.io.presses import ButtonName
 
-    if press.name is not ButtonName.OK:
-        return False
-    if flow.stage is Stage.CONFIRM_WIN:
-        return flow.preview is None
-    state = flow.session.state
-    return flow.stage is Stage.PLAY and state.tracked and state.wall > 0
+    return press.name is ButtonName.OK and flow.waiting_for_score()
 
 
 def _check_hand(game: ImportedGame, flow: Flow, report: SimReport) -> None:

@@ -14,6 +14,7 @@ def dummy_video(monkeypatch):
     monkeypatch.delenv("DISPLAY", raising=False)
 
 
+@pytest.mark.slow
 def test_demo_plays_a_hand_and_writes_the_scoreboard(tmp_path, capsys, dummy_video):
     out = tmp_path / "demo"
     assert main(["demo", "--hands", "1", "--display", f"headless:{out}"]) == 0

@@ -213,12 +213,20 @@ def test_chombo_mangan_payment_and_the_hand_is_replayed():
     assert (state.round_label, state.honba) == ("East 1", 0)
 
 
-def test_busting_ends_the_game_with_standings():
-    table = Table({"base": "tenhou", "start_points": 3000, "return_points": 3000})
+@pytest.mark.parametrize("busting", [True, False])
+def test_busting_ends_the_game_with_standings(busting):
+    table = Table({"base": "tenhou", "start_points": 1500, "return_points": 1500,
+                   "busting": busting})
     table.deal()
     table(Draw(0), Discard(0, Tile.from_code("6s")))
-    state = table.ron(1, "234567m234p67899s", "6s")   # 1,000 + dora... seat 0 pays
-    assert state.scores[0] >= 0 or state.phase is Phase.GAME_OVER
+    state = table.ron(1, PINFU, "6s")   # pinfu and one dora (2m): 2,000 from the dealer
+    assert state.result.deltas == (-2000, 2000, 0, 0) and state.scores[0] == -500
+    if busting:                         # below zero: the game ends at once
+        assert state.phase is Phase.GAME_OVER
+        assert [(s.seat, s.points) for s in state.standings] == [
+            (1, 3500), (2, 1500), (3, 1500), (0, -500)]
+    else:                               # without busting the game goes on
+        assert state.phase is Phase.HAND_OVER and not state.standings
 
 
 def test_game_end_after_south_4_and_final_standings():

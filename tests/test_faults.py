@@ -42,6 +42,6 @@ def test_held_call_on_a_win_entered_by_hand_enters_it_again(tmp_path):
 
 
 def test_power_cuts_in_a_real_game_resume_exactly(tmp_path):
-    log = Path(__file__).parent / "fixtures" / "mjlog" / "tenhou-python-bot-28.xml"
+    log = Path(__file__).parents[1] / "tablekit" / "data" / "tenhou-python-bot-28.xml"
     cuts = power_cuts([log], 3, tmp_path, seed=2)
     assert (cuts.cuts, cuts.resumed_exact, cuts.events_lost) == (3, 3, 0), cuts.problems

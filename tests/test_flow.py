@@ -1,11 +1,12 @@
 """Button flows end to end: gpiozero MockFactory pins -> ButtonBoard -> Flow -> engine."""
 
 import queue
+from dataclasses import replace
 
 import pytest
 from gpiozero.pins.mock import MockFactory
 
-from tablekit.flow import SETTLE, Flow, Stage
+from tablekit.flow import CATCH_UP_WAIT, SETTLE, CameraSide, Flow, Stage, abort_item
 from tablekit.game.events import Discard, DoraRevealed, Draw, WinnerHand, Won
 from tablekit.game.reducer import apply
 from tablekit.game.session import Session
@@ -21,12 +22,37 @@ RON_ON_6S = "234567m234p7899s6s"   # the same hand as read at a win: the winning
 PINS = load_pinmap()
 
 
-class FakeReader:
+class FakeCamera:
+    """The camera side faked whole (the flow's ``CameraSide``): it reads nothing and is
+    behind while ``lagging``; what the flow asked of it is kept."""
+
+    lagging = False
+
+    def __init__(self) -> None:
+        self.asked: list[tuple] = []
+        self.offered = 0
+        self.calls: list[int] = []
+
+    def read_win(self, seats, from_seat):
+        self.asked.append((seats, from_seat))
+        return WinReading(())
+
+    def behind(self):
+        return self.lagging
+
+    def offer_again(self):
+        self.offered += 1
+
+    def expect_call(self, seat):
+        self.calls.append(seat)
+
+
+class FakeReader(FakeCamera):
     """The camera's reading of revealed hands, scripted per seat."""
 
     def __init__(self, hands: dict[int, str]) -> None:
+        super().__init__()
         self.hands = hands
-        self.asked: list[tuple] = []
 
     def read_win(self, seats, from_seat):
         self.asked.append((seats, from_seat))
@@ -161,10 +187,11 @@ def test_a_win_is_shown_first_then_confirmed_then_undone(rig):
     assert r.state.scores == before and r.flow.stage is Stage.PLAY
 
 
-class UnsureReader:
+class UnsureReader(FakeCamera):
     """A camera that cannot make the revealed hands complete: only its best reads."""
 
     def __init__(self, drafts: dict[int, tuple]) -> None:
+        super().__init__()
         self.drafts = drafts
 
     def read_win(self, seats, from_seat):
@@ -172,11 +199,12 @@ class UnsureReader:
                           tuple((s, self.drafts[s]) for s in seats))
 
 
-class ChangingReader:
+class ChangingReader(FakeCamera):
     """A camera whose reading of seat 1's ron changes from one look to the next: each
     ``(hand, unseen)`` in turn, the last one kept."""
 
     def __init__(self, *looks: tuple[str, int]) -> None:
+        super().__init__()
         self.looks = list(looks)
 
     def read_win(self, seats, from_seat):
@@ -363,13 +391,8 @@ def test_a_tsumo_claimed_before_the_camera_has_the_turns_before_it(rig):
 
 
 def test_a_tsumo_waits_for_a_turn_around_the_table_the_camera_shows_but_has_not_taken(rig):
-    class Behind(FakeReader):
-        lagging = True
-
-        def behind(self):
-            return self.lagging
-
-    reader = Behind({3: PINFU})
+    reader = FakeReader({3: PINFU})
+    reader.lagging = True                            # behind(): the ponds show more
     r = rig(reader=reader)
     r.press(ButtonName.OK)
     play_to_seat_discarding(r, 2, "1z")              # seat 3's turn as the camera has it
@@ -386,19 +409,39 @@ def test_a_tsumo_waits_for_a_turn_around_the_table_the_camera_shows_but_has_not_
 
 
 def test_camera_events_wait_while_the_menu_is_open(rig):
-    class Offers(FakeReader):
-        offered = 0
-
-        def offer_again(self):
-            self.offered += 1
-
-    reader = Offers({})
+    reader = FakeReader({})
     r = rig(reader=reader)
     r.press(ButtonName.OK)
     r.press(ButtonName.UNDO, hold=1.5)               # the menu
     assert r.flow.stage is Stage.MENU
     r.camera(Draw(0))
     assert r.state.to_draw and reader.offered == 1   # not taken: offered again later
+
+
+def test_the_flow_asks_the_camera_side_only_through_its_protocol(rig):
+    reader = FakeReader({})
+    assert isinstance(reader, CameraSide)
+    r = rig(reader=reader)
+    r.press(ButtonName.OK)
+    r.camera(Draw(0), Discard(0, Tile.from_code("1z")))
+    r.press(ButtonName.CALL, 2)                      # a call: the camera waits for the meld
+    assert reader.calls == [2] and "lay the meld down" in r.flow.message
+    r.press(ButtonName.CALL, 1, hold=1.5)            # held: point differences, no call
+    assert reader.calls == [2] and r.flow.screen().differences_for == 1
+
+
+def test_a_tsumo_goes_ahead_once_the_catch_up_wait_is_over_though_the_camera_lags(rig):
+    reader = FakeReader({3: PINFU})
+    reader.lagging = True
+    r = rig(reader=reader)
+    r.press(ButtonName.OK)
+    play_to_seat_discarding(r, 2, "1z")
+    r.press(ButtonName.WIN, 3, hold=1.5)
+    r.advance(1.0)
+    assert r.flow.preview is None and r.flow.waiting_for_score()
+    r.advance(CATCH_UP_WAIT)                         # the camera never catches up
+    assert r.flow.preview is not None and not r.flow.waiting_for_score()
+    assert reader.asked[-1] == ((3,), None)
 
 
 def test_undo_at_confirmation_cancels_the_win(rig):
@@ -497,8 +540,9 @@ def test_held_undo_opens_the_menu_and_abortive_draw_from_it(rig):
     r.press(ButtonName.OK)
     r.press(ButtonName.UNDO, hold=1.5)
     assert r.flow.stage is Stage.MENU
-    items = r.flow.menu.items
+    items = r.flow.screen().menu.items               # the labels, as the screen shows them
     target = items.index("Abortive draw: nine terminals")
+    assert r.flow.menu[target] == abort_item("nine_terminals")
     for _ in range(target):
         r.press(ButtonName.UNDO)
     r.press(ButtonName.OK)
@@ -520,3 +564,67 @@ def test_each_winner_of_a_double_ron_enters_their_own_value(rig):
     r.press(ButtonName.OK)
     r.press(ButtonName.OK)
     assert r.state.result.deltas == (-5900, 2000, 3900, 0)
+
+
+def without_message(screen):
+    return replace(screen, message="")
+
+
+def test_one_undo_after_a_registered_discard_restores_the_screen_from_before_it(rig):
+    r = rig(reader=FakeReader({}))
+    r.press(ButtonName.OK)
+    dealt = r.state
+    r.camera(Draw(0), Discard(0, Tile.from_code("1z")))
+    before = r.flow.screen()
+    r.camera(Draw(1), Discard(1, Tile.from_code("2z")))   # the camera's draw and discard
+    r.press(ButtonName.UNDO)
+    assert without_message(r.flow.screen()) == without_message(before)
+    assert r.flow.message == "took back the last action"
+    r.press(ButtonName.UNDO, hold=1.5)                     # the menu's Redo puts both back
+    r.press(ButtonName.UNDO)
+    r.press(ButtonName.UNDO)
+    r.press(ButtonName.OK)
+    assert r.state.turn == 2 and r.state.seats[1].pond[-1].tile == Tile.from_code("2z")
+    r.flow.session.close()                                 # reopened: the journal keeps
+    r.flow = Flow(Session.open(r.flow.session.path), reader=r.flow.reader,  # the actions
+                  clock=lambda: r.now)
+    r.press(ButtonName.UNDO)
+    r.press(ButtonName.UNDO)
+    assert r.state == dealt
+
+
+def test_a_riichi_with_its_draw_and_discard_is_one_action(rig):
+    r = rig(reader=FakeReader({}))
+    r.press(ButtonName.OK)
+    r.press(ButtonName.RIICHI, 0)                          # on its turn: drawn, declared
+    r.camera(Discard(0, Tile.from_code("1z")))
+    assert r.state.seats[0].riichi_declared
+    r.press(ButtonName.UNDO)
+    assert r.state.turn == 0 and r.state.to_draw and not r.state.seats[0].riichi_declared
+
+
+def test_undo_takes_back_a_riichi_still_waiting_for_its_discard_first(rig):
+    r = rig(reader=FakeReader({}))
+    r.press(ButtonName.OK)
+    r.camera(Draw(0), Discard(0, Tile.from_code("1z")))
+    r.press(ButtonName.RIICHI, 2)                          # waits for seat 2's discard
+    r.press(ButtonName.UNDO)
+    assert r.flow.message == "riichi by seat 2 taken back"
+    assert r.state.seats[0].pond                           # the discard stays
+    for seat, tile in ((1, "2z"), (2, "3z")):
+        r.camera(Draw(seat), Discard(seat, Tile.from_code(tile)))
+    assert not r.state.seats[2].riichi_declared
+
+
+def test_a_win_and_its_corrections_are_taken_back_together(rig):
+    r = rig(reader=FakeReader({1: RON_ON_6S}))     # the winner's row shows 6s
+    r.press(ButtonName.OK)
+    play_to_seat_discarding(r, 0, "1z")            # the camera took the discard as 1z
+    before = r.flow.screen()
+    r.press(ButtonName.WIN, 1)
+    r.advance(2.0)
+    r.press(ButtonName.OK)
+    assert r.state.seats[0].pond[-1].tile == Tile.from_code("6s")
+    r.press(ButtonName.UNDO)
+    assert without_message(r.flow.screen()) == without_message(before)
+    assert r.state.seats[0].pond[-1].tile == Tile.from_code("1z")

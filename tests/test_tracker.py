@@ -3,6 +3,7 @@
 import json
 
 import numpy as np
+import pytest
 from conftest import DATA
 
 from tablekit.cli import main
@@ -19,6 +20,7 @@ from tablekit.vision.tracker import Tracker, own_kan
 GAME = DATA / "tenhou-python-bot-28.xml"
 
 
+@pytest.mark.slow
 def test_first_hand_of_a_real_game_end_to_end(capsys):
     """CI's short game: frames, tracker, MockFactory presses, confirmation, score."""
     assert main(["simulate", str(GAME), "--hands", "1", "--check", "--misread", "0.05"]) == 0
@@ -28,6 +30,7 @@ def test_first_hand_of_a_real_game_end_to_end(capsys):
     assert summary["frames"] > 100 and summary["ms_per_frame"] < 50
 
 
+@pytest.mark.slow
 def test_first_hand_through_the_vision_models(capsys):
     """The same hand with the rendered frames read by the ONNX models, not the truth."""
     assert main(["simulate", str(GAME), "--hands", "1", "--check", "--reader", "vision"]) == 0
@@ -284,6 +287,7 @@ def test_a_second_dora_indicator_needs_a_kan():
     assert tracker._dora(replace(state, kans=1)) == [DoraRevealed(Tile.from_code("3m"))]
 
 
+@pytest.mark.slow
 def test_a_win_the_camera_cannot_read_is_put_right_by_a_person_and_the_game_goes_on():
     """The revealed hand's tiles are hidden from the camera: the app cannot score the
     tsumo, the simulated person puts the tiles right with the buttons (through the pins),
@@ -310,14 +314,16 @@ def test_a_person_enters_han_and_fu_when_tiles_cannot_fix_the_hand():
     """A meld taken wrongly leaves the hand the wrong size: the person enters the value."""
     from types import SimpleNamespace
 
-    from tablekit.flow import Stage
+    from tablekit.display.model import Mode, ScreenModel
     from tablekit.game.events import WinnerHand
+    from tablekit.game.state import TableState
     from tablekit.rules.scoring import HandValue
     from tablekit.sim.person import put_right
     from tablekit.tile_fix import TileFix
     from tablekit.tiles import parse_tiles
 
-    flow = SimpleNamespace(stage=Stage.FIX_TILES, fix=TileFix.start([(1, (None,) * 11)], []))
+    fix = TileFix.start([(1, (None,) * 11)], []).view()
+    flow = SimpleNamespace(screen=lambda: ScreenModel(TableState.new(), Mode.FIX_TILES, fix=fix))
     hand = tuple(parse_tiles("234567m234p7899s6s"))
     truth = Won((WinnerHand(1, hand, hand[-1]),), 0)
     value = HandValue(2, 30, (), (), "", 0, 0, False, False)

@@ -8,11 +8,16 @@ consumes them; the journal writes them as tagged JSON lines, tiles in mpsz.
 '{"type": "discard", "seat": 2, "tile": "0p", "tsumogiri": false}'
 >>> from_json(to_json(event)) == event
 True
+>>> call = Call(1, "pon", tuple(parse_tiles("666m")), Tile.from_code("6m"), 0)
+>>> won = Won((WinnerHand(1, tuple(parse_tiles("123m456p789s11z22z")), Tile(27)),), 0)
+>>> from_json(to_json(call)) == call, from_json(to_json(won)) == won
+(True, True)
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 from dataclasses import dataclass
 from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
@@ -196,6 +201,12 @@ TYPE_NAMES = {cls: name for name, cls in EVENT_TYPES.items()}
 assert set(EVENT_TYPES.values()) == set(get_args(Event))
 
 
+@functools.cache
+def _hints(cls: type) -> dict[str, Any]:
+    """A class's field types, worked out once (a long journal reads many events)."""
+    return get_type_hints(cls)
+
+
 def to_dict(event: Event) -> dict[str, Any]:
     """The event as a JSON-ready dict with a ``type`` tag first."""
     out: dict[str, Any] = {"type": TYPE_NAMES[type(event)]}
@@ -216,7 +227,7 @@ def from_dict(data: dict[str, Any]) -> Event:
     if cls is None:
         raise BadEvent(f"unknown event type {kind!r}" if kind is not None
                        else f"an event without a type: {data!r}"[:120])
-    hints = get_type_hints(cls)
+    hints = _hints(cls)
     try:
         return cls(**{k: _decode(v, hints[k]) for k, v in data.items()})
     except (KeyError, TypeError, ValueError) as error:
@@ -243,7 +254,7 @@ def _encode(value: Any) -> Any:
 
 
 def _winner(data: dict[str, Any]) -> WinnerHand:
-    hints = get_type_hints(WinnerHand)
+    hints = _hints(WinnerHand)
     return WinnerHand(**{k: _decode(v, hints[k]) for k, v in data.items()})
 
 

@@ -6,6 +6,11 @@ A file without the header is a journal of format 1 (plain event lines) and still
 loads. A power cut can at worst leave a torn last line, which was never shown
 (the display only updates after the fsync).
 
+An event that is part of the action before it (a discard with its draw, a win with its
+corrections: one UNDO takes them back together) carries ``"joins": true`` on its line;
+a line without it starts an action, so journals written before actions had more than
+one event read as they always did.
+
 >>> import tempfile, pathlib
 >>> from tablekit.game.events import GameStarted
 >>> path = pathlib.Path(tempfile.mkdtemp()) / "game.jsonl"
@@ -16,6 +21,13 @@ loads. A power cut can at worst leave a torn last line, which was never shown
 {"n": 1, "type": "game_started", "rules": {"base": "tenhou"}, "names": [], "first_dealer": 0}
 >>> read_journal(path).events
 [GameStarted(rules={'base': 'tenhou'}, names=(), first_dealer=0)]
+>>> from tablekit.game.events import GameEnded
+>>> with Journal(path) as journal:
+...     journal.append(GameEnded("time"), joins=True)
+>>> print(path.read_text().splitlines()[-1])
+{"n": 2, "type": "game_ended", "reason": "time", "joins": true}
+>>> read_journal(path).joins
+[False, True]
 """
 
 from __future__ import annotations
@@ -43,10 +55,12 @@ class JournalContents:
     """What a journal holds: the events readable from its start, and what stopped the rest.
 
     ``lines[i]`` is the file line of ``events[i]``; ``problem`` names the first line that
-    is not a clean event (empty when every line is); ``torn_tail`` is a partial last line.
+    is not a clean event (empty when every line is); ``torn_tail`` is a partial last line;
+    ``joins[i]``: ``events[i]`` is part of the action before it.
     """
 
     events: list[Event] = field(default_factory=list)
+    joins: list[bool] = field(default_factory=list)
     torn_tail: str = ""
     format: int = FORMAT
     lines: list[int] = field(default_factory=list)
@@ -73,13 +87,12 @@ class Journal:
         if not data:
             self._put(json.dumps(HEADER) + "\n")
 
-    def append(self, event: Event) -> None:
-        """Write ``event`` and fsync it; on a failed write nothing of it stays in the file."""
-        if self.format >= 2:
-            line = json.dumps({"n": self._next, **to_dict(event)}, ensure_ascii=False)
-        else:
-            line = json.dumps(to_dict(event), ensure_ascii=False)
-        self._put(line + "\n")
+    def append(self, event: Event, joins: bool = False) -> None:
+        """Write ``event`` (``joins``: part of the action before it) and fsync it; on a
+        failed write nothing of it stays in the file."""
+        number = {"n": self._next} if self.format >= 2 else {}
+        mark = {"joins": True} if joins else {}
+        self._put(json.dumps({**number, **to_dict(event), **mark}, ensure_ascii=False) + "\n")
         self._next += 1
 
     def _put(self, text: str) -> None:
@@ -157,10 +170,12 @@ def salvage_journal(path: Path) -> JournalContents:
         if not line.strip():
             continue
         try:
-            contents.events.append(_event(line, contents.format, len(contents.events) + 1))
+            event, joins = _event(line, contents.format, len(contents.events) + 1)
         except BadEvent as error:
             _stop(contents, path, number, str(error))
             break
+        contents.events.append(event)
+        contents.joins.append(joins)
         contents.lines.append(number)
     return contents
 
@@ -169,7 +184,8 @@ def _stop(contents: JournalContents, path: Path, line: int, reason: str) -> None
     contents.problem, contents.problem_line = f"{path}, line {line}: {reason}", line
 
 
-def _event(line: str, version: int, expected: int) -> Event:
+def _event(line: str, version: int, expected: int) -> tuple[Event, bool]:
+    """The event on a line, and whether it joins the action before it."""
     try:
         data = json.loads(line)
     except json.JSONDecodeError:
@@ -181,7 +197,8 @@ def _event(line: str, version: int, expected: int) -> Event:
         if number != expected:
             raise BadEvent(f"event number {number} where {expected} was due "
                            "(a line repeated, lost or out of order)")
-    return from_dict(data)
+    joins = data.pop("joins", False) is True
+    return from_dict(data), joins
 
 
 def _format_of(data: bytes) -> int:
@@ -195,14 +212,15 @@ def _format_of(data: bytes) -> int:
         return FORMAT + 1  # a header nobody can read: treated as a format from the future
 
 
-def write_journal(path: Path, events: list[Event]) -> None:
-    """Replace ``path`` with a journal of ``events`` (written aside, fsynced, renamed in)."""
+def write_journal(path: Path, events: list[Event], joins: list[bool] | None = None) -> None:
+    """Replace ``path`` with a journal of ``events`` (written aside, fsynced, renamed in);
+    ``joins``: each event's mark, as :class:`JournalContents` holds them."""
     path = Path(path)
     temporary = path.with_name(path.name + ".new")
     temporary.unlink(missing_ok=True)
     with Journal(temporary) as journal:
-        for event in events:
-            journal.append(event)
+        for event, joined in zip(events, joins or [False] * len(events), strict=True):
+            journal.append(event, joined)
     os.replace(temporary, path)
     _sync_folder(path.parent)
 

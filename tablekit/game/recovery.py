@@ -41,6 +41,7 @@ class Recovery:
     events: list[Event] = field(default_factory=list)
     notice: str = ""
     kept: Path | None = None
+    joins: list[bool] = field(default_factory=list)  # each event: part of the action before
 
 
 def recover(path: Path, check: Check) -> Recovery:
@@ -52,26 +53,26 @@ def recover(path: Path, check: Check) -> Recovery:
         after = (": update tablekit to resume that game; started a new one"
                  if contents.format > FORMAT else " and started a new game")
         return Recovery([], f"{contents.problem}; moved it to {kept.name}{after}", kept)
-    events, problem = contents.events, contents.problem
+    events, joins, problem = contents.events, contents.joins, contents.problem
     refused = check(events)
     if refused is not None:
         index, reason = refused
         problem = f"{path}, line {contents.lines[index]}: {reason}"
-        events = events[:index]
+        events, joins = events[:index], joins[:index]
     if not problem and not contents.torn_tail:
-        return Recovery(events)
+        return Recovery(events, joins=joins)
     kept = _keep_aside(path, move=not events)
     if not problem:
-        write_journal(path, events)
+        write_journal(path, events, joins)
         return Recovery(events, f"{path}: dropped a half-written last line (a power cut while "
                                 f"saving; it was never shown); kept the file as {kept.name}",
-                        kept)
+                        kept, joins)
     if not events:
         return Recovery([], f"{problem}; moved the file to {kept.name} and started a new game",
                         kept)
-    write_journal(path, events)
+    write_journal(path, events, joins)
     return Recovery(events, f"{problem}; kept the file as {kept.name} and resumed from the "
-                            f"{len(events)} events before it: check the scores", kept)
+                            f"{len(events)} events before it: check the scores", kept, joins)
 
 
 def _keep_aside(path: Path, move: bool) -> Path:

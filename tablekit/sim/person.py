@@ -2,7 +2,8 @@
 the table would when the app cannot score a revealed hand on its own: CALL opens the
 tiles (:mod:`tablekit.tile_fix`), RIICHI steps to each wrong one, CALL and WIN turn it
 into the tile that lies there, OK scores the hand. Presses come one at a time, each
-chosen from what the app shows after the last.
+chosen from what the app's screen (its :class:`~tablekit.display.model.ScreenModel`)
+shows after the last: the person knows the table, never the app's insides.
 
 >>> from tablekit.tiles import Tile
 >>> [(p.name.value, p.long) for p in kind_presses(Tile.from_code("2m"), Tile.from_code("1m"))]
@@ -18,8 +19,10 @@ from __future__ import annotations
 import heapq
 from collections import Counter
 from collections.abc import Iterator, Sequence
+from typing import Protocol
 
-from tablekit.flow import FU_STEPS, HAN_STEPS, Flow, Stage
+from tablekit.display.model import Mode, ScreenModel, TileFixView
+from tablekit.flow import FU_STEPS, HAN_STEPS
 from tablekit.game.events import Won
 from tablekit.io.presses import ButtonName, ButtonPress
 from tablekit.rules.scoring import HandValue
@@ -30,15 +33,22 @@ MOVES = ((ButtonName.CALL, False, 1), (ButtonName.CALL, True, 3), (ButtonName.WI
 """Each way to change a tile: the button, held or not, and its cost (a held press is slow)."""
 
 
-def put_right(flow: Flow, truth: Won, seat: int, values: dict[int, HandValue] | None = None,
+class Shows(Protocol):
+    """What the person looks at: the app's screen."""
+
+    def screen(self) -> ScreenModel: ...
+
+
+def put_right(table: Shows, truth: Won, seat: int, values: dict[int, HandValue] | None = None,
               dora: Sequence[Tile] = ()) -> Iterator[ButtonPress]:
     """The presses (made by ``seat``'s player) that turn the win waiting on screen into
     ``truth`` (and the dora indicators into ``dora``, the true ones). When the table's
     shape differs from it (a meld taken wrongly: tiles alone cannot fix that), UNDO, then
     the winner's han and fu from ``values`` (by seat)."""
     yield ButtonPress(ButtonName.CALL, seat)
-    fix = flow.fix
-    targets = fix_targets(fix, truth, dora) if flow.stage is Stage.FIX_TILES and fix else None
+    shown = table.screen()
+    fix = shown.fix if shown.mode is Mode.FIX_TILES else None
+    targets = fix_targets(fix, truth, dora) if fix else None
     if fix is None or targets is None:
         yield ButtonPress(ButtonName.UNDO)
         value = (values or {}).get(seat)
@@ -46,13 +56,20 @@ def put_right(flow: Flow, truth: Won, seat: int, values: dict[int, HandValue] | 
             yield from enter_value(value, seat)
         return
     for index, target in enumerate(targets):
-        if fix.slots[index] == target:
+        now = table.screen().fix or fix   # as the screen shows it after the last press
+        if slots(now)[index] == target:
             continue
-        for _ in range((index - fix.cursor) % len(targets)):
+        for _ in range((index - now.cursor) % len(targets)):
             yield ButtonPress(ButtonName.RIICHI, seat)
-        for press in kind_presses(fix.slots[index], target):
+        for press in kind_presses(slots(now)[index], target):
             yield ButtonPress(press.name, seat, press.long)
     yield ButtonPress(ButtonName.OK)
+
+
+def slots(fix: TileFixView) -> list[Tile | None]:
+    """The slots the cursor steps through, as the screen shows them: each winner's tiles,
+    the dora indicators, the ura indicators."""
+    return [*(tile for _, hand in fix.hands for tile in hand), *fix.dora, *fix.ura]
 
 
 def enter_value(value: HandValue, seat: int) -> Iterator[ButtonPress]:
@@ -73,7 +90,8 @@ def enter_value(value: HandValue, seat: int) -> Iterator[ButtonPress]:
     yield ButtonPress(ButtonName.OK)
 
 
-def fix_targets(fix: TileFix, truth: Won, dora: Sequence[Tile] = ()) -> list[Tile | None] | None:
+def fix_targets(fix: TileFixView, truth: Won, dora: Sequence[Tile] = ()
+                ) -> list[Tile | None] | None:
     """The tile each slot should show: a winner's tiles already right stay where they
     are, the others take the rest of the true hand, the winning tile last; then the true
     dora indicators (``dora``; those not given stay as shown) and the true ura indicators.
@@ -84,23 +102,23 @@ def fix_targets(fix: TileFix, truth: Won, dora: Sequence[Tile] = ()) -> list[Til
     >>> hand = tuple(parse_tiles("123m456p789s11222z"))
     >>> seen = (*parse_tiles("123m456p789s132z"), None, Tile(28))   # 3z misread, one unseen
     >>> won = Won((WinnerHand(0, hand, Tile(28)),))
-    >>> to_mpsz(fix_targets(TileFix.start([(0, seen)], []), won))
+    >>> to_mpsz(fix_targets(TileFix.start([(0, seen)], []).view(), won))
     '123m456p789s11222z'
-    >>> fix = TileFix.start([(0, hand)], [None], [Tile(1)])     # dora indicator 2m shown
+    >>> fix = TileFix.start([(0, hand)], [None], [Tile(1)]).view()   # dora indicator 2m
     >>> won = Won((WinnerHand(0, hand, Tile(28)),), ura=(Tile(8),))
     >>> to_mpsz(fix_targets(fix, won, [Tile(2)])[-2:])            # 3m really, ura 9m
     '39m'
     """
     truths = {winner.seat: winner for winner in truth.winners}
     targets: list[Tile | None] = []
-    for seat, slots in zip(fix.seats, fix.hands, strict=True):
+    for seat, row in fix.hands:
         winner = truths.get(seat)
-        if winner is None or winner.win_tile is None or len(winner.hand) != len(slots):
+        if winner is None or winner.win_tile is None or len(winner.hand) != len(row):
             return None
         rest = Counter(winner.hand)
         rest[winner.win_tile] -= 1
         kept: list[Tile | None] = []
-        for tile in slots[:-1]:
+        for tile in row[:-1]:
             right = tile is not None and rest[tile] > 0
             kept.append(tile if right else None)
             rest[tile] -= right

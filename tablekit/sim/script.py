@@ -30,7 +30,7 @@ import bisect
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from tablekit.flow import abort_item, menu_items
+from tablekit.flow import MenuItem, abort_item, menu_items
 from tablekit.formats.tenhou import ImportedGame, import_file
 from tablekit.game.events import (
     AbortiveDraw,
@@ -183,7 +183,7 @@ def _tenpai_presses(event: ExhaustiveDraw, before: TableState) -> tuple[ButtonPr
     return (_press(ButtonName.OK, None, 0.5), *seat_presses, _press(ButtonName.OK, None, 4.0))
 
 
-def _menu_presses(item: str, before: TableState) -> tuple[ButtonPress, ...]:
+def _menu_presses(item: MenuItem, before: TableState) -> tuple[ButtonPress, ...]:
     """Held UNDO opens the menu, UNDO steps down to ``item``, OK chooses it."""
     steps = menu_items(before).index(item)
     moves = [_press(ButtonName.UNDO, None, 2.0 + 0.4 * i) for i in range(steps)]

@@ -1,0 +1,130 @@
+"""A win put right by people: its tiles fixed with the buttons (:mod:`tablekit.tile_fix`),
+or its han and fu entered (no camera, or what tiles alone cannot put right)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from tablekit.flow import confirm
+from tablekit.flow.stage import Stage
+from tablekit.flow.win import FU_STEPS, HAN_STEPS, Entry
+from tablekit.game.events import DoraCorrected, Won
+from tablekit.game.win_reading import WinReading
+from tablekit.io.presses import ButtonName, ButtonPress
+from tablekit.rules.hand import concealed_count
+from tablekit.tile_fix import TileFix
+
+if TYPE_CHECKING:
+    from tablekit.flow.core import Flow
+
+
+def on_fix_tiles(flow: Flow, press: ButtonPress) -> None:
+    win = flow.win
+    assert win is not None and win.fix is not None
+    step = -1 if press.long else 1
+    if press.name is ButtonName.RIICHI:
+        win.fix.move(step)
+    elif press.name is ButtonName.CALL:
+        win.fix.turn(step)
+    elif press.name is ButtonName.WIN:
+        win.fix.suit()
+    elif press.name is ButtonName.OK:
+        score_fixed(flow, win.fix)
+    elif press.name is ButtonName.UNDO:
+        win.fix, win.fixed, win.reread_at = None, False, 0.0
+        win.propose(None, None)
+        flow.stage = Stage.CONFIRM_WIN
+        flow.message = "reading the revealed hand again"
+
+
+def on_enter_value(flow: Flow, press: ButtonPress) -> None:
+    """Each winner sets their own value with their seat's buttons (a double ron too);
+    a press from another seat sets the first winner's."""
+    win = flow.win
+    assert win is not None
+    entry = next((e for e in win.entries if e.seat == press.seat), win.entries[0])
+    if press.name is ButtonName.RIICHI:
+        entry.han_step = (entry.han_step + 1) % len(HAN_STEPS)
+    elif press.name is ButtonName.CALL:
+        entry.fu_step = (entry.fu_step + 1) % len(FU_STEPS)
+    elif press.name is ButtonName.OK:
+        preview_entries(flow, confirm_them=True)
+        return
+    elif press.name is ButtonName.UNDO:
+        flow.back_to_play("win cancelled")
+        return
+    preview_entries(flow, confirm_them=False)
+
+
+def enter_values(flow: Flow, fixed: bool) -> None:
+    """The winners' han and fu entered by hand (``fixed``: instead of a camera's reading,
+    which then no longer overrules them)."""
+    win = flow.win
+    assert win is not None
+    win.entries = [Entry(seat) for seat in win.seats]
+    win.propose(None, win.preview)
+    win.fixed = fixed
+    flow.stage = Stage.ENTER_VALUE
+    preview_entries(flow, confirm_them=False)
+
+
+def preview_entries(flow: Flow, confirm_them: bool) -> None:
+    win = flow.win
+    assert win is not None
+    won = Won(tuple(e.winner() for e in win.entries), win.discarder)
+    if not confirm_them:
+        win.preview = confirm.preview(flow, won, ())
+        whose = "each winner's " if len(win.entries) > 1 else ""
+        flow.message = f"{whose}RIICHI: han +1   CALL: next fu   OK: done   UNDO: cancel"
+        return
+    shown = confirm.preview(flow, won, ())
+    if shown is None:
+        flow.back_to_play(flow.message)
+        return
+    win.propose(won, shown)
+    flow.stage = Stage.CONFIRM_WIN
+
+
+def start_fix(flow: Flow) -> None:
+    """CALL on a win waiting for OK: put its tiles right with the buttons, starting
+    from the camera's best reading (complete or not)."""
+    state, win = flow.session.state, flow.win
+    assert win is not None
+    reading = win.reading or WinReading(())
+    known = {w.seat: w.hand for w in (win.pending or reading).winners}
+    drafts = dict(reading.drafts)
+    hands = [(seat, known.get(seat) or drafts.get(seat)
+              or (None,) * concealed_count(len(state.seats[seat].melds)))
+             for seat in win.seats]
+    want = max(1, len(state.dora)) if any(
+        state.seats[seat].riichi for seat in win.seats) else 0
+    ura = (win.pending or reading).ura
+    dora = [*state.dora]
+    for event in win.corrections:  # a dora indicator already put right stays so
+        if isinstance(event, DoraCorrected):
+            dora[event.index] = event.tile
+    win.fix = TileFix.start(hands, [*ura, *[None] * want][:want], dora)
+    flow.stage = Stage.FIX_TILES
+    flow.message = "put the framed tile right; OK scores the hand"
+
+
+def score_fixed(flow: Flow, fix: TileFix) -> None:
+    """OK on the tiles put right: the win scored from them, shown for OK."""
+    win = flow.win
+    assert win is not None
+    if fix.unknown:
+        flow.message = (f"{fix.unknown} tile{'s' * (fix.unknown > 1)} not set yet: "
+                        "CALL sets the framed one")
+        return
+    won = Won(fix.winners(), win.discarder, tuple(fix.ura))  # type: ignore[arg-type]
+    dora = flow.session.state.dora
+    corrections = (*confirm.ron_tile_fix(flow.session.state, won), *(
+        DoraCorrected(index, tile) for index, (tile, was) in enumerate(zip(
+            fix.dora, dora, strict=True)) if tile != was and tile is not None))
+    shown = confirm.preview(flow, won, ("tiles put right by hand",), corrections)
+    if shown is None:
+        return  # the engine's reason is the message; the tiles stay to be fixed
+    win.propose(won, shown, corrections)
+    win.fixed, win.fix = True, None
+    flow.stage = Stage.CONFIRM_WIN
+    flow.message = ""

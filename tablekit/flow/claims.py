@@ -1,0 +1,101 @@
+"""The first steps of a win: the WIN window that gathers a double ron, who dealt in,
+and the camera catching up with the turns a WIN was pressed ahead of."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from tablekit.flow import by_hand, confirm
+from tablekit.flow.stage import CATCH_UP_WAIT, Stage
+from tablekit.game.events import Discard, Draw, Event
+from tablekit.io.presses import ButtonName, ButtonPress
+
+if TYPE_CHECKING:
+    from tablekit.flow.core import Flow
+    from tablekit.game.state import TableState
+
+WHO_DEALT_IN = "who dealt in? that player presses any of their buttons"
+
+
+def on_collect_wins(flow: Flow, press: ButtonPress) -> None:
+    win = flow.win
+    assert win is not None
+    if press.name is ButtonName.WIN and press.seat is not None and (
+            press.seat not in win.claimed):
+        if win.tsumo_seat is not None or press.long:
+            flow.message = "a tsumo has one winner"
+            return
+        win.claims.append((press.seat, False))
+    elif press.name is ButtonName.OK:
+        resolve_claims(flow)
+    elif press.name is ButtonName.UNDO:
+        flow.back_to_play("win cancelled")
+
+
+def on_choose_discarder(flow: Flow, press: ButtonPress) -> None:
+    win = flow.win
+    assert win is not None
+    if press.seat is not None and press.seat not in win.claimed:
+        win.discarder = press.seat
+        read_or_enter(flow)
+    elif press.name is ButtonName.UNDO:
+        flow.back_to_play("win cancelled")
+    else:
+        flow.message = WHO_DEALT_IN
+
+
+def resolve_claims(flow: Flow) -> None:
+    """The WIN window has closed: find who dealt in, then read or enter the win."""
+    state, win = flow.session.state, flow.win
+    assert win is not None
+    if win.tsumo_seat is not None:
+        win.discarder = None
+    elif state.tracked:
+        win.discarder = tracked_discarder(state)
+        if win.discarder is None:
+            flow.back_to_play("no discard to win on: hold WIN for tsumo")
+            return
+    else:
+        flow.stage = Stage.CHOOSE_DISCARDER
+        flow.message = WHO_DEALT_IN
+        return
+    read_or_enter(flow)
+
+
+def tracked_discarder(state: TableState) -> int | None:
+    """The seat whose tile the win is on: the last discard's, or a kan's being added."""
+    if state.chankan_tile is not None:
+        return state.turn
+    return state.last_discard[0] if state.last_discard else None
+
+
+def read_or_enter(flow: Flow) -> None:
+    """The camera reads the revealed hands; without one, the winners enter the values."""
+    win = flow.win
+    assert win is not None
+    win.seats = win.in_turn_order(win.discarder)
+    if flow.reader is None:
+        by_hand.enter_values(flow, fixed=False)
+        return
+    flow.stage = Stage.CONFIRM_WIN
+    confirm.reread(flow)
+
+
+def camera_behind(flow: Flow, event: Event) -> bool:
+    """A WIN pressed before the camera had the turns before it: the discard won on
+    (while the WIN window is open), or the other seats' turns before a tsumo (while
+    the tsumo cannot be scored yet)."""
+    if not isinstance(event, (Draw, Discard)) or flow.win is None:
+        return False
+    if flow.stage is Stage.COLLECT_WINS:
+        return True
+    tsumo = flow.win.tsumo_seat
+    return (flow.stage is Stage.CONFIRM_WIN and tsumo is not None and flow.preview is None
+            and (event.seat != tsumo or discards_unseen(flow)))
+
+
+def discards_unseen(flow: Flow) -> bool:
+    """The camera shows discards the state has not taken yet (a whole turn around the
+    table missed before a tsumo): for a few seconds after the WIN, they come first."""
+    return (flow.reader is not None and flow.win is not None
+            and flow.clock() < flow.win.deadline + CATCH_UP_WAIT and flow.reader.behind())

@@ -1,0 +1,243 @@
+"""The live app's flow: where it is (its stage), what people have said so far (a win in
+progress, a riichi waiting for its discard, the tenpai entry, the menu), and the screen
+drawn from that. Each stage's buttons go to the handler :data:`HANDLERS` names; after
+each input what changes what happens next is saved beside the journal
+(:mod:`tablekit.flow.saved`), so a restart after a power cut shows the same screen.
+
+>>> import tempfile, pathlib
+>>> from tablekit.rules.presets import TENHOU
+>>> journal = pathlib.Path(tempfile.mkdtemp()) / "game.jsonl"
+>>> flow = Flow(Session.open(journal))
+>>> flow.start_game(TENHOU)
+>>> flow.handle(ButtonPress(ButtonName.OK))            # deal: no camera, buttons only
+>>> flow.handle(ButtonPress(ButtonName.UNDO, long=True))
+>>> flow.stage, flow.screen().menu.items[:2]
+(<Stage.MENU: 'menu'>, ('Close', 'Undo'))
+>>> flow.session.close()
+>>> again = Flow(Session.open(journal))                 # after a power cut: the same menu
+>>> again.screen() == flow.screen()
+True
+>>> again.session.close()
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from tablekit.display.model import Layout, Menu, Mode, ScreenModel, WinPreview
+from tablekit.flow import by_hand, claims, confirm, play
+from tablekit.flow.camera_side import CameraSide
+from tablekit.flow.menu import MenuItem
+from tablekit.flow.saved import default_rules, restore, save
+from tablekit.flow.stage import DIFFERENCES_SHOWN, Stage
+from tablekit.flow.win import WinInProgress
+from tablekit.game.events import BadEvent, Draw, Event, GameStarted, RiichiDeclared
+from tablekit.game.session import Session
+from tablekit.game.state import SEATS, Phase, TableState, seat_name
+from tablekit.io.presses import ButtonName, ButtonPress
+from tablekit.rules.presets import Rules, rules_to_dict
+from tablekit.tile_fix import TileFix
+
+Handler = Callable[["Flow", ButtonPress], None]
+HANDLERS: dict[Stage, Handler] = {
+    Stage.BETWEEN_HANDS: play.on_between_hands, Stage.PLAY: play.on_play,
+    Stage.COLLECT_WINS: claims.on_collect_wins,
+    Stage.CHOOSE_DISCARDER: claims.on_choose_discarder,
+    Stage.ENTER_VALUE: by_hand.on_enter_value, Stage.CONFIRM_WIN: confirm.on_confirm_win,
+    Stage.FIX_TILES: by_hand.on_fix_tiles, Stage.TENPAI: play.on_tenpai,
+    Stage.MENU: play.on_menu, Stage.FINAL: play.on_final,
+}
+"""What each stage does with a button press."""
+
+MODES = {
+    Stage.CONFIRM_WIN: Mode.WIN_CONFIRM, Stage.ENTER_VALUE: Mode.WIN_CONFIRM,
+    Stage.TENPAI: Mode.TENPAI_ENTRY, Stage.MENU: Mode.MENU, Stage.FINAL: Mode.FINAL,
+    Stage.FIX_TILES: Mode.FIX_TILES,
+}
+
+
+@dataclass
+class Flow:
+    """The live app: feed it presses and camera events, draw :meth:`screen`."""
+
+    session: Session
+    reader: CameraSide | None = None
+    clock: Callable[[], float] = time.monotonic
+    layout: Layout = "facing"
+    stage: Stage = Stage.BETWEEN_HANDS
+    message: str = ""
+    warnings: tuple[str, ...] = ()
+    win: WinInProgress | None = None
+    riichi_waiting: set[int] = field(default_factory=set)
+    tenpai: list[bool] = field(default_factory=lambda: [False] * SEATS)
+    menu: tuple[MenuItem, ...] = ()
+    selected: int = 0
+    differences_for: int | None = None
+    differences_until: float = 0.0
+    next_rules: str = "tenhou"
+    saved: dict[str, Any] = field(default_factory=dict, repr=False)  # as last written
+
+    def __post_init__(self) -> None:
+        self.stage = self.resting_stage()
+        self.next_rules = default_rules(self.session.state.rules.name)
+        restore(self)
+        self.message = self.session.notice or self.message  # a damaged journal put right
+
+    # -- inputs -------------------------------------------------------------------------
+
+    def start_game(self, rules: Rules, names: tuple[str, ...] = (), first_dealer: int = 0
+                   ) -> None:
+        """Begin a new game under ``rules`` (the journal keeps the old one's history)."""
+        self.submit(GameStarted(rules_to_dict(rules), names, first_dealer))
+        self.riichi_waiting.clear()
+        self.rest()
+        save(self)
+
+    def handle(self, item: ButtonPress | Event) -> None:
+        """One input: a button press, or an event the camera saw."""
+        if isinstance(item, ButtonPress):
+            self.message = ""
+            HANDLERS[self.stage](self, item)
+        elif self.stage is Stage.PLAY or claims.camera_behind(self, item):
+            play.camera_event(self, item)
+        elif self.reader is not None:  # camera events wait while a win or a draw is shown:
+            self.reader.offer_again()  # the camera gives them again
+        self.tick()
+
+    def tick(self) -> None:
+        """Time-based steps: the end of the WIN window, hiding point differences, reading
+        a revealed hand again; then what changed is saved."""
+        now = self.clock()
+        if self.stage is Stage.COLLECT_WINS and self.win and now >= self.win.deadline:
+            claims.resolve_claims(self)
+        if self.differences_for is not None and now >= self.differences_until:
+            self.differences_for = None
+        if self.stage is Stage.CONFIRM_WIN and self.reader is not None and self.win and (
+                now >= self.win.reread_at):
+            confirm.reread(self)
+        save(self)
+
+    def warn(self, *warnings: str) -> None:
+        """Show warnings from the camera (lost, uncertain read, low confidence)."""
+        self.warnings = tuple(warnings)
+
+    def show_differences(self, seat: int | None) -> None:
+        self.differences_for = seat
+        self.differences_until = self.clock() + DIFFERENCES_SHOWN
+
+    # -- what the screen and the table's players see ------------------------------------
+
+    def screen(self) -> ScreenModel:
+        state = self.session.state
+        mode = MODES.get(self.stage, Mode.SCOREBOARD)
+        if self.stage is Stage.BETWEEN_HANDS and state.result is not None:
+            mode = Mode.HAND_RESULT
+        fix = self.fix if self.stage is Stage.FIX_TILES else None
+        return ScreenModel(
+            state=state, mode=mode, layout=self.layout, preview=self.preview,
+            tenpai=tuple(self.tenpai) if self.stage is Stage.TENPAI else None,
+            menu=Menu("Menu", tuple(item.label for item in self.menu), self.selected)
+            if self.stage is Stage.MENU else None, warnings=self.warnings,
+            message=self.message, differences_for=self.differences_for,
+            fix=fix.view() if fix else None)
+
+    @property
+    def preview(self) -> WinPreview | None:
+        """The win waiting for OK, scored on a copy of the state (None: none)."""
+        return self.win.preview if self.win else None
+
+    @property
+    def fix(self) -> TileFix | None:
+        """The tiles of a win being put right by hand (None: none)."""
+        return self.win.fix if self.win else None
+
+    @property
+    def win_seats(self) -> tuple[int, ...]:
+        """The seats whose win is being read or confirmed."""
+        return self.win.seats if self.win else ()
+
+    def waiting_for_score(self) -> bool:
+        """Whether a person about to press OK would still be waiting for the screen: on a
+        win it does not show the scored hand yet, at the end of the wall it does not show
+        the wall empty yet (the camera is still catching up with the last discards)."""
+        if self.stage is Stage.CONFIRM_WIN:
+            return self.preview is None
+        state = self.session.state
+        return self.stage is Stage.PLAY and state.tracked and state.wall > 0
+
+    # -- shared steps -------------------------------------------------------------------
+
+    def submit(self, event: Event, joins: bool = False) -> bool:
+        """Submit one event (``joins``: as part of the last action); a refusal is the message."""
+        return self.submit_action([event], joins)
+
+    def submit_action(self, events: Sequence[Event], joins: bool = False) -> bool:
+        try:
+            self.session.submit_action(events, joins)
+        except BadEvent as error:
+            self.message = str(error)
+            return False
+        return True
+
+    def turn_started(self, seat: int) -> bool:
+        """Whether the last action is ``seat``'s turn begun (its draw, a riichi): the
+        seat's discard or tsumo completes it, and one UNDO takes the whole back."""
+        last = self.session.last_action()
+        return bool(last) and isinstance(last[0], Draw) and all(
+            isinstance(e, (Draw, RiichiDeclared)) and e.seat == seat for e in last)
+
+    def resting_stage(self) -> Stage:
+        phase = self.session.state.phase
+        if phase is Phase.GAME_OVER:
+            return Stage.FINAL
+        return Stage.PLAY if phase is Phase.HAND_IN_PLAY else Stage.BETWEEN_HANDS
+
+    def rest(self) -> None:
+        """Back to the stage the table's phase calls for; a win in progress is dropped."""
+        self.win = None
+        self.stage = self.resting_stage()
+
+    def back_to_play(self, message: str) -> None:
+        self.rest()
+        self.message = message
+
+    def common(self, press: ButtonPress) -> None:
+        """What the buttons do wherever nothing else is asked of them."""
+        if press.name is ButtonName.UNDO and press.long:
+            play.open_menu(self)
+        elif press.name is ButtonName.UNDO:
+            self.undo()
+        elif press.name is ButtonName.CALL and press.long:
+            self.show_differences(press.seat)
+        elif press.name is not ButtonName.OK:
+            self.message = (f"{press_name(self.session.state, press)} does nothing now "
+                            f"({self.stage.value})")
+
+    def undo(self, redo: bool = False) -> None:
+        """Take back (or put back) the last action: a riichi still waiting for its discard
+        first, else the last action in the journal."""
+        if self.riichi_waiting and not redo:
+            seat = max(self.riichi_waiting)
+            self.riichi_waiting.discard(seat)
+            self.message = f"riichi by {seat_name(self.session.state, seat)} taken back"
+            return
+        try:
+            self.session.redo() if redo else self.session.undo()
+            self.message = "put back the last action" if redo else "took back the last action"
+        except BadEvent as error:
+            self.message = str(error)
+        self.rest()
+
+
+def press_name(state: TableState, press: ButtonPress) -> str:
+    """A press as players say it: ``South (Ben) RIICHI (held)``, ``OK``.
+
+    >>> press_name(TableState.new(names=("Ana", "Ben", "Chie", "Dan")),
+    ...            ButtonPress(ButtonName.RIICHI, seat=1, long=True))
+    'South (Ben) RIICHI (held)'
+    """
+    who = f"{seat_name(state, press.seat)} " if press.seat is not None else ""
+    return f"{who}{press.name.value}{' (held)' if press.long else ''}"

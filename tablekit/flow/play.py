@@ -1,0 +1,170 @@
+"""The stages outside a win: between hands, a hand in play, the tenpai declarations at a
+draw, the menu and the final standings; and what the camera's events do in play."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from tablekit.flow.menu import Action, MenuItem, menu_items
+from tablekit.flow.stage import MISSED_AT_END, WIN_WINDOW, Stage
+from tablekit.flow.win import WinInProgress
+from tablekit.game.events import (
+    AbortiveDraw,
+    Chombo,
+    Discard,
+    DoraRevealed,
+    Draw,
+    Event,
+    ExhaustiveDraw,
+    GameEnded,
+    HandStarted,
+    RiichiDeclared,
+)
+from tablekit.game.state import SEATS, seat_name
+from tablekit.io.presses import ButtonName, ButtonPress
+from tablekit.rules.presets import PRESETS
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from tablekit.flow.core import Flow
+
+
+def on_between_hands(flow: Flow, press: ButtonPress) -> None:
+    if press.name is ButtonName.OK:
+        flow.submit(HandStarted(tracked=flow.reader is not None))
+        flow.rest()
+    else:
+        flow.common(press)
+
+
+def on_play(flow: Flow, press: ButtonPress) -> None:
+    state = flow.session.state
+    if press.name is ButtonName.RIICHI and press.seat is not None:
+        riichi(flow, press.seat)
+    elif press.name is ButtonName.WIN and press.seat is not None:
+        if press.long:
+            ensure_drawn(flow, press.seat)
+        flow.win = WinInProgress([(press.seat, press.long)],
+                                 flow.clock() + (0 if press.long else WIN_WINDOW))
+        flow.stage = Stage.COLLECT_WINS
+    elif press.name is ButtonName.OK and (not state.tracked or state.wall <= MISSED_AT_END):
+        open_tenpai(flow)
+    elif press.name is ButtonName.OK:
+        flow.message = f"the camera counts {state.wall} tiles left in the wall"
+    elif press.name is ButtonName.CALL and not press.long and state.tracked and (
+            press.seat is not None):
+        flow.message = f"{seat_name(state, press.seat)} calls: lay the meld down for the camera"
+        if flow.reader is not None:
+            flow.reader.expect_call(press.seat)
+    else:
+        flow.common(press)
+
+
+def on_tenpai(flow: Flow, press: ButtonPress) -> None:
+    if press.seat is not None:
+        flow.tenpai[press.seat] = not flow.tenpai[press.seat]
+    elif press.name is ButtonName.OK:
+        ready = tuple(s for s in range(SEATS) if flow.tenpai[s])
+        wall = flow.session.state.wall if flow.session.state.tracked else 0
+        flow.submit(ExhaustiveDraw(tenpai=ready, wall_left=wall))
+        flow.rest()
+    else:
+        flow.rest()
+
+
+def on_menu(flow: Flow, press: ButtonPress) -> None:
+    if press.name is ButtonName.UNDO and press.long:
+        flow.rest()
+    elif press.name is ButtonName.UNDO or press.seat is not None:
+        step = -1 if press.name is ButtonName.RIICHI else 1
+        flow.selected = (flow.selected + step) % len(flow.menu)
+    elif press.name is ButtonName.OK:
+        flow.rest()
+        item = flow.menu[flow.selected]
+        CHOICES[item.action](flow, item)
+
+
+def on_final(flow: Flow, press: ButtonPress) -> None:
+    flow.common(press)
+
+
+def camera_event(flow: Flow, event: Event) -> None:
+    """A draw, discard, call or dora the camera saw; a seat's discard after its draw, and
+    a dora indicator after what turned it, are part of the same action (one UNDO)."""
+    if isinstance(event, Discard) and event.seat in flow.riichi_waiting:
+        flow.riichi_waiting.discard(event.seat)
+        flow.submit(RiichiDeclared(event.seat), joins=flow.turn_started(event.seat))
+    joins = isinstance(event, DoraRevealed) or (
+        isinstance(event, Discard) and flow.turn_started(event.seat))
+    if flow.submit(event, joins):
+        flow.message = ""
+    if flow.session.state.result is not None:
+        flow.riichi_waiting.clear()
+
+
+def riichi(flow: Flow, seat: int) -> None:
+    """Declare riichi; if the camera has not caught up with the turns before this
+    seat's, the declaration waits for the seat's discard."""
+    state = flow.session.state
+    if state.tracked and state.turn != seat and not state.seats[seat].riichi_declared:
+        flow.riichi_waiting.add(seat)
+        flow.message = f"riichi by {seat_name(state, seat)}: taken with its next discard"
+        return
+    ensure_drawn(flow, seat)
+    flow.submit(RiichiDeclared(seat), joins=flow.turn_started(seat))
+
+
+def ensure_drawn(flow: Flow, seat: int) -> None:
+    """The camera cannot see a draw: the seat acting on its turn has drawn."""
+    state = flow.session.state
+    if state.tracked and seat == state.turn and state.to_draw and state.wall > 0:
+        flow.submit(Draw(seat, rinshan=state.kan_draw))
+
+
+def open_tenpai(flow: Flow) -> None:
+    state = flow.session.state
+    flow.tenpai = [seat.riichi for seat in state.seats]
+    flow.stage = Stage.TENPAI
+    flow.message = "each tenpai player presses a button; OK when done"
+    if state.tracked and state.wall > 0:
+        flow.message = (f"the camera still counts {state.wall} tiles in the wall (discards "
+                        f"missed?): {flow.message}; UNDO if the hand goes on")
+
+
+def open_menu(flow: Flow, selected: int = 0) -> None:
+    flow.menu = menu_items(flow.session.state, flow.layout, flow.next_rules)
+    flow.selected = selected % len(flow.menu)
+    flow.stage = Stage.MENU
+
+
+def _next_rules(flow: Flow, _: MenuItem) -> None:
+    names = list(PRESETS)
+    flow.next_rules = names[(names.index(flow.next_rules) + 1) % len(names)]
+    open_menu(flow)
+
+
+def _submit_and_rest(flow: Flow, event: Event) -> None:
+    flow.submit(event)
+    flow.rest()
+
+
+def _layout(flow: Flow, item: MenuItem) -> None:
+    flow.layout = "centre" if item.argument == "centre" else "facing"
+
+
+CHOICES: dict[Action, Callable[[Flow, MenuItem], None]] = {
+    Action.CLOSE: lambda flow, _: None,
+    Action.UNDO: lambda flow, _: flow.undo(),
+    Action.REDO: lambda flow, _: flow.undo(redo=True),
+    Action.EXHAUSTIVE_DRAW: lambda flow, _: open_tenpai(flow),
+    Action.ABORTIVE_DRAW: lambda flow, item: _submit_and_rest(
+        flow, AbortiveDraw(item.argument)),  # type: ignore[arg-type]
+    Action.CHOMBO: lambda flow, item: _submit_and_rest(
+        flow, Chombo(item.argument)),  # type: ignore[arg-type]
+    Action.LAYOUT: _layout,
+    Action.END_GAME: lambda flow, _: _submit_and_rest(flow, GameEnded("ended from the menu")),
+    Action.NEW_GAME: lambda flow, item: flow.start_game(PRESETS[str(item.argument)]),
+    Action.NEXT_RULES: _next_rules,
+}
+"""What choosing each kind of menu item does."""

@@ -1,0 +1,185 @@
+"""What the flow knows beyond the journal's events, saved beside the journal after every
+input that changes it: the stage and its message, a win in progress (claims, reading,
+proposal, tiles being fixed, values being entered), a riichi waiting for its discard, the
+tenpai declarations and the menu. The note names how many journal lines it goes with; a
+note older than the journal (a power cut between the two writes) is not used, and the
+flow rests at the stage the table's phase calls for. Previews are scored again from the
+proposal, so only events, tiles and numbers are written.
+
+>>> tiles_out([Tile.from_code("0p"), None]), tiles_in(["0p", None])
+(['0p', None], [Tile('0p'), None])
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from tablekit.flow.menu import menu_items
+from tablekit.flow.stage import WIN_STAGES, Stage
+from tablekit.flow.win import Entry, WinInProgress
+from tablekit.game.events import BadEvent, Won, from_dict, to_dict
+from tablekit.game.win_reading import WinReading
+from tablekit.rules.presets import PRESETS
+from tablekit.tile_fix import TileFix
+from tablekit.tiles import Tile
+
+if TYPE_CHECKING:
+    from tablekit.flow.core import Flow
+
+
+def note_path(journal: Path) -> Path:
+    """Where the flow's note on ``journal`` lives (``game.jsonl`` -> ``game.flow.json``)."""
+    return journal.with_suffix(".flow.json")
+
+
+def save(flow: Flow) -> None:
+    """Write the flow's note if it changed (atomically: a power cut leaves the old one)."""
+    data = snapshot(flow)
+    if data == flow.saved or (_plain(flow, data) and flow.saved.get("at") != data["at"]):
+        return  # unchanged, or nothing a fresh flow would not show (the old note is stale)
+    flow.saved = data
+    left = flow.win.deadline - flow.clock() if flow.win else 0.0
+    write_atomically(note_path(flow.session.path), json.dumps({**data, "left": left}))
+
+
+def restore(flow: Flow) -> None:
+    """Take up the note that goes with the journal's last line, if there is one."""
+    path = note_path(flow.session.path)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if data.get("at") != len(flow.session.history):
+            return
+        _apply(flow, data)
+    except (OSError, ValueError, KeyError, TypeError, IndexError, BadEvent):
+        flow.riichi_waiting.clear()
+        flow.rest()  # no note, or one that cannot be read: the phase's resting stage
+        return
+    flow.saved = {k: v for k, v in data.items() if k != "left"}
+
+
+def _plain(flow: Flow, data: dict[str, Any]) -> bool:
+    """Whether a fresh flow on the journal would show the same without a note."""
+    return (flow.stage is flow.resting_stage() and not flow.message and not flow.win
+            and not flow.riichi_waiting and flow.layout == "facing"
+            and flow.next_rules == default_rules(flow.session.state.rules.name))
+
+
+def default_rules(name: str) -> str:
+    """The preset a new game from the menu takes first: the game's own, if it is one."""
+    return name if name in PRESETS else "tenhou"
+
+
+def snapshot(flow: Flow) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "at": len(flow.session.history), "stage": flow.stage.name, "message": flow.message,
+        "layout": flow.layout, "next_rules": flow.next_rules,
+        "riichi_waiting": sorted(flow.riichi_waiting)}
+    if flow.stage is Stage.TENPAI:
+        data["tenpai"] = list(flow.tenpai)
+    if flow.stage is Stage.MENU:
+        data["selected"] = flow.selected
+    if flow.win is not None:
+        data["win"] = win_out(flow.win)
+    return data
+
+
+def _apply(flow: Flow, data: dict[str, Any]) -> None:
+    stage = Stage[data["stage"]]
+    if (stage in WIN_STAGES) != ("win" in data):
+        raise ValueError("a win stage without its win")
+    flow.layout = "centre" if data["layout"] == "centre" else "facing"
+    flow.next_rules = data["next_rules"]
+    flow.riichi_waiting = set(data["riichi_waiting"])
+    if stage is Stage.TENPAI:
+        flow.tenpai = [bool(x) for x in data["tenpai"]]
+    if stage is Stage.MENU:
+        flow.menu = menu_items(flow.session.state, flow.layout, flow.next_rules)
+        flow.selected = data["selected"] % len(flow.menu)
+    if "win" in data:
+        flow.win = win_in(data["win"], flow.clock() + data.get("left", 0.0))
+        _score_again(flow, flow.win, stage, tuple(data["win"]["doubts"]))
+    flow.stage, flow.message = stage, data["message"]
+
+
+def _score_again(flow: Flow, win: WinInProgress, stage: Stage, doubts: tuple[str, ...]
+                 ) -> None:
+    from tablekit.flow.confirm import preview
+
+    if win.pending is not None:
+        win.preview = preview(flow, win.pending, doubts, win.corrections, quiet=True)
+    elif stage is Stage.ENTER_VALUE:
+        entered = Won(tuple(e.winner() for e in win.entries), win.discarder)
+        win.preview = preview(flow, entered, (), quiet=True)
+
+
+def win_out(win: WinInProgress) -> dict[str, Any]:
+    reading = win.reading
+    return {
+        "claims": [list(claim) for claim in win.claims], "discarder": win.discarder,
+        "seats": list(win.seats),
+        "pending": to_dict(win.pending) if win.pending else None,
+        "doubts": list(win.preview.doubts) if win.preview else [],
+        "corrections": [to_dict(event) for event in win.corrections],
+        "fixed": win.fixed, "entries": [[e.seat, e.han_step, e.fu_step] for e in win.entries],
+        "fix": None if win.fix is None else {
+            "seats": list(win.fix.seats), "hands": [tiles_out(h) for h in win.fix.hands],
+            "ura": tiles_out(win.fix.ura), "dora": tiles_out(win.fix.dora),
+            "cursor": win.fix.cursor},
+        "reading": None if reading is None else {
+            "won": to_dict(Won(reading.winners, None, reading.ura)),
+            "doubts": list(reading.doubts), "unseen": reading.unseen,
+            "drafts": [[seat, tiles_out(tiles)] for seat, tiles in reading.drafts]},
+    }
+
+
+def win_in(data: dict[str, Any], deadline: float) -> WinInProgress:
+    fix, reading = data["fix"], data["reading"]
+    win = WinInProgress(
+        [(seat, bool(long)) for seat, long in data["claims"]], deadline, data["discarder"],
+        tuple(data["seats"]), fixed=data["fixed"],
+        entries=[Entry(*entry) for entry in data["entries"]])
+    win.pending = _won(data["pending"]) if data["pending"] else None
+    win.corrections = tuple(from_dict(event) for event in data["corrections"])
+    if fix is not None:
+        win.fix = TileFix(tuple(fix["seats"]), [tiles_in(h) for h in fix["hands"]],
+                          tiles_in(fix["ura"]), fix["cursor"], tiles_in(fix["dora"]))
+    if reading is not None:
+        read = _won(reading["won"])
+        win.reading = WinReading(read.winners, read.ura, tuple(reading["doubts"]), tuple(
+            (seat, tuple(tiles_in(tiles))) for seat, tiles in reading["drafts"]),
+            reading["unseen"])
+    return win
+
+
+def _won(data: dict[str, Any]) -> Won:
+    event = from_dict(data)
+    if not isinstance(event, Won):
+        raise BadEvent(f"not a win: {data!r}")
+    return event
+
+
+def tiles_out(tiles: list[Tile | None] | tuple[Tile | None, ...]) -> list[str | None]:
+    return [None if tile is None else tile.code for tile in tiles]
+
+
+def tiles_in(codes: list[str | None]) -> list[Tile | None]:
+    return [None if code is None else Tile.from_code(code) for code in codes]
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """Replace ``path`` by ``text``: written to a side file, fsynced, renamed over it."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    spare = path.with_name(path.name + ".new")
+    with spare.open("w", encoding="utf-8") as handle:
+        handle.write(text)
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(spare, path)
+    folder = os.open(path.parent, os.O_RDONLY)
+    try:
+        os.fsync(folder)
+    finally:
+        os.close(folder)
