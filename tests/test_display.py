@@ -409,8 +409,9 @@ def test_no_text_names_a_seat_by_number(screens):
         for item in frame.texts:
             assert not SEAT_NUMBER.search(item.text), (name, layout, size, item.text)
     state = example_screens()[0].model.state   # the game in play: menus and refusals
-    assert not any(SEAT_NUMBER.search(item) for item in menu_items(state))
-    assert "Chombo: East (Ichihime)" in menu_items(state)   # seat 3 deals East 4
+    labels = [item.label for item in menu_items(state)]
+    assert not any(SEAT_NUMBER.search(label) for label in labels)
+    assert "Chombo: East (Ichihime)" in labels   # seat 3 deals East 4
     with pytest.raises(BadEvent) as refusal:
         apply(state, Discard((state.turn + 1) % 4, parse_tiles("1z")[0]))
     assert str(refusal.value) == \

@@ -34,7 +34,7 @@ def test_held_call_on_a_win_entered_by_hand_enters_it_again(tmp_path):
                   ButtonPress(ButtonName.OK), ButtonPress(ButtonName.RIICHI, 2),
                   ButtonPress(ButtonName.OK), ButtonPress(ButtonName.CALL, 1, long=True)):
         flow.handle(press)
-    assert flow.stage is Stage.ENTER_VALUE and [e.seat for e in flow.entries] == [1]
+    assert flow.stage is Stage.ENTER_VALUE and [e.seat for e in flow.win.entries] == [1]
     flow.handle(ButtonPress(ButtonName.RIICHI, 1))
     flow.handle(ButtonPress(ButtonName.OK))
     flow.handle(ButtonPress(ButtonName.OK))

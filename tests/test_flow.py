@@ -609,7 +609,7 @@ def test_undo_takes_back_a_riichi_still_waiting_for_its_discard_first(rig):
     r.camera(Draw(0), Discard(0, Tile.from_code("1z")))
     r.press(ButtonName.RIICHI, 2)                          # waits for seat 2's discard
     r.press(ButtonName.UNDO)
-    assert r.flow.message == "riichi by seat 2 taken back"
+    assert r.flow.message == "riichi by West taken back"
     assert r.state.seats[0].pond                           # the discard stays
     for seat, tile in ((1, "2z"), (2, "3z")):
         r.camera(Draw(seat), Discard(seat, Tile.from_code(tile)))

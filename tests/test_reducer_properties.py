@@ -120,7 +120,7 @@ def step(game: Session, event: Event) -> bool:
     except BadEvent as error:
         assert game.state is before
         name = "undo" if isinstance(event, Undo) else "redo" if isinstance(event, Redo) else (
-            _describe(event))
+            _describe(event, before))
         assert str(error).startswith(name), (event, str(error))
         return False
     assert broken(game.state) == [], (event, broken(game.state))

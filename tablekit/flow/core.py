@@ -233,11 +233,11 @@ class Flow:
 
 
 def press_name(state: TableState, press: ButtonPress) -> str:
-    """A press as players say it: ``South (Ben) RIICHI (held)``, ``OK``.
+    """A press as players say it: ``South (Ben) riichi (held)``, ``ok``.
 
     >>> press_name(TableState.new(names=("Ana", "Ben", "Chie", "Dan")),
     ...            ButtonPress(ButtonName.RIICHI, seat=1, long=True))
-    'South (Ben) RIICHI (held)'
+    'South (Ben) riichi (held)'
     """
     who = f"{seat_name(state, press.seat)} " if press.seat is not None else ""
     return f"{who}{press.name.value}{' (held)' if press.long else ''}"

@@ -111,15 +111,17 @@ def riichi(flow: Flow, seat: int) -> None:
         flow.riichi_waiting.add(seat)
         flow.message = f"riichi by {seat_name(state, seat)}: taken with its next discard"
         return
-    ensure_drawn(flow, seat)
-    flow.submit(RiichiDeclared(seat), joins=flow.turn_started(seat))
+    drew = ensure_drawn(flow, seat)  # a riichi is its own action, with a draw it implies
+    flow.submit(RiichiDeclared(seat), joins=drew)
 
 
-def ensure_drawn(flow: Flow, seat: int) -> None:
-    """The camera cannot see a draw: the seat acting on its turn has drawn."""
+def ensure_drawn(flow: Flow, seat: int) -> bool:
+    """The camera cannot see a draw: the seat acting on its turn has drawn (True when
+    that draw is submitted now)."""
     state = flow.session.state
     if state.tracked and seat == state.turn and state.to_draw and state.wall > 0:
-        flow.submit(Draw(seat, rinshan=state.kan_draw))
+        return bool(flow.submit(Draw(seat, rinshan=state.kan_draw)))
+    return False
 
 
 def open_tenpai(flow: Flow) -> None:

@@ -42,11 +42,14 @@ def save(flow: Flow) -> None:
         return  # unchanged, or nothing a fresh flow would not show (the old note is stale)
     flow.saved = data
     left = flow.win.deadline - flow.clock() if flow.win else 0.0
-    write_atomically(note_path(flow.session.path), json.dumps({**data, "left": left}))
+    if flow.session.path is not None:  # a game kept in memory only has no note
+        write_atomically(note_path(flow.session.path), json.dumps({**data, "left": left}))
 
 
 def restore(flow: Flow) -> None:
     """Take up the note that goes with the journal's last line, if there is one."""
+    if flow.session.path is None:
+        return
     path = note_path(flow.session.path)
     try:
         data = json.loads(path.read_text(encoding="utf-8"))

@@ -332,6 +332,8 @@ def _check_counts(state: TableState, event: Event) -> None:
 
 def _won(state: TableState, event: Won) -> TableState:
     _need_phase(state, event, Phase.HAND_IN_PLAY)
+    for seat in (*(winner.seat for winner in event.winners), event.from_seat):
+        _need_seat(event, seat)
     wins, deltas, riichi_returned = score_won(state, event)  # its refusals name the seats
     if riichi_returned:
         state = replace(state, pending_riichi=None)

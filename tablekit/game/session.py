@@ -84,6 +84,10 @@ def first_refused(events: list[Event]) -> tuple[int, str] | None:
 
 
 class _NoJournal:
+    """A journal that keeps nothing: for a game replayed in memory only."""
+
+    path: Path | None = None
+
     def append(self, event: Event, joins: bool = False) -> None:
         pass
 
@@ -148,9 +152,12 @@ class Session:
         return cls(Journal(path), recovered.events, replay(active), recovered.notice,
                    recovered.joins)
 
+    def __post_init__(self) -> None:
+        self.joins += [False] * (len(self.history) - len(self.joins))  # unmarked: their own
+
     @property
-    def path(self) -> Path:
-        """The journal's file."""
+    def path(self) -> Path | None:
+        """The journal's file (None for a game kept in memory only)."""
         return self.journal.path
 
     def submit(self, event: Event, joins: bool = False) -> TableState:

@@ -89,6 +89,15 @@ class FakeCameraSide:
                                  Tile(self.rng.randrange(34))) for s in seats)
         return WinReading(hands, unseen=self.rng.randrange(2))
 
+    def behind(self) -> bool:
+        return False  # its events come as the turns go
+
+    def offer_again(self) -> None:
+        pass
+
+    def expect_call(self, seat: int) -> None:
+        pass
+
 
 class _Screens:
     def __init__(self) -> None:
