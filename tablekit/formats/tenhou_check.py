@@ -1,4 +1,5 @@
-"""Compare a tablekit :class:`HandValue` with the result Tenhou recorded for the same win.
+"""Compare a tablekit :class:`HandValue` with the result Tenhou recorded for the same win,
+and tablekit's game points with a game's ``owari``.
 
 >>> from tablekit.rules import TENHOU, Win, score_hand
 >>> value = score_hand(Win.parse("234567m234p67899s", "6s", riichi=True), TENHOU)
@@ -12,9 +13,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from tablekit.formats.mjlog import Agari, MjlogGame, Ryuukyoku
+from tablekit.formats.tenhou_rules import lobby_rules
 from tablekit.rules.payments import hand_payment
 from tablekit.rules.presets import TENHOU, Rules
 from tablekit.rules.scoring import HandValue
+from tablekit.rules.standings import game_points
 
 
 def face_value(value: HandValue, rules: Rules = TENHOU) -> int:
@@ -40,3 +44,21 @@ def value_mismatches(value: HandValue, yaku: Iterable[tuple[str, int]], yakuman:
     if worth != points:
         out.append(f"points {worth} != tenhou {points}")
     return out
+
+
+def owari_mismatch(game: MjlogGame) -> str | None:
+    """How tablekit's game points differ from the ``owari`` Tenhou wrote, or None.
+
+    >>> from tablekit.formats.mjlog import read_mjlog
+    >>> from pathlib import Path
+    >>> owari_mismatch(read_mjlog(Path("tests/fixtures/mjlog/tenhou-python-bot-28.xml")))
+    """
+    last = next((e for e in reversed(game.events) if isinstance(e, (Agari, Ryuukyoku))), None)
+    if last is None or last.final is None or last.final_points is None:
+        return "no owari"
+    rules = lobby_rules(game.go_type)
+    first_dealer = game.header.first_dealer or 0
+    got = game_points(last.final, rules, first_dealer)
+    if got != last.final_points:
+        return f"game points {list(got)} != tenhou {list(last.final_points)} for {last.final}"
+    return None

@@ -5,7 +5,8 @@ hand of a hanchan or tonpuusen, the dealer's last-hand finish when leading
 after a win (``agari_yame``) or tenpai (``tenpai_yame``; an abortive draw plays
 on), and Tenhou's extension into the next wind until someone reaches the return
 points. Final standings add leftover riichi sticks to first
-place, then oka and uma; ties go to the seat nearer the first dealer.
+place, then oka and uma, rounded as the rules say (:mod:`tablekit.rules.standings`);
+ties go to the seat nearer the first dealer.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from tablekit.game.state import SEATS, HandResult, Phase, Standing, TableState
+from tablekit.rules.standings import game_points, placing
 
 
 def finish_hand(state: TableState, result: HandResult, dealer_continues: bool,
@@ -75,8 +77,7 @@ def _dealer_leads(state: TableState) -> bool:
 
 def ranking(state: TableState) -> list[int]:
     """Seats from first to last; equal points go to the seat nearer the first dealer."""
-    return sorted(range(SEATS),
-                  key=lambda s: (-state.scores[s], (s - state.first_dealer) % SEATS))
+    return placing(state.scores, state.first_dealer)
 
 
 def final_standings(state: TableState, reason: str) -> TableState:
@@ -88,11 +89,8 @@ def final_standings(state: TableState, reason: str) -> TableState:
     if sticks and rules.leftover_sticks_to_first:
         scores[order[0]] += sticks * rules.riichi_deposit
         sticks = 0
-    standings = []
-    for rank, seat in enumerate(order):
-        value = (scores[seat] - rules.return_points) / 1000 + rules.uma[rank]
-        value += rules.oka / 1000 if rank == 0 else 0
-        value -= state.penalties[seat] / 1000
-        standings.append(Standing(seat, rank + 1, scores[seat], round(value, 1)))
+    points = game_points(scores, rules, state.first_dealer, state.penalties)
+    standings = [Standing(seat, rank + 1, scores[seat], points[seat])
+                 for rank, seat in enumerate(order)]
     return replace(state, scores=tuple(scores), sticks=sticks, phase=Phase.GAME_OVER,
                    standings=tuple(standings), end_reason=reason)
