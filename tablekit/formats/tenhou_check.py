@@ -27,8 +27,10 @@ def face_value(value: HandValue, rules: Rules = TENHOU) -> int:
 
 
 def value_mismatches(value: HandValue, yaku: Iterable[tuple[str, int]], yakuman: Iterable[str],
-                     han: int | None, fu: int, points: int, rules: Rules = TENHOU) -> list[str]:
-    """Each difference in words; ``yaku`` are (name, han) pairs, zero-han entries ignored."""
+                     han: int | None, fu: int | None, points: int, rules: Rules = TENHOU
+                     ) -> list[str]:
+    """Each difference in words; ``yaku`` are (name, han) pairs, zero-han entries ignored;
+    ``fu`` None when the record does not give it (tenhou.net/6 hides it for limit hands)."""
     expected = {(name, count) for name, count in yaku if count}
     expected |= {(name, 13) for name in yakuman}
     got = {(y.name, 13 if y.yakuman else y.han) for y in value.yaku}
@@ -38,7 +40,7 @@ def value_mismatches(value: HandValue, yaku: Iterable[tuple[str, int]], yakuman:
     if not value.yakuman:
         if value.han != han:
             out.append(f"han {value.han} != tenhou {han}")
-        if value.fu != fu:
+        if fu is not None and value.fu != fu:
             out.append(f"fu {value.fu} != tenhou {fu}")
     worth = face_value(value, rules)
     if worth != points:
