@@ -10,6 +10,7 @@ from tablekit.commands import (
     demo,
     detect,
     export,
+    league,
     replay,
     run,
     score,
@@ -18,7 +19,8 @@ from tablekit.commands import (
     simulate,
 )
 
-COMMANDS = (demo, score, replay, export, screens, run, sim, simulate, detect, calibrate)
+COMMANDS = (demo, score, replay, export, league, screens, run, sim, simulate, detect,
+            calibrate)
 
 
 def build_parser() -> argparse.ArgumentParser:

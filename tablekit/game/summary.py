@@ -34,6 +34,7 @@ class PlayerResult:
     deal_ins: int = 0
     riichi: int = 0
     chombo: int = 0
+    penalty: int = 0  # points taken off the final score (a chombo under penalty rules)
 
 
 @dataclass(frozen=True)
@@ -106,6 +107,7 @@ def _summary(state: TableState, counts: list[list[int]], hands: int, sticks: int
         players.append(PlayerResult(
             seat, names[seat], standing.rank if standing else 0,
             standing.points if standing else state.scores[seat],
-            standing.score if standing else 0.0, wins, deal_ins, riichi, chombo))
+            standing.score if standing else 0.0, wins, deal_ins, riichi, chombo,
+            state.penalties[seat]))
     return GameSummary(state.rules.name, finished, hands, state.end_reason, tuple(players),
                        sticks)
