@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, replace
 
 from tablekit.game.events import Chombo, Event
 from tablekit.game.reducer import apply
-from tablekit.game.state import SEATS, Phase, TableState
+from tablekit.game.state import SEATS, LedgerEntry, Phase, TableState
 
 
 @dataclass(frozen=True)
@@ -34,7 +34,7 @@ class PlayerResult:
     deal_ins: int = 0
     riichi: int = 0
     chombo: int = 0
-    penalty: int = 0  # points taken off the final score (a chombo under penalty rules)
+    penalty: int = 0  # points taken off the final score (the ledger's total for the seat)
 
 
 @dataclass(frozen=True)
@@ -47,6 +47,7 @@ class GameSummary:
     end_reason: str
     players: tuple[PlayerResult, ...] = field(default_factory=tuple)
     leftover_sticks: int = 0  # riichi sticks on the table at the end, given to first place
+    ledger: tuple[LedgerEntry, ...] = ()  # penalties, line by line
 
     def with_names(self, names: Sequence[str]) -> GameSummary:
         """The same game under other names (seat order)."""
@@ -62,23 +63,13 @@ def summarise(events: Iterable[Event]) -> GameSummary:
     """The summary of a game's events (undo/redo already resolved)."""
     state = TableState.new()
     counts = [[0, 0, 0, 0] for _ in range(SEATS)]  # wins, deal-ins, riichi, chombo
-    hands = leftover = 0
+    hands = 0
     for event in events:
         before, state = state, apply(state, event)
         if before.phase is Phase.HAND_IN_PLAY and state.phase is not Phase.HAND_IN_PLAY:
             hands += 1
             _count(counts, before, state, event)
-        if state.phase is Phase.GAME_OVER and before.phase is not Phase.GAME_OVER:
-            leftover = _leftover_sticks(before, state)
-    return _summary(state, counts, hands, leftover)
-
-
-def _leftover_sticks(before: TableState, after: TableState) -> int:
-    """Riichi sticks the game's end handed to first place (points appear on no hand)."""
-    moved = sum(after.scores) - sum(before.scores)
-    if after.result is not None and after.result is not before.result:
-        moved -= sum(after.result.deltas)
-    return moved // after.rules.riichi_deposit
+    return _summary(state, counts, hands)
 
 
 def _count(counts: list[list[int]], before: TableState, after: TableState, event: Event) -> None:
@@ -95,8 +86,7 @@ def _count(counts: list[list[int]], before: TableState, after: TableState, event
         counts[event.seat][3] += 1
 
 
-def _summary(state: TableState, counts: list[list[int]], hands: int, sticks: int
-             ) -> GameSummary:
+def _summary(state: TableState, counts: list[list[int]], hands: int) -> GameSummary:
     finished = state.phase is Phase.GAME_OVER
     names = state.names or tuple(default_name(s) for s in range(SEATS))
     ranks = {s.seat: s for s in state.standings}
@@ -110,4 +100,4 @@ def _summary(state: TableState, counts: list[list[int]], hands: int, sticks: int
             standing.score if standing else 0.0, wins, deal_ins, riichi, chombo,
             state.penalties[seat]))
     return GameSummary(state.rules.name, finished, hands, state.end_reason, tuple(players),
-                       sticks)
+                       state.leftover_sticks, state.ledger)

@@ -74,9 +74,9 @@ def _insert(db: sqlite3.Connection, summary: GameSummary, season: str, when: str
             (game_id, player.seat, _player_id(db, player.name.strip()), player.rank,
              player.points, round(player.score * 10), player.wins, player.deal_ins,
              player.riichi, player.chombo))
-        if player.penalty:
-            db.execute("INSERT INTO penalties (game_id, seat, amount, reason)"
-                       " VALUES (?, ?, ?, ?)", (game_id, player.seat, player.penalty, "chombo"))
+    for entry in summary.ledger:
+        db.execute("INSERT INTO penalties (game_id, seat, amount, reason) VALUES (?, ?, ?, ?)",
+                   (game_id, entry.seat, entry.points, entry.reason))
     return game_id
 
 

@@ -64,7 +64,7 @@ class Rules:
     busting: bool = True
     length: Length = "hanchan"
     agari_yame: bool = True
-    tenpai_yame: bool = True
+    tenpai_yame: bool = False  # Tenhou's records: a leading dealer tenpai in the last hand plays on
     sudden_death_extension: bool = True
     leftover_sticks_to_first: bool = True
     abortive_draws: bool = True
@@ -120,6 +120,10 @@ class Rules:
 
 TENHOU = Rules(
     notes=(
+        "Ends after South 4 (East 4 East-only) when someone has 30,000, or on busting; a "
+        "leading dealer may stop after a win in the last hand, not after tenpai. Short of "
+        "30,000 it goes on into the next wind until a hand the dealer does not keep ends "
+        "with someone on 30,000, at the latest after West 4 (South 4 East-only).",
         "Kan dora: at once for a closed kan, after the discard for open and added kans.",
         "Triple ron is an abortive draw; double ron pays honba and sticks to the nearest winner.",
     ),
@@ -148,7 +152,8 @@ EMA2016 = Rules(
     nagashi_mangan=False,
     chombo="penalty",
     notes=(
-        "No abortive draws; the game always plays East 1 to South 4.",
+        "No abortive draws; the game plays East 1 to South 4 (a dealer who keeps the deal "
+        "in South 4 plays again), no extension, no busting.",
         "Double and triple ron: the discarder pays each winner.",
     ),
 )
