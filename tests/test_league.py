@@ -193,3 +193,19 @@ def test_the_game_loop_hook_records_a_game_once_it_is_over(tmp_path):
     hook(flow)  # the screen after the end is shown again: still one game
     assert [p.name for p in league_table(db)] == ["Ben", "Dai", "Aki", "Cho"]
     assert db.execute("SELECT COUNT(*) FROM games").fetchone()[0] == 1
+
+
+def test_the_hook_warns_about_a_game_the_league_cannot_take(tmp_path):
+    from types import SimpleNamespace
+
+    from tablekit.game.session import Session
+    from tablekit.league.record import recorder
+
+    warnings = []
+    hook = recorder(connect(tmp_path / "league.sqlite"), names=("NoName",) * 4,
+                    warn=warnings.append)
+    session = Session.open(tmp_path / "game.jsonl")
+    for event in import_file(EVENING[0]).events:
+        session.submit(event)
+    hook(SimpleNamespace(session=session))
+    assert warnings and "four different names" in warnings[0]

@@ -56,7 +56,8 @@ def _league_hook(path: Path | None, log: Path) -> Any:
     from tablekit.league.database import connect
     from tablekit.league.record import recorder
 
-    return recorder(connect(path), key=f"simulate:{log.resolve()}")
+    return recorder(connect(path), key=f"simulate:{log.resolve()}",
+                    warn=lambda text: print(f"{log}: {text}", file=sys.stderr))
 
 
 def run(args: argparse.Namespace) -> int:

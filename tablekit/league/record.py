@@ -86,11 +86,19 @@ def _player_id(db: sqlite3.Connection, name: str) -> int:
 
 
 def recorder(db: sqlite3.Connection, names: Sequence[str] | None = None, season: str = "",
-             key: str | None = None) -> Callable[[Any, Any], None]:
+             key: str | None = None, warn: Callable[[str], None] | None = None
+             ) -> Callable[[Any, Any], None]:
     """An ``on_hand(flow, report)`` hook for a game loop: once the game is over, it is
-    recorded (once: a later call finds it under ``key``)."""
+    recorded (once: a later call finds it under ``key``). A game the league cannot take
+    is passed to ``warn`` (raised when None), and the loop goes on."""
     def on_hand(flow: Any, _report: Any = None) -> None:
         session = flow.session
-        if session.state.phase is Phase.GAME_OVER:
+        if session.state.phase is not Phase.GAME_OVER:
+            return
+        try:
             record_game(db, in_force(session.history)[0], names, season, key=key)
+        except LeagueError as error:
+            if warn is None:
+                raise
+            warn(f"not recorded in the league: {error}")
     return on_hand
