@@ -39,13 +39,16 @@ def test_in_the_extension_30000_ends_the_game_when_the_deal_passes():
     assert after.end_reason == "30,800 points reached in the extra round"
 
 
-def test_a_leading_dealer_stops_after_a_last_hand_win_but_not_after_tenpai():
+def test_a_leading_dealer_on_30000_stops_after_a_last_hand_win_or_tenpai():
     state = _hand(TENHOU, 1, 3, (20000, 20000, 20000, 40000))  # seat 3 deals South 4
     won = finish_hand(state, HandResult("win", (-1000, 0, 0, 1000)), True)
     assert won.phase is Phase.GAME_OVER
     tenpai = finish_hand(state, HandResult("exhaustive_draw", (-1000, -1000, -1000, 3000),
                                            tenpai=(3,)), True)
-    assert tenpai.phase is Phase.HAND_OVER and tenpai.round_label == "South 4"
+    assert tenpai.phase is Phase.GAME_OVER
+    behind = _hand(TENHOU, 1, 3, (20000, 20000, 40000, 20000))
+    again = finish_hand(behind, HandResult("win", (-1000, 0, 0, 1000)), True)
+    assert again.phase is Phase.HAND_OVER and again.round_label == "South 4"
 
 
 def test_ema_plays_south_4_to_the_end_without_an_extension():

@@ -84,7 +84,7 @@ def _end_reason(state: TableState, played: int, dealer_continues: bool, dealer_m
 
 def _dealer_stops(state: TableState, dealer_may_stop: bool) -> str:
     """A dealer who keeps the deal in the last hand or the extension plays on, unless the
-    rules let a leading dealer stop (Tenhou: after a win, not after tenpai)."""
+    rules let a dealer leading on the return points stop (Tenhou: after a win or tenpai)."""
     if dealer_may_stop and _dealer_leads(state) and max(state.scores) >= \
             state.rules.return_points:
         return "the dealer finished the last hand in the lead"

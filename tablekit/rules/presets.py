@@ -64,7 +64,7 @@ class Rules:
     busting: bool = True
     length: Length = "hanchan"
     agari_yame: bool = True
-    tenpai_yame: bool = False  # Tenhou's records: a leading dealer tenpai in the last hand plays on
+    tenpai_yame: bool = True
     sudden_death_extension: bool = True
     leftover_sticks_to_first: bool = True
     abortive_draws: bool = True
@@ -121,9 +121,10 @@ class Rules:
 TENHOU = Rules(
     notes=(
         "Ends after South 4 (East 4 East-only) when someone has 30,000, or on busting; a "
-        "leading dealer may stop after a win in the last hand, not after tenpai. Short of "
-        "30,000 it goes on into the next wind until a hand the dealer does not keep ends "
-        "with someone on 30,000, at the latest after West 4 (South 4 East-only).",
+        "dealer on 30,000 and in the lead may stop after a win or tenpai in the last hand. "
+        "Short of 30,000 it goes on into the next wind until a hand the dealer does not keep "
+        "ends with someone on 30,000 (a dealer who keeps it plays on unless leading on "
+        "30,000), at the latest after West 4 (South 4 East-only).",
         "Kan dora: at once for a closed kan, after the discard for open and added kans.",
         "Triple ron is an abortive draw; double ron pays honba and sticks to the nearest winner.",
     ),
