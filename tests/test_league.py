@@ -209,3 +209,15 @@ def test_the_hook_warns_about_a_game_the_league_cannot_take(tmp_path):
         session.submit(event)
     hook(SimpleNamespace(session=session))
     assert warnings and "four different names" in warnings[0]
+
+
+def test_replay_records_an_evening_in_the_league(tmp_path, capsys):
+    path = tmp_path / "club.sqlite"
+    logs = [str(p) for p in EVENING]
+    assert main(["replay", *logs, "--league", str(path), "--season", "2026"]) == 0
+    assert main(["replay", *logs, "--league", str(path), "--season", "2026"]) == 0  # once
+    assert "already in the league" in capsys.readouterr().err
+    table = {p.name: p for p in league_table(connect(path), "2026")}
+    expected = _expected_table()
+    assert {n: (p.games, p.points) for n, p in table.items()} == {
+        n: (e["games"], e["points"]) for n, e in expected.items()}
