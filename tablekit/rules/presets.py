@@ -168,6 +168,8 @@ WRC2025 = dataclasses.replace(
     multi_ron="head_bump",
     multi_ron_honba="nearest",
     notes=(
+        "No abortive draws; the game plays East 1 to South 4 (a dealer who keeps the deal "
+        "in South 4 plays again), no extension, no busting.",
         "Head bump: only the first winner counter-clockwise from the discarder wins.",
         "A double-wind pair gives 2 fu.",
     ),
