@@ -17,9 +17,10 @@ from tablekit.commands import (
     screens,
     sim,
     simulate,
+    web,
 )
 
-COMMANDS = (demo, score, replay, export, league, screens, run, sim, simulate, detect,
+COMMANDS = (demo, score, replay, export, league, screens, run, web, sim, simulate, detect,
             calibrate)
 
 

@@ -29,6 +29,10 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--journal", type=Path, default=None,
                         help="game journal (default: ~/.local/state/tablekit/game.jsonl)")
     parser.add_argument("--frames", type=int, default=None, help="stop after N frames")
+    parser.add_argument("--web", default=None, metavar="[HOST]:PORT",
+                        help="also serve a read-only scoreboard page (':8080': every interface)")
+    parser.add_argument("--league", type=Path, default=None, metavar="DB",
+                        help="the league file the web page shows")
     parser.set_defaults(run=run)
 
 
@@ -47,6 +51,9 @@ def run(args: argparse.Namespace) -> int:
     except TablekitError as error:
         report(str(error))
         return 2
+    from tablekit.web.server import start_web
+
+    web = start_web(args.web, args.journal or default_journal(), args.league, report)
     feed = _open_camera(args.camera, session, report)
     reader = feed.tracker if feed is not None else None
     app = App(Flow(session, reader=reader, layout=args.layout),
@@ -65,6 +72,8 @@ def run(args: argparse.Namespace) -> int:
         if feed is not None:
             feed.close()
         session.close()
+        if web is not None:
+            web.stop()
     return 0
 
 
