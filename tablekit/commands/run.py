@@ -33,6 +33,13 @@ def add_parser(subparsers: Any) -> None:
                         help="also serve a read-only scoreboard page (':8080': every interface)")
     parser.add_argument("--league", type=Path, default=None, metavar="DB",
                         help="the league file the web page shows")
+    parser.add_argument("--players", default=None, metavar="A,B,C,D",
+                        help="names for a new game, first dealer first")
+    parser.add_argument("--roster", type=Path, default=None,
+                        help="the club's roster: --players must be on it")
+    parser.add_argument("--draw", action="store_true",
+                        help="draw the seats at random (--seed to repeat a draw)")
+    parser.add_argument("--seed", type=int, default=None)
     parser.set_defaults(run=run)
 
 
@@ -47,7 +54,8 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         rules = load_rules(args.rules)
-        session = open_session(args.journal or default_journal(), rules, report)
+        names = _players(args, report)
+        session = open_session(args.journal or default_journal(), rules, report, names)
     except TablekitError as error:
         report(str(error))
         return 2
@@ -75,6 +83,20 @@ def run(args: argparse.Namespace) -> int:
         if web is not None:
             web.stop()
     return 0
+
+
+def _players(args: argparse.Namespace, report: Any) -> tuple[str, ...]:
+    """The names for a new game from --players (checked against --roster), maybe drawn."""
+    if args.players is None:
+        return ()
+    from tablekit.league.roster import choose_players, draw_seats, read_roster, seating_text
+
+    roster = read_roster(args.roster) if args.roster else None
+    names = choose_players(args.players, roster)
+    if args.draw:
+        names = draw_seats(names, args.seed)
+    report(f"seats: {seating_text(names)}")
+    return names
 
 
 def _open_camera(spec: str, session: Any, report: Any) -> Any:
