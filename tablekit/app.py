@@ -96,15 +96,16 @@ class App:
             time.sleep(max(0.0, FRAME_SECONDS - (self.clock() - started)))
 
 
-def open_session(journal: Path, rules: Rules, report: Report) -> Session:
-    """Resume the journal's game, or start a new one under ``rules``."""
+def open_session(journal: Path, rules: Rules, report: Report, names: tuple[str, ...] = ()
+                 ) -> Session:
+    """Resume the journal's game, or start a new one under ``rules`` with ``names``."""
     session = Session.open(journal)
     if session.notice:
         report(f"journal: {session.notice}")
     if session.state.phase is Phase.NOT_STARTED:
         from tablekit.game.events import GameStarted
         from tablekit.rules.presets import rules_to_dict
-        session.submit(GameStarted(rules_to_dict(rules)))
+        session.submit(GameStarted(rules_to_dict(rules), names))
     else:
         report(f"resumed the game in {journal} at {session.state.round_label}")
     return session

@@ -13,18 +13,20 @@ from tablekit.commands import (
     detect,
     doctor,
     export,
+    league,
     replay,
     run,
     score,
     screens,
     sim,
     simulate,
+    web,
 )
 from tablekit.commands.inputs import one_line
 from tablekit.errors import TablekitError
 
-COMMANDS = (demo, score, replay, export, screens, run, sim, simulate, detect, calibrate,
-            doctor)
+COMMANDS = (demo, score, replay, export, league, screens, run, web, sim, simulate, detect,
+            calibrate, doctor)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -22,6 +22,10 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--check", action="store_true",
                         help="compare every hand and win with the record; JSON summary last")
     parser.add_argument("--show", type=int, default=10, help="mismatches to print")
+    parser.add_argument("--league", type=Path, default=None, metavar="DB",
+                        help="record each game that replays to its end in this league file, "
+                             "under the log's player names")
+    parser.add_argument("--season", default="", help="the season to record games in")
     parser.set_defaults(run=run)
 
 
@@ -31,9 +35,34 @@ def run(args: argparse.Namespace) -> int:
     if not files:
         print("tablekit replay: no log files found", file=sys.stderr)
         return 2
+    if args.league is not None:
+        _record(files, args.league, args.season)
     if not args.check:
         return _print_tables(files)
     return _check(files, args.show)
+
+
+def _record(files: list[Path], league: Path, season: str) -> None:
+    """Each game into the league (once: a log recorded again is found by its path)."""
+    from tablekit.errors import TablekitError
+    from tablekit.formats.tenhou import import_file
+    from tablekit.formats.tenhou6_read import read_tenhou6_file
+    from tablekit.league.database import connect
+    from tablekit.league.record import record_game
+
+    db = connect(league)
+    for path in files:
+        try:
+            game = read_tenhou6_file(path) if path.suffix == ".json" else import_file(path)
+            game_id = record_game(db, game.events, season=season,
+                                  key=f"replay:{path.resolve()}")
+        except TablekitError as error:
+            print(f"{path}: not recorded in the league: {error}", file=sys.stderr)
+            continue
+        if game_id is None:
+            print(f"{path}: not recorded (unfinished, or already in the league)",
+                  file=sys.stderr)
+    db.close()
 
 
 def _print_tables(files: list[Path]) -> int:

@@ -32,6 +32,17 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--pinout", type=Path, default=None, metavar="FILE.toml",
                         help="the buttons' pin map (default: the one shipped with tablekit)")
     parser.add_argument("--frames", type=int, default=None, help="stop after N frames")
+    parser.add_argument("--web", default=None, metavar="[HOST]:PORT",
+                        help="also serve a read-only scoreboard page (':8080': every interface)")
+    parser.add_argument("--league", type=Path, default=None, metavar="DB",
+                        help="the league file the web page shows")
+    parser.add_argument("--players", default=None, metavar="A,B,C,D",
+                        help="names for a new game, first dealer first")
+    parser.add_argument("--roster", type=Path, default=None,
+                        help="the club's roster: --players must be on it")
+    parser.add_argument("--draw", action="store_true",
+                        help="draw the seats at random (--seed to repeat a draw)")
+    parser.add_argument("--seed", type=int, default=None)
     parser.set_defaults(run=run)
 
 
@@ -58,10 +69,18 @@ def run(args: argparse.Namespace) -> int:
         report(f"rules: {error}")
         return 2
     try:
-        session = open_session(args.journal or default_journal(), rules, report)
+        names = _players(args, report)
+    except (TablekitError, OSError) as error:
+        report(f"players: {one_line(error)}")
+        return 2
+    try:
+        session = open_session(args.journal or default_journal(), rules, report, names)
     except (TablekitError, OSError) as error:
         report(f"journal: {one_line(error)}")
         return 2
+    from tablekit.web.server import start_web
+
+    web = start_web(args.web, args.journal or default_journal(), args.league, report)
     feed = _open_camera(args.camera, session, fault)
     reader = feed.tracker if feed is not None else None
     app = App(Flow(session, reader=reader, layout=args.layout),
@@ -85,7 +104,23 @@ def run(args: argparse.Namespace) -> int:
         if feed is not None:
             feed.close()
         session.close()
+        if web is not None:
+            web.stop()
     return 0
+
+
+def _players(args: argparse.Namespace, report: Any) -> tuple[str, ...]:
+    """The names for a new game from --players (checked against --roster), maybe drawn."""
+    if args.players is None:
+        return ()
+    from tablekit.league.roster import choose_players, draw_seats, read_roster, seating_text
+
+    roster = read_roster(args.roster) if args.roster else None
+    names = choose_players(args.players, roster)
+    if args.draw:
+        names = draw_seats(names, args.seed)
+    report(f"seats: {seating_text(names)}")
+    return names
 
 
 def _open_camera(spec: str, session: Any, report: Any) -> Any:

@@ -31,6 +31,9 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--fps", type=float, default=4.0)
     parser.add_argument("--hands", type=int, default=None, help="only the first N hands")
     parser.add_argument("--frames-out", type=Path, default=None, help="keep the frames here")
+    parser.add_argument("--league", type=Path, default=None, metavar="DB",
+                        help="record each finished game in this league file, under the "
+                             "log's player names")
     parser.set_defaults(run=run)
 
 
@@ -47,6 +50,17 @@ def make_reader(kind: str, misread: float, seed: int) -> Any:
     return lambda frame, faint: pipeline.read(frame.image, frame.timestamp, faint)
 
 
+def _league_hook(path: Path | None, log: Path) -> Any:
+    """Records the game in the league once it is over (the log's names are the game's)."""
+    if path is None:
+        return None
+    from tablekit.league.database import connect
+    from tablekit.league.record import recorder
+
+    return recorder(connect(path), key=f"simulate:{log.resolve()}",
+                    warn=lambda text: print(f"{log}: {text}", file=sys.stderr))
+
+
 def run(args: argparse.Namespace) -> int:
     from tablekit.simulate import SimReport, simulate_game
 
@@ -56,7 +70,8 @@ def run(args: argparse.Namespace) -> int:
         try:
             read = make_reader(args.reader, args.misread, args.seed + index)
             report = simulate_game(log, read, seed=args.seed + index, fps=args.fps,
-                                   max_hands=args.hands, frames_out=args.frames_out)
+                                   max_hands=args.hands, frames_out=args.frames_out,
+                                   on_hand=_league_hook(args.league, log))
         except TablekitError as error:
             print(f"{log}: skipped: {error}", file=sys.stderr)
             continue

@@ -1,4 +1,5 @@
-"""The final standings: rank, player, points and the score with oka and uma.
+"""The final standings: rank, player, points and the score with oka and uma (rounded
+as the rules say), and the riichi sticks left on the table going to first place.
 
 Names: ``final.rankN``, ``final.seatN``, ``final.pointsN``, ``final.scoreN`` (N the rank,
 1-4) and ``final.rules``.
@@ -38,9 +39,22 @@ def rules_line(rules: Rules) -> str:
     return f"Uma {uma} · oka {rules.oka:,} · return {rules.return_points:,}"
 
 
+def leftover_text(sticks: int, rules: Rules) -> str:
+    """``2 riichi sticks (+2,000) to first``: where the sticks left on the table went.
+
+    >>> from tablekit.rules.presets import TENHOU
+    >>> leftover_text(1, TENHOU)
+    '1 riichi stick (+1,000) to first'
+    """
+    plural = "s" if sticks > 1 else ""
+    return f"{sticks} riichi stick{plural} (+{sticks * rules.riichi_deposit:,}) to first"
+
+
 def draw_final(canvas: Canvas, model: ScreenModel, area: pygame.Rect) -> None:
     state = model.state
     reason = state.end_reason[:1].upper() + state.end_reason[1:]
+    if state.leftover_sticks:
+        reason += f" · {leftover_text(state.leftover_sticks, state.rules)}"
     body = overlay_frame(canvas, area, "Final standings", reason, rules_line(state.rules))
     height = min(body.height / (SEATS + 1), canvas.unit * 13)
     header = pygame.Rect(body.left, body.top, body.width, round(height * 0.6))

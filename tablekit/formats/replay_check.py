@@ -1,5 +1,7 @@
 """Replay recorded games through importer, engine and scorer, and compare with the record.
 
+Tenhou mjlog files and tenhou.net/6 JSON files (``.json``) are both read.
+
 Each hand is checked three ways: the table before the deal (round, dealer, honba,
 sticks, scores) against Tenhou's INIT; every seat's score change against the
 record; every win's han, fu, points and yaku against Tenhou's AGARI. At the end
@@ -15,6 +17,7 @@ from pathlib import Path
 
 from tablekit.errors import TablekitError
 from tablekit.formats.tenhou import YAKU_BY_ID, ImportedGame, ImportedHand, import_file
+from tablekit.formats.tenhou6_read import read_tenhou6_file
 from tablekit.formats.tenhou_check import value_mismatches
 from tablekit.game.events import BadEvent
 from tablekit.game.reducer import apply
@@ -52,12 +55,19 @@ def check_game(path: Path) -> GameReport:
     start = time.perf_counter()
     report = GameReport(path)
     try:
-        game = import_file(path)
+        game = read_tenhou6_file(path) if path.suffix == ".json" else import_file(path)
     except TablekitError as error:
         report.skipped = _reason(error)
         return report
     _run(game, report)
     report.seconds = time.perf_counter() - start
+    return report
+
+
+def check_imported(game: ImportedGame, path: Path) -> GameReport:
+    """The report for a game already imported (``path`` names it in the report)."""
+    report = GameReport(path)
+    _run(game, report)
     return report
 
 

@@ -164,6 +164,17 @@ class Chombo:
 
 
 @dataclass(frozen=True)
+class Penalty:
+    """``points`` off ``seat``'s final score, for ``reason``, written in the game's ledger;
+    ``shared``: paid to the other three in equal parts, so the ledger sums to zero."""
+
+    seat: int
+    points: int
+    reason: str = "penalty"
+    shared: bool = False
+
+
+@dataclass(frozen=True)
 class GameEnded:
     """Ends the game now (time called); otherwise the rules end it by themselves."""
 
@@ -187,7 +198,7 @@ class Redo:
 Event = Union[  # noqa: UP007 - the union is read at run time by get_args
     GameStarted, HandStarted, Draw, Discard, DiscardCorrected, RiichiDeclared, Call,
     DoraRevealed, DoraCorrected, Won,
-    ExhaustiveDraw, AbortiveDraw, Chombo, GameEnded, Undo, Redo,
+    ExhaustiveDraw, AbortiveDraw, Chombo, Penalty, GameEnded, Undo, Redo,
 ]
 EVENT_TYPES: dict[str, type] = {
     "game_started": GameStarted, "hand_started": HandStarted, "draw": Draw, "discard": Discard,
@@ -195,7 +206,7 @@ EVENT_TYPES: dict[str, type] = {
     "riichi": RiichiDeclared, "call": Call, "dora": DoraRevealed,
     "dora_corrected": DoraCorrected, "won": Won,
     "exhaustive_draw": ExhaustiveDraw, "abortive_draw": AbortiveDraw, "chombo": Chombo,
-    "game_ended": GameEnded, "undo": Undo, "redo": Redo,
+    "penalty": Penalty, "game_ended": GameEnded, "undo": Undo, "redo": Redo,
 }
 TYPE_NAMES = {cls: name for name, cls in EVENT_TYPES.items()}
 assert set(EVENT_TYPES.values()) == set(get_args(Event))

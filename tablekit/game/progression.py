@@ -4,15 +4,26 @@ End conditions, each from the preset: busting (a score below zero), the last
 hand of a hanchan or tonpuusen, the dealer's last-hand finish when leading
 after a win (``agari_yame``) or tenpai (``tenpai_yame``; an abortive draw plays
 on), and Tenhou's extension into the next wind until someone reaches the return
-points. Final standings add leftover riichi sticks to first
-place, then oka and uma; ties go to the seat nearer the first dealer.
+points at the end of a hand the dealer does not keep (a dealer who keeps the deal
+plays on, as in the last hand; Tenhou's records show it). Final standings add
+leftover riichi sticks to first place, then oka and uma, rounded as the rules say
+(:mod:`tablekit.rules.standings`); ties go to the seat nearer the first dealer.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
 
-from tablekit.game.state import SEATS, HandResult, Phase, Standing, TableState, seat_name
+from tablekit.game.state import (
+    SEATS,
+    HandResult,
+    LedgerEntry,
+    Phase,
+    Standing,
+    TableState,
+    seat_name,
+)
+from tablekit.rules.standings import game_points, placing
 from tablekit.tiles import WIND_NAMES
 
 
@@ -21,12 +32,11 @@ def finish_hand(state: TableState, result: HandResult, dealer_continues: bool,
                 penalty_seat: int | None = None) -> TableState:
     """Apply ``result`` and move the table on to the next hand (or the end)."""
     scores = tuple(s + d for s, d in zip(state.scores, result.deltas, strict=True))
-    penalties = list(state.penalties)
     if penalty_seat is not None:
-        penalties[penalty_seat] += state.rules.chombo_penalty
+        state = add_penalty(state, penalty_seat, state.rules.chombo_penalty, "chombo")
     played = _hand_index(state)
     state = replace(state, scores=scores, result=result, phase=Phase.HAND_OVER, turn=None,
-                    sticks=0 if sticks_taken else state.sticks, penalties=tuple(penalties))
+                    sticks=0 if sticks_taken else state.sticks)
     if replay_hand:
         return state
     if dealer_continues:
@@ -40,6 +50,19 @@ def finish_hand(state: TableState, result: HandResult, dealer_continues: bool,
         result.kind == "exhaustive_draw" and state.rules.tenpai_yame)
     reason = _end_reason(state, played, dealer_continues, dealer_may_stop=may_stop)
     return final_standings(state, reason) if reason else state
+
+
+def add_penalty(state: TableState, seat: int, points: int, reason: str,
+                shared: bool = False) -> TableState:
+    """``points`` off ``seat``'s final score in the ledger; ``shared``: to the other three."""
+    entries = [LedgerEntry(seat, points, reason)]
+    if shared:
+        entries += [LedgerEntry(other, -points // 3, reason) for other in range(SEATS)
+                    if other != seat]
+    penalties = list(state.penalties)
+    for entry in entries:
+        penalties[entry.seat] += entry.points
+    return replace(state, penalties=tuple(penalties), ledger=(*state.ledger, *entries))
 
 
 def _hand_index(state: TableState) -> int:
@@ -58,16 +81,14 @@ def _end_reason(state: TableState, played: int, dealer_continues: bool, dealer_m
         return f"{_named(state, state.scores.index(min(state.scores)))} went below zero"
     if played < last:
         return ""
-    if played > last and top >= rules.return_points:
-        return f"{_named(state, ranking(state)[0])} reached {top:,} in the extra round"
     if not rules.sudden_death_extension:
         if dealer_continues and not (dealer_may_stop and _dealer_leads(state)):
             return ""
         return ended
-    if dealer_continues:
-        if dealer_may_stop and _dealer_leads(state) and top >= rules.return_points:
-            return f"{ended} with the dealer in the lead"
-        return ""
+    if dealer_continues:  # the last hand, or one of the extension, is played again
+        return _dealer_stops(state, dealer_may_stop, ended)
+    if played > last and top >= rules.return_points:
+        return f"{_named(state, ranking(state)[0])} reached {top:,} in the extra round"
     if top >= rules.return_points or played >= last + SEATS:
         return ended
     return ""
@@ -78,14 +99,22 @@ def _named(state: TableState, seat: int) -> str:
     return seat_name(state, seat, state.starting_wind(seat))
 
 
+def _dealer_stops(state: TableState, dealer_may_stop: bool, ended: str) -> str:
+    """A dealer who keeps the deal in the last hand or the extension plays on, unless the
+    rules let a dealer leading on the return points stop (Tenhou: after a win or tenpai)."""
+    if dealer_may_stop and _dealer_leads(state) and max(state.scores) >= \
+            state.rules.return_points:
+        return f"{ended} with the dealer in the lead"
+    return ""
+
+
 def _dealer_leads(state: TableState) -> bool:
     return ranking(state)[0] == state.dealer
 
 
 def ranking(state: TableState) -> list[int]:
     """Seats from first to last; equal points go to the seat nearer the first dealer."""
-    return sorted(range(SEATS),
-                  key=lambda s: (-state.scores[s], (s - state.first_dealer) % SEATS))
+    return placing(state.scores, state.first_dealer)
 
 
 def final_standings(state: TableState, reason: str) -> TableState:
@@ -97,11 +126,9 @@ def final_standings(state: TableState, reason: str) -> TableState:
     if sticks and rules.leftover_sticks_to_first:
         scores[order[0]] += sticks * rules.riichi_deposit
         sticks = 0
-    standings = []
-    for rank, seat in enumerate(order):
-        value = (scores[seat] - rules.return_points) / 1000 + rules.uma[rank]
-        value += rules.oka / 1000 if rank == 0 else 0
-        value -= state.penalties[seat] / 1000
-        standings.append(Standing(seat, rank + 1, scores[seat], round(value, 1)))
+    points = game_points(scores, rules, state.first_dealer, state.penalties)
+    standings = [Standing(seat, rank + 1, scores[seat], points[seat])
+                 for rank, seat in enumerate(order)]
     return replace(state, scores=tuple(scores), sticks=sticks, phase=Phase.GAME_OVER,
-                   standings=tuple(standings), end_reason=reason)
+                   standings=tuple(standings), end_reason=reason,
+                   leftover_sticks=state.sticks - sticks)

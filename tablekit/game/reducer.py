@@ -37,11 +37,12 @@ from tablekit.game.events import (
     GameEnded,
     GameStarted,
     HandStarted,
+    Penalty,
     RiichiDeclared,
     Won,
     to_dict,
 )
-from tablekit.game.progression import final_standings, finish_hand
+from tablekit.game.progression import add_penalty, final_standings, finish_hand
 from tablekit.game.state import SEATS, HandResult, Phase, PondTile, TableState, seat_name
 from tablekit.game.wins import score_won
 from tablekit.rules.hand import Meld
@@ -409,6 +410,16 @@ def _chombo(state: TableState, event: Chombo) -> TableState:
                        penalty_seat=event.seat if state.rules.chombo == "penalty" else None)
 
 
+def _penalty(state: TableState, event: Penalty) -> TableState:
+    _need_phase(state, event, Phase.HAND_OVER, Phase.HAND_IN_PLAY)
+    _need_seat(event, event.seat)
+    unit = 300 if event.shared else 100
+    if event.points <= 0 or event.points % unit:
+        raise _refuse(event, f"a penalty is a positive number of points in {unit}s, "
+                             f"not {event.points}")
+    return add_penalty(state, event.seat, event.points, event.reason, event.shared)
+
+
 def _label(state: TableState) -> str:
     return state.short_label
 
@@ -418,5 +429,5 @@ _HANDLERS: dict[type, Handler] = {
     RiichiDeclared: _riichi, Call: _call, DiscardCorrected: _correct, DoraRevealed: _dora,
     DoraCorrected: _correct_dora, Won: _won,
     ExhaustiveDraw: _exhaustive, AbortiveDraw: _abortive, Chombo: _chombo,
-    GameEnded: _game_ended,
+    Penalty: _penalty, GameEnded: _game_ended,
 }

@@ -81,6 +81,15 @@ class HandResult:
 
 
 @dataclass(frozen=True)
+class LedgerEntry:
+    """One line of a game's penalty ledger: ``points`` off (negative: paid to) ``seat``."""
+
+    seat: int
+    points: int
+    reason: str
+
+
+@dataclass(frozen=True)
 class Standing:
     seat: int
     rank: int
@@ -116,7 +125,9 @@ class TableState:
     tracked: bool = True  # draws and discards are followed (camera or record)
     result: HandResult | None = None
     standings: tuple[Standing, ...] = ()
-    penalties: tuple[int, ...] = (0,) * SEATS  # chombo points taken from the final score
+    penalties: tuple[int, ...] = (0,) * SEATS  # points taken from each final score
+    ledger: tuple[LedgerEntry, ...] = ()  # the penalties line by line
+    leftover_sticks: int = 0  # riichi sticks handed to first place at the end
     end_reason: str = ""
     events: int = field(default=0, compare=False)
 

@@ -30,6 +30,7 @@ from tablekit.errors import RulesError
 Kazoe = Literal["yakuman", "sanbaiman"]
 MultiRon = Literal["all", "double", "head_bump"]
 Length = Literal["hanchan", "tonpuusen"]
+Rounding = Literal["tenhou", "none"]
 
 
 @dataclass(frozen=True)
@@ -58,6 +59,8 @@ class Rules:
     start_points: int = 25000
     return_points: int = 30000
     uma: tuple[int, int, int, int] = (20, 10, -10, -20)
+    final_rounding: Rounding = "tenhou"  # all but first to the thousand, first the rest
+    tied_places_share: bool = False  # equal final points split their places' uma and oka
     busting: bool = True
     length: Length = "hanchan"
     agari_yame: bool = True
@@ -98,6 +101,10 @@ class Rules:
              else "each winner"),
             ("Start / return", f"{self.start_points:,} / {self.return_points:,}"),
             ("Uma", uma),
+            ("Final scores", "rounded to the thousand, first takes the rest"
+             if self.final_rounding == "tenhou" else "to the hundred"),
+            ("Equal points", "share their places' uma" if self.tied_places_share
+             else "nearer the first dealer ranks higher"),
             ("Busting", yes[self.busting]),
             ("Length", "East only" if self.length == "tonpuusen" else "East + South"),
             ("Last hand ends on a leading dealer's win", yes[self.agari_yame]),
@@ -113,6 +120,11 @@ class Rules:
 
 TENHOU = Rules(
     notes=(
+        "Ends after South 4 (East 4 East-only) when someone has 30,000, or on busting; a "
+        "dealer on 30,000 and in the lead may stop after a win or tenpai in the last hand. "
+        "Short of 30,000 it goes on into the next wind until a hand the dealer does not keep "
+        "ends with someone on 30,000 (a dealer who keeps it plays on unless leading on "
+        "30,000), at the latest after West 4 (South 4 East-only).",
         "Kan dora: at once for a closed kan, after the discard for open and added kans.",
         "Triple ron is an abortive draw; double ron pays honba and sticks to the nearest winner.",
     ),
@@ -131,6 +143,8 @@ EMA2016 = Rules(
     start_points=30000,
     return_points=30000,
     uma=(15, 5, -5, -15),
+    final_rounding="none",
+    tied_places_share=True,
     busting=False,
     agari_yame=False,
     tenpai_yame=False,
@@ -139,7 +153,8 @@ EMA2016 = Rules(
     nagashi_mangan=False,
     chombo="penalty",
     notes=(
-        "No abortive draws; the game always plays East 1 to South 4.",
+        "No abortive draws; the game plays East 1 to South 4 (a dealer who keeps the deal "
+        "in South 4 plays again), no extension, no busting.",
         "Double and triple ron: the discarder pays each winner.",
     ),
 )
@@ -153,6 +168,8 @@ WRC2025 = dataclasses.replace(
     multi_ron="head_bump",
     multi_ron_honba="nearest",
     notes=(
+        "No abortive draws; the game plays East 1 to South 4 (a dealer who keeps the deal "
+        "in South 4 plays again), no extension, no busting.",
         "Head bump: only the first winner counter-clockwise from the discarder wins.",
         "A double-wind pair gives 2 fu.",
     ),
@@ -162,7 +179,8 @@ PRESETS: dict[str, Rules] = {r.name: r for r in (TENHOU, EMA2016, WRC2025)}
 _FIELDS = {f.name: f for f in dataclasses.fields(Rules)}
 _CHOICES = {"kazoe": ("yakuman", "sanbaiman"), "multi_ron": ("all", "double", "head_bump"),
             "length": ("hanchan", "tonpuusen"), "multi_ron_honba": ("nearest", "each"),
-            "chombo": ("mangan", "penalty"), "double_wind_fu": (2, 4)}
+            "chombo": ("mangan", "penalty"), "double_wind_fu": (2, 4),
+            "final_rounding": ("tenhou", "none")}
 
 
 def with_options(rules: Rules, **options: Any) -> Rules:

@@ -1,0 +1,104 @@
+"""Put a finished game into the league: one transaction, all of it or nothing.
+
+A game that did not finish (or was cancelled) writes nothing. A game recorded twice under
+the same ``key`` (the evening resumed after a power cut) is kept once.
+
+>>> import tempfile, pathlib
+>>> from tablekit.formats.tenhou import import_file
+>>> from tablekit.league.database import connect
+>>> db = connect(pathlib.Path(tempfile.mkdtemp()) / "league.sqlite")
+>>> events = import_file(pathlib.Path("tablekit/data/tenhou-python-bot-28.xml")).events
+>>> record_game(db, events, season="2026", key="fixture-28")
+1
+>>> record_game(db, events, season="2026", key="fixture-28") is None
+True
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable, Iterable, Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+from tablekit.game.events import Event
+from tablekit.game.session import in_force
+from tablekit.game.state import Phase
+from tablekit.game.summary import GameSummary, summarise
+from tablekit.league.database import LeagueError
+
+
+def record_game(db: sqlite3.Connection, game: GameSummary | Iterable[Event],
+                names: Sequence[str] | None = None, season: str = "",
+                played_at: str | None = None, key: str | None = None) -> int | None:
+    """Record ``game`` (a summary or its events) under ``names`` (seat order, else the
+    game's own); the new game's id, or None when nothing was written."""
+    summary = game if isinstance(game, GameSummary) else summarise(game)
+    if names is not None:
+        summary = summary.with_names(names)
+    if not summary.finished:
+        return None
+    _check_names(summary)
+    when = played_at or datetime.now(UTC).isoformat(timespec="seconds")
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        game_id = _insert(db, summary, season, when, key)
+        db.execute("COMMIT")
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    return game_id
+
+
+def _check_names(summary: GameSummary) -> None:
+    names = [p.name.strip() for p in summary.players]
+    if any(not n for n in names) or len(set(names)) != len(names):
+        raise LeagueError(f"a league game needs four different names, not {names}")
+
+
+def _insert(db: sqlite3.Connection, summary: GameSummary, season: str, when: str,
+            key: str | None) -> int | None:
+    if key is not None and db.execute("SELECT 1 FROM games WHERE game_key = ?",
+                                      (key,)).fetchone():
+        return None
+    cursor = db.execute(
+        "INSERT INTO games (season, played_at, rules, hands, end_reason, leftover_sticks,"
+        " game_key) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (season, when, summary.rules, summary.hands, summary.end_reason,
+         summary.leftover_sticks, key))
+    game_id = cursor.lastrowid
+    for player in summary.players:
+        db.execute(
+            "INSERT INTO results (game_id, seat, player_id, place, points, score_tenths, wins,"
+            " deal_ins, riichi, chombo) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (game_id, player.seat, _player_id(db, player.name.strip()), player.rank,
+             player.points, round(player.score * 10), player.wins, player.deal_ins,
+             player.riichi, player.chombo))
+    for entry in summary.ledger:
+        db.execute("INSERT INTO penalties (game_id, seat, amount, reason) VALUES (?, ?, ?, ?)",
+                   (game_id, entry.seat, entry.points, entry.reason))
+    return game_id
+
+
+def _player_id(db: sqlite3.Connection, name: str) -> int:
+    db.execute("INSERT OR IGNORE INTO players (name) VALUES (?)", (name,))
+    return db.execute("SELECT id FROM players WHERE name = ?", (name,)).fetchone()[0]
+
+
+def recorder(db: sqlite3.Connection, names: Sequence[str] | None = None, season: str = "",
+             key: str | None = None, warn: Callable[[str], None] | None = None
+             ) -> Callable[[Any, Any], None]:
+    """An ``on_hand(flow, report)`` hook for a game loop: once the game is over, it is
+    recorded (once: a later call finds it under ``key``). A game the league cannot take
+    is passed to ``warn`` (raised when None), and the loop goes on."""
+    def on_hand(flow: Any, _report: Any = None) -> None:
+        session = flow.session
+        if session.state.phase is not Phase.GAME_OVER:
+            return
+        try:
+            record_game(db, in_force(session.history)[0], names, season, key=key)
+        except LeagueError as error:
+            if warn is None:
+                raise
+            warn(f"not recorded in the league: {error}")
+    return on_hand

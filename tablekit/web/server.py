@@ -1,0 +1,203 @@
+"""The read-only web server: one page, its state as JSON, and server-sent events.
+
+Only GET is answered (anything else is 405): the page cannot change the game. Its state
+comes from a :class:`JournalSource`, which reads the game journal (and the league file)
+again whenever they change on disk, so the server never touches the running game.
+``/events`` pushes the state within a tenth of a second of a change.
+
+>>> import tempfile, pathlib, json, urllib.request
+>>> folder = pathlib.Path(tempfile.mkdtemp())
+>>> server = WebServer(("127.0.0.1", 0), JournalSource(folder / "game.jsonl"))
+>>> server.start()
+>>> with urllib.request.urlopen(f"{server.url}/state") as reply:
+...     json.loads(reply.read())["table"]["round"]
+'East 1'
+>>> server.stop()
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import threading
+import time
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from tablekit.errors import TablekitError
+from tablekit.game.journal import read_journal
+from tablekit.game.reducer import replay
+from tablekit.game.session import in_force
+from tablekit.game.state import TableState
+from tablekit.web.snapshot import evening_snapshot, league_snapshot, table_snapshot
+
+POLL_SECONDS = 0.1
+KEEPALIVE_SECONDS = 15.0
+
+
+class JournalSource:
+    """The page's state from a game journal and an optional league file, re-read on change."""
+
+    def __init__(self, journal: Path, league: Path | None = None) -> None:
+        self.journal = Path(journal)
+        self.league = Path(league) if league else None
+        self._lock = threading.Lock()
+        self._stamp: tuple = ()
+        self._snapshot: dict[str, Any] = {}
+        self.version = 0
+
+    def current(self) -> tuple[int, dict[str, Any]]:
+        """The state's version (it grows with every change) and the state."""
+        with self._lock:
+            stamp = (_stamp(self.journal), _stamp(self.league))
+            if stamp != self._stamp:
+                self._snapshot = self._read()
+                self._stamp = stamp
+                self.version += 1
+            return self.version, self._snapshot
+
+    def _read(self) -> dict[str, Any]:
+        state = TableState.new()
+        # a journal caught mid-write is read again at its next change
+        with contextlib.suppress(TablekitError):
+            if self.journal.exists():
+                state = replay(in_force(read_journal(self.journal).events)[0])
+        snapshot: dict[str, Any] = {"table": table_snapshot(state), "evening": [],
+                                    "league": []}
+        if self.league is not None and self.league.exists():
+            from tablekit.league.database import connect
+
+            db = connect(self.league)
+            snapshot["evening"] = evening_snapshot(db)
+            snapshot["league"] = league_snapshot(db)
+            db.close()
+        return snapshot
+
+
+def _stamp(path: Path | None) -> tuple:
+    if path is None or not path.exists():
+        return ()
+    info = path.stat()
+    wal = path.with_name(path.name + "-wal")
+    extra = (wal.stat().st_mtime_ns, wal.stat().st_size) if wal.exists() else ()
+    return (info.st_mtime_ns, info.st_size, *extra)
+
+
+class WebServer(ThreadingHTTPServer):
+    """Serves the page on ``address`` (host, port) in a background thread."""
+
+    daemon_threads = True
+
+    def __init__(self, address: tuple[str, int], source: JournalSource) -> None:
+        super().__init__(address, _Handler)
+        self.source = source
+        self.stopping = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    @property
+    def url(self) -> str:
+        host, port = self.server_address[:2]
+        return f"http://{host}:{port}"
+
+    def start(self) -> None:
+        self._thread = threading.Thread(target=self.serve_forever, name="tablekit-web",
+                                        daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self.stopping.set()
+        self.shutdown()
+        self.server_close()
+
+
+def parse_bind(text: str) -> tuple[str, int]:
+    """``:8080`` (every interface), ``127.0.0.1:8080`` or ``8080``.
+
+    >>> parse_bind(":8080"), parse_bind("192.168.1.5:80"), parse_bind("8000")
+    (('', 8080), ('192.168.1.5', 80), ('127.0.0.1', 8000))
+    """
+    host, _, port = text.rpartition(":") if ":" in text else ("127.0.0.1", "", text)
+    if not port.isdigit() or not 0 <= int(port) < 65536:
+        raise TablekitError(f"--web wants [HOST]:PORT, not {text!r}")
+    return host, int(port)
+
+
+class _Handler(BaseHTTPRequestHandler):
+    server: WebServer
+    protocol_version = "HTTP/1.1"
+
+    def do_GET(self) -> None:
+        route = self.path.split("?")[0]
+        if route == "/":
+            self._send(HTTPStatus.OK, "text/html; charset=utf-8", _page())
+        elif route == "/state":
+            _, snapshot = self.server.source.current()
+            self._send(HTTPStatus.OK, "application/json", json.dumps(snapshot).encode())
+        elif route == "/events":
+            self._events()
+        else:
+            self._send(HTTPStatus.NOT_FOUND, "text/plain", b"not found\n")
+
+    def _refuse(self) -> None:
+        self._send(HTTPStatus.METHOD_NOT_ALLOWED, "text/plain", b"read-only\n",
+                   {"Allow": "GET"})
+
+    do_POST = do_PUT = do_DELETE = do_PATCH = _refuse
+
+    def _send(self, status: HTTPStatus, kind: str, body: bytes,
+              headers: dict[str, str] | None = None) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", kind)
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("X-Content-Type-Options", "nosniff")
+        for key, value in (headers or {}).items():
+            self.send_header(key, value)
+        self.end_headers()
+        self.wfile.write(body)
+
+    def _events(self) -> None:
+        self.send_response(HTTPStatus.OK)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Cache-Control", "no-cache")
+        self.end_headers()
+        sent, quiet_since = -1, time.monotonic()
+        try:
+            while not self.server.stopping.is_set():
+                version, snapshot = self.server.source.current()
+                if version != sent:
+                    self.wfile.write(f"data: {json.dumps(snapshot)}\n\n".encode())
+                    self.wfile.flush()
+                    sent, quiet_since = version, time.monotonic()
+                elif time.monotonic() - quiet_since > KEEPALIVE_SECONDS:
+                    self.wfile.write(b": still here\n\n")
+                    self.wfile.flush()
+                    quiet_since = time.monotonic()
+                time.sleep(POLL_SECONDS)
+        except (BrokenPipeError, ConnectionResetError):
+            return
+
+    def log_message(self, format: str, *args: Any) -> None:
+        return  # the table's terminal is not a web log
+
+
+def _page() -> bytes:
+    return resources.files("tablekit.web").joinpath("page.html").read_bytes()
+
+
+def start_web(bind: str | None, journal: Path, league: Path | None,
+              report: Any) -> WebServer | None:
+    """Start the page for ``--web [HOST]:PORT`` (None: no page); a port in use is reported."""
+    if bind is None:
+        return None
+    try:
+        server = WebServer(parse_bind(bind), JournalSource(journal, league))
+    except (TablekitError, OSError) as error:
+        report(f"web: {error}; no web page")
+        return None
+    server.start()
+    host, port = server.server_address[:2]
+    report(f"web: the scoreboard is on http://{host or '0.0.0.0'}:{port}/ (read-only)")
+    return server

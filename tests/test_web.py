@@ -1,0 +1,131 @@
+"""The read-only web page: state and server-sent events, and a real headless browser."""
+
+import http.client
+import json
+import shutil
+import time
+import urllib.error
+import urllib.request
+
+import pytest
+
+from tablekit.errors import TablekitError
+from tablekit.game.events import Chombo, Draw, GameStarted, HandStarted
+from tablekit.game.journal import Journal
+from tablekit.tiles import Tile
+from tablekit.web.server import JournalSource, WebServer, parse_bind
+
+NAMES = ("<b>Aki</b>", "Ben & co", "Cho", "Dai")
+
+
+def _first_hand():
+    """A hand under names that need escaping, and a chombo (mangan payments) to end it."""
+    return [GameStarted({"base": "tenhou"}, names=NAMES), HandStarted(Tile.from_code("1m")),
+            Draw(0, Tile.from_code("9p"))], Chombo(2)
+
+
+@pytest.fixture
+def served(tmp_path):
+    journal = tmp_path / "game.jsonl"
+    before, last = _first_hand()
+    with Journal(journal) as out:
+        for event in before:
+            out.append(event)
+    server = WebServer(("127.0.0.1", 0), JournalSource(journal))
+    server.start()
+    yield server, journal, last
+    server.stop()
+
+
+def _events(server):
+    host, port = server.server_address[:2]
+    connection = http.client.HTTPConnection(host, port, timeout=5)
+    connection.request("GET", "/events")
+    reply = connection.getresponse()
+    assert reply.getheader("Content-Type") == "text/event-stream"
+    return connection, reply
+
+
+def _next_state(reply):
+    while True:
+        line = reply.readline().decode()
+        if line.startswith("data: "):
+            return json.loads(line[6:])
+
+
+def test_the_page_follows_the_journal_within_a_second(served):
+    server, journal, last = served
+    connection, reply = _events(server)
+    first = _next_state(reply)
+    assert [p["points"] for p in first["table"]["players"]] == [25000] * 4
+    with Journal(journal) as out:
+        out.append(last)  # the hand's result: points move
+    changed = time.monotonic()
+    second = _next_state(reply)
+    while [p["points"] for p in second["table"]["players"]] == [25000] * 4:
+        second = _next_state(reply)  # the write seen half-way: the next one is whole
+    assert time.monotonic() - changed < 1.0
+    assert second["table"]["last_result"] == "chombo"
+    connection.close()
+
+
+def test_the_page_is_read_only_and_shows_names_as_text(served):
+    server, _, _ = served
+    page = urllib.request.urlopen(server.url + "/").read().decode()
+    assert "EventSource" in page and "innerHTML" not in page and "textContent" in page
+    state = json.loads(urllib.request.urlopen(server.url + "/state").read())
+    assert state["table"]["players"][0]["name"] == "<b>Aki</b>"
+    for method in ("POST", "PUT", "DELETE"):
+        request = urllib.request.Request(server.url + "/state", data=b"{}", method=method)
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(request)
+        assert refused.value.code == 405
+
+
+def test_the_bind_address_is_read_as_told():
+    assert parse_bind(":8080") == ("", 8080)
+    with pytest.raises(TablekitError, match="HOST"):
+        parse_bind("localhost:http")
+
+
+def _browser():
+    webdriver = pytest.importorskip("selenium.webdriver")
+    driver_path = shutil.which("chromedriver")
+    browser = shutil.which("chromium") or shutil.which("chromium-browser")
+    if not driver_path or not browser:
+        pytest.skip("Debian's chromium and chromium-driver are not installed")
+    options = webdriver.ChromeOptions()
+    options.binary_location = browser
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"):
+        options.add_argument(flag)
+    from selenium.webdriver.chrome.service import Service
+
+    return webdriver.Chrome(options=options, service=Service(driver_path))
+
+
+def test_a_headless_browser_shows_a_change_within_a_second(served):
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    server, journal, last = served
+    browser = _browser()
+
+    def points(b):  # read in one go: the page redraws its rows on every change
+        return b.execute_script("const e = document.getElementById('points0');"
+                                "return e ? e.textContent : null;")
+
+    try:
+        browser.get(server.url + "/")
+        WebDriverWait(browser, 20).until(lambda b: points(b) == "25,000")
+        cells = browser.execute_script(
+            "return [...document.querySelectorAll('#players td')].map(c => c.textContent);")
+        assert "<b>Aki</b>" in cells  # escaped: shown as typed, not as bold
+        assert browser.execute_script("return document.querySelectorAll('#players b').length;"
+                                      ) == 0
+        with Journal(journal) as out:
+            out.append(last)
+        changed = time.monotonic()
+        WebDriverWait(browser, 1.0, poll_frequency=0.05).until(
+            lambda b: points(b) not in ("25,000", None))
+        assert time.monotonic() - changed < 1.0
+    finally:
+        browser.quit()
