@@ -5,7 +5,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import DATA, FIXTURES
+from conftest import DATA
 
 from tablekit.cli import main
 from tablekit.formats.replay_check import check_game
