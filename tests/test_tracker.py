@@ -12,9 +12,9 @@ from tablekit.game.reducer import replay
 from tablekit.rules.hand import Meld
 from tablekit.rules.reading import TileRead
 from tablekit.tiles import Tile, to_mpsz
-from tablekit.vision.hand_reading import read_revealed
-from tablekit.vision.meld_reading import meld_group, new_reads, read_claimed, read_own_kan
-from tablekit.vision.tracker import Tracker, own_kan
+from tablekit.tracking.hand_reading import read_revealed
+from tablekit.tracking.meld_reading import meld_group, new_reads, read_claimed, read_own_kan
+from tablekit.tracking.tracker import Tracker, own_kan
 
 GAME = FIXTURES / "mjlog" / "tenhou-python-bot-28.xml"
 
@@ -131,7 +131,7 @@ def test_a_revealed_hand_with_tiles_unseen_or_misread_still_reads():
 
     from tablekit.rules.reading import rank_hands
     from tablekit.tiles import parse_tiles
-    from tablekit.vision.hand_reading import fit_count, widen
+    from tablekit.tracking.hand_reading import fit_count, widen
 
     truth = parse_tiles("234678m345p123s55z")
     seen = [TileRead.sure(t) for t in truth if t.code not in ("5p", "1s")]
@@ -150,7 +150,7 @@ def test_a_fifth_tile_corrects_the_discard_the_frames_supported_least():
     from engine_helpers import Table
 
     from tablekit.game.events import DiscardCorrected
-    from tablekit.vision.hand_reading import visible_counts
+    from tablekit.tracking.hand_reading import visible_counts
 
     table = Table(dora="9s")
     table.deal()
@@ -171,8 +171,8 @@ def test_ura_indicators_are_voted_over_frames_and_a_hidden_one_is_doubted():
 
     from tablekit.game.events import Discard, Draw, RiichiDeclared
     from tablekit.sim.geometry import URA_Y
+    from tablekit.tracking.tracker import Snapshot
     from tablekit.vision.table_reading import SeenTile
-    from tablekit.vision.tracker import Snapshot
 
     table = Table(dora="9s")
     table.deal()
@@ -209,8 +209,8 @@ def test_a_dora_indicator_read_otherwise_at_the_win_is_a_doubt():
     from engine_helpers import Table
 
     from tablekit.game.events import Discard, Draw
+    from tablekit.tracking.tracker import Snapshot
     from tablekit.vision.table_reading import SeenTile
-    from tablekit.vision.tracker import Snapshot
 
     table = Table(dora="9s")
     table.deal()
@@ -234,8 +234,8 @@ def test_a_dora_indicator_many_frames_read_otherwise_is_corrected():
     from engine_helpers import Table
 
     from tablekit.game.events import DoraCorrected
+    from tablekit.tracking.tracker import CORRECTION_FRAMES, Snapshot
     from tablekit.vision.table_reading import SeenTile
-    from tablekit.vision.tracker import CORRECTION_FRAMES, Snapshot
 
     table = Table(dora="9s")
     table.deal()
@@ -270,8 +270,8 @@ def test_a_second_dora_indicator_needs_a_kan():
 
     from tablekit.game.events import DoraRevealed
     from tablekit.sim.geometry import WALL_Y
+    from tablekit.tracking.tracker import Snapshot
     from tablekit.vision.table_reading import SeenTile
-    from tablekit.vision.tracker import Snapshot
 
     table = Table(dora="9s")
     state = table.deal()
@@ -329,8 +329,8 @@ def test_a_person_enters_han_and_fu_when_tiles_cannot_fix_the_hand():
 def test_the_tracker_says_when_the_ponds_show_discards_the_state_has_not_taken():
     from engine_helpers import Table
 
+    from tablekit.tracking.tracker import Snapshot
     from tablekit.vision.table_reading import SeenTile
-    from tablekit.vision.tracker import Snapshot
 
     table = Table(dora="9s")
     table.deal()
@@ -353,7 +353,7 @@ def test_a_discard_seen_only_faintly_is_taken_once_the_next_seat_has_discarded()
     from tablekit.game.events import Discard
     from tablekit.game.reducer import apply
     from tablekit.sim.geometry import POND_FIRST_ROW_Y, seat_to_table
-    from tablekit.vision.faint_discards import FIRST_X
+    from tablekit.tracking.faint_discards import FIRST_X
     from tablekit.vision.table_reading import SeenTile, TableReading
 
     table = Table(dora="9s")
@@ -399,8 +399,8 @@ def test_a_call_whose_meld_is_never_seen_is_shown_until_the_meld_appears():
     from engine_helpers import Table
 
     from tablekit.game.events import Call
+    from tablekit.tracking.tracker import CALL_PATIENCE
     from tablekit.vision.table_reading import TableReading
-    from tablekit.vision.tracker import CALL_PATIENCE
 
     table = Table(dora="9s")
     table.deal()
@@ -452,8 +452,8 @@ def test_a_revealed_row_is_voted_by_where_its_tiles_lie():
 
     from tablekit.game.state import TableState
     from tablekit.tiles import parse_tiles
+    from tablekit.tracking.tracker import Snapshot
     from tablekit.vision.table_reading import SeenTile
-    from tablekit.vision.tracker import Snapshot
 
     new = TableState.new()
     seats = list(new.seats)
@@ -575,8 +575,8 @@ def test_a_winning_tile_glimpsed_in_two_frames_of_eight_gives_way_to_the_rules()
     from dataclasses import replace
 
     from tablekit.game.state import TableState
+    from tablekit.tracking.tracker import Snapshot
     from tablekit.vision.table_reading import SeenTile
-    from tablekit.vision.tracker import Snapshot
 
     new = TableState.new()
     seats = list(new.seats)

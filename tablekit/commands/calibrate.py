@@ -56,7 +56,7 @@ def write_markers(args: argparse.Namespace) -> int:
 
 
 def grab(spec: str, count: int) -> list:
-    from tablekit.vision.camera import open_camera
+    from tablekit.devices import open_camera
 
     images = []
     with open_camera(spec) as camera:  # type: ignore[attr-defined]

@@ -78,10 +78,10 @@ def _open_camera(spec: str, session: Any, report: Any) -> Any:
         report("camera: none; the buttons keep the score (wins entered as han and fu)")
         return None
     try:
-        from tablekit.vision.camera import open_camera
-        from tablekit.vision.feed import CameraFeed
+        from tablekit.devices import open_camera
+        from tablekit.tracking.feed import CameraFeed
+        from tablekit.tracking.tracker import Tracker
         from tablekit.vision.pipeline import CameraPipeline
-        from tablekit.vision.tracker import Tracker
 
         source = open_camera(spec)
         return CameraFeed(source, CameraPipeline.open(), Tracker(lambda: session.state))

@@ -44,7 +44,7 @@ class CameraPipeline:
     def read(self, image: np.ndarray, timestamp: float = 0.0, faint: bool = False
              ) -> TableReading:
         """The frame's reading; ``faint``: the ponds' faint peaks too (the tracker's
-        :meth:`~tablekit.vision.tracker.Tracker.wants_faint`)."""
+        :meth:`~tablekit.tracking.tracker.Tracker.wants_faint`)."""
         self.frames += 1
         if self.profile is None and not self._calibrate(image):
             return TableReading((), (), timestamp, calibrated=False)

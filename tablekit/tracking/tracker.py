@@ -10,10 +10,10 @@ or added kan, a new dora indicator. A registered discard or dora indicator that 
 later frames read otherwise is corrected. A meld counts only once its seat has pressed CALL:
 the button vouches for it, the camera says what it is. A discard the detector barely
 sees is taken only once the next seat has discarded
-(:mod:`tablekit.vision.faint_discards`).
+(:mod:`tablekit.tracking.faint_discards`).
 
 At a win the tracker votes the revealed hand's tiles over its last frames
-(:meth:`Tracker.read_win`) and :mod:`tablekit.vision.hand_reading` reads them under
+(:meth:`Tracker.read_win`) and :mod:`tablekit.tracking.hand_reading` reads them under
 the rules.
 """
 
@@ -39,8 +39,8 @@ from tablekit.game.win_reading import WinReading
 from tablekit.rules.hand import Meld, concealed_count
 from tablekit.rules.reading import TileRead
 from tablekit.tiles import Tile, to_mpsz
-from tablekit.vision.faint_discards import FaintSpots, faint_discard
-from tablekit.vision.hand_reading import (
+from tablekit.tracking.faint_discards import FaintSpots, faint_discard
+from tablekit.tracking.hand_reading import (
     SURE,
     before_melds,
     draft_hand,
@@ -51,7 +51,7 @@ from tablekit.vision.hand_reading import (
     vote_rows,
     vote_slots,
 )
-from tablekit.vision.meld_reading import (
+from tablekit.tracking.meld_reading import (
     face_up_meld_tiles,
     face_up_tiles,
     meld_group,
@@ -61,7 +61,7 @@ from tablekit.vision.meld_reading import (
     read_own_kan,
 )
 from tablekit.vision.table_reading import SeenTile, TableReading
-from tablekit.vision.zones import Place, locate
+from tablekit.vision.zones import Place, TileZone
 
 BACK_REACH = 40.0  # mm left of the melds' first face where a closed kan's left end lies
 WIN_LOOK = 8        # frames after a win's reading that the hand rows' gaps are looked into
@@ -84,7 +84,7 @@ class Snapshot:
     """Where face-down tiles lie along each seat's row (a closed kan's ends)."""
     faint: list[list[tuple[Place, SeenTile]] | None] = field(
         default_factory=lambda: [[] for _ in range(SEATS)])
-    """Each seat's faint pond reads (:mod:`tablekit.vision.faint_discards`)."""
+    """Each seat's faint pond reads (:mod:`tablekit.tracking.faint_discards`)."""
 
 
 def snapshot(reading: TableReading, kept: Sequence[SeenTile] = (),
@@ -98,17 +98,17 @@ def snapshot(reading: TableReading, kept: Sequence[SeenTile] = (),
     indicators: list[SeenTile] | None = []
     ura: list[SeenTile] = []
     for tile in (*reading.tiles, *kept, *gaps):
-        place = locate(tile)
+        place = tile.place
         busy = reading.in_busy(tile.xy)
-        if place.zone == "pond":
+        if place.zone == TileZone.POND:
             _put(ponds, place.seat, (place.row, place.x, tile), busy)
-        elif place.zone == "hand" and tile.face_up:
+        elif place.zone == TileZone.HAND and tile.face_up:
             _put(rows, place.seat, (place.x, tile), busy)
-        elif place.zone == "hand":
+        elif place.zone == TileZone.HAND:
             _put(backs, place.seat, place.x, busy)
-        elif place.zone == "indicator" and tile.face_up and indicators is not None:
+        elif place.zone == TileZone.INDICATOR and tile.face_up and indicators is not None:
             indicators = None if busy else [*indicators, tile]
-        elif place.zone == "ura" and tile.face_up:
+        elif place.zone == TileZone.URA and tile.face_up:
             ura.append(tile)
     ordered = [None if p is None else [t for *_, t in sorted(p, key=lambda i: i[:2])]
                for p in ponds]
@@ -116,8 +116,8 @@ def snapshot(reading: TableReading, kept: Sequence[SeenTile] = (),
         if row is not None:
             row.sort(key=lambda item: item[0])
     for tile in reading.faint:
-        place = locate(tile)
-        if place.zone == "pond" and tile not in kept:
+        place = tile.place
+        if place.zone == TileZone.POND and tile not in kept:
             _put(faint, place.seat, (place, tile), reading.in_busy(tile.xy))
     return Snapshot(ordered, rows, indicators, ura, backs, faint)
 
@@ -452,7 +452,7 @@ class Tracker:
         """A pon of a discard the camera never read: the seat to draw drew and discarded,
         and ``seat`` called it before its pond showed it (a dark face on a dark felt, an
         arm over the pond). The faces of the meld say what it was
-        (:func:`~tablekit.vision.meld_reading.read_missed_pon`); the draw, the discard and
+        (:func:`~tablekit.tracking.meld_reading.read_missed_pon`); the draw, the discard and
         the call are given together. Not while that pond shows a discard not yet taken."""
         discarder = state.turn
         if not state.to_draw or discarder is None or discarder == seat or \
@@ -597,7 +597,7 @@ class Tracker:
         if not any(state.seats[s].riichi for s in seats):
             return (), []
         want = max(1, len(state.dora))
-        rows = [sorted((t for t in s.ura if t.candidates), key=lambda t: locate(t).x)
+        rows = [sorted((t for t in s.ura if t.candidates), key=lambda t: t.place.x)
                 for s in self.history[-self.frames_needed * 2:]]
         rows = [r for r in rows if len(r) == want]
         if not rows:
