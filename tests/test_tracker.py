@@ -406,22 +406,36 @@ def test_a_call_whose_meld_is_never_seen_is_shown_until_the_meld_appears():
     table.deal()
     state = [table.state]
     tracker = Tracker(lambda: state[0])
+    clock = iter(range(1000, 10_000))  # frames at 4 a second, from 250 s on
+
+    def frame() -> None:
+        tracker.update(TableReading((), (), next(clock) / 4))
+
+    frame()
     tracker.expect_call(2)
-    for time in range(CALL_PATIENCE):
-        tracker.update(TableReading((), (), float(time)))
+    for _ in range(int(CALL_PATIENCE * 4)):  # patience is seconds, whatever the frame rate
+        frame()
         assert tracker.warnings() == []
-    tracker.update(TableReading((), (), float(CALL_PATIENCE)))
+    frame()
     assert tracker.warnings() == [
         "seat 2 called but no meld is seen: lay it face up by the hand, or UNDO"]
     tracker.expect_call(2)  # pressed again: waiting for the meld once more
     assert tracker.warnings() == [] and tracker.call_pending == 2
-    for time in range(CALL_PATIENCE + 1):
-        tracker.update(TableReading((), (), float(time)))
+    slow = Tracker(lambda: state[0])  # a camera at 2 frames a second waits as long
+    slow.update(TableReading((), (), 0.0))
+    slow.expect_call(2)
+    for time in range(1, int(CALL_PATIENCE * 2) + 1):
+        slow.update(TableReading((), (), time / 2))
+    assert slow.warnings() == []
+    slow.update(TableReading((), (), CALL_PATIENCE + 0.5))
+    assert slow.warnings()
+    for _ in range(int(CALL_PATIENCE * 4) + 1):
+        frame()
     assert tracker.warnings()
     table.turn(0, "7z")
     dragon = Tile.from_code("7z")
     state[0] = table(Call(2, "pon", (dragon,) * 3, dragon, 0))  # the meld shows up after all
-    tracker.update(TableReading((), (), float(CALL_PATIENCE + 2)))
+    frame()
     assert tracker.warnings() == []
 
 
@@ -472,7 +486,7 @@ def test_a_revealed_row_is_voted_by_where_its_tiles_lie():
 
     tracker = Tracker(lambda: state)
     for skip, seen in (({4}, 3), ({4, 7}, 2), (set(), 1), ({7}, 3), ({4}, 2)):
-        tracker.hand_rows.append((0, frame(skip, seen).hand_rows))
+        tracker.hand_rows.append((0, 0.0, frame(skip, seen).hand_rows))
     reading = tracker.read_win((1,), 0)
     assert [to_mpsz(w.hand) for w in reading.winners] == ["234567m234p99s"]
     assert reading.unseen == 0
@@ -491,10 +505,10 @@ def test_faces_read_in_a_hand_rows_gaps_count_only_while_a_win_is_read():
     reading = TableReading((tile(-257, "5s"), tile(-203, "6s")), gaps=(tile(-230, "0s"),))
     tracker = Tracker(lambda: TableState.new())
     tracker.update(reading)
-    assert [t.best.code for _, t in tracker.hand_rows[-1][1][1]] == ["5s", "6s"]
+    assert [t.best.code for _, t in tracker.hand_rows[-1][2][1]] == ["5s", "6s"]
     tracker.read_win((1,), 0)
     tracker.update(reading)
-    assert [t.best.code for _, t in tracker.hand_rows[-1][1][1]] == ["5s", "0s", "6s"]
+    assert [t.best.code for _, t in tracker.hand_rows[-1][2][1]] == ["5s", "0s", "6s"]
 
 
 def test_a_tile_not_seen_is_one_doubt_not_a_read_at_three_percent():
@@ -595,8 +609,8 @@ def test_a_winning_tile_glimpsed_in_two_frames_of_eight_gives_way_to_the_rules()
     tracker = Tracker(lambda: state)
     for frame in range(8):
         row = [*hand, *([(-142.0, seen("8p", "6s"))] if frame in (2, 5) else []), *melds]
-        tracker.hand_rows.append((frame, Snapshot([[] for _ in range(4)],
-                                                  [None, None, None, row], [], []).hand_rows))
+        tracker.hand_rows.append((frame, frame / 4, Snapshot(
+            [[] for _ in range(4)], [None, None, None, row], [], []).hand_rows))
     reading = tracker.read_win((3,), None)
     assert [to_mpsz(w.hand) for w in reading.winners] == ["33m999p"]
     assert any("8p" in doubt for doubt in reading.doubts)
