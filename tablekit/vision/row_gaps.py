@@ -19,7 +19,7 @@ from __future__ import annotations
 import itertools
 from collections import defaultdict
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
@@ -28,7 +28,16 @@ from tablekit.vision.zones import TileZone, locate
 
 if TYPE_CHECKING:
     from tablekit.vision.rectify import TableView
-    from tablekit.vision.table_reader import ViewTile
+
+
+class RowTile(Protocol):
+    """A tile found in a view (:class:`tablekit.vision.table_reader.ViewTile`)."""
+
+    @property
+    def box(self) -> tuple[float, float, float, float]: ...
+
+    @property
+    def face_up(self) -> bool: ...
 
 PITCH = DEFAULT_LAYOUT.tile_width + 1.0
 """Centre to centre of two tiles side by side in a row (mm; the default table's tiles)."""
@@ -49,7 +58,7 @@ def gap_places(row: Sequence[float], pitch: float = PITCH) -> list[tuple[int, fl
     return places
 
 
-def gap_boxes(tiles: Sequence[ViewTile], view: TableView) -> np.ndarray:
+def gap_boxes(tiles: Sequence[RowTile], view: TableView) -> np.ndarray:
     """View boxes at the places a hand row's gaps hold a tile (each the size of its left
     neighbour's box), from the frame's face-up tiles.
 
