@@ -162,3 +162,19 @@ def test_calibrate_command_takes_a_measured_table(tmp_path: Path) -> None:
                  "--felt-mm", "960", "--marker-inset-mm", "45"]) == 0  # the sim's table
     assert json.loads(out.read_text())["layout"]["felt_size"] == 960.0
     assert Profile.load(out).layout == TableLayout.measured(960.0, 45.0) == DEFAULT_LAYOUT
+
+
+def test_the_pipeline_calibrates_under_its_tables_layout(script: Script, tmp_path: Path) -> None:
+    from tablekit.vision.calibration import table_layout
+    from tablekit.vision.pipeline import CameraPipeline
+
+    other_markers = TableLayout(marker_ids=(4, 5, 6, 7))
+    saved = replace(Profile.load(EXAMPLE), zones=(), layout=other_markers)
+    assert table_layout(saved.save(tmp_path / "club.json")) == other_markers
+    layout = table_layout(tmp_path / "club.json")
+    pipeline = CameraPipeline(models=None, layout=layout)  # no models: it never gets to read
+    camera = sim_camera(script, 0)
+    readings = [pipeline.read(camera.read().image, t) for t in range(3)]
+    assert not any(r.calibrated for r in readings) and pipeline.profile is None
+    assert pipeline.warnings == ["markers [4, 5, 6, 7] not found in 3 frame(s): each table "
+                                 "corner needs its marker in view (tablekit calibrate --markers)"]

@@ -29,6 +29,9 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--journal", type=Path, default=None,
                         help="game journal (default: ~/.local/state/tablekit/game.jsonl)")
     parser.add_argument("--frames", type=int, default=None, help="stop after N frames")
+    parser.add_argument("--calibration", type=Path, default=Path("calibration") / "table.json",
+                        metavar="PROFILE", help="the table's layout comes from this profile "
+                        "(tablekit calibrate) when there is one; the camera is fitted afresh")
     parser.set_defaults(run=run)
 
 
@@ -47,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
     except TablekitError as error:
         report(str(error))
         return 2
-    feed = _open_camera(args.camera, session, report)
+    feed = _open_camera(args.camera, session, report, args.calibration)
     reader = feed.tracker if feed is not None else None
     app = App(Flow(session, reader=reader, layout=args.layout),
               open_display(pick_display(args.display), _size(args.size), report))
@@ -68,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _open_camera(spec: str, session: Any, report: Any) -> Any:
+def _open_camera(spec: str, session: Any, report: Any, calibration: Path) -> Any:
     """A camera feed for ``spec``, or None (reported) when there is no camera to use."""
     from tablekit.devices import on_raspberry_pi
 
@@ -81,10 +84,13 @@ def _open_camera(spec: str, session: Any, report: Any) -> Any:
         from tablekit.devices import open_camera
         from tablekit.tracking.feed import CameraFeed
         from tablekit.tracking.tracker import Tracker
+        from tablekit.vision.calibration import table_layout
         from tablekit.vision.pipeline import CameraPipeline
 
+        layout = table_layout(calibration)
         source = open_camera(spec)
-        return CameraFeed(source, CameraPipeline.open(), Tracker(lambda: session.state))
+        return CameraFeed(source, CameraPipeline.open(layout=layout),
+                          Tracker(lambda: session.state))
     except (TablekitError, ImportError, OSError) as error:
         report(f"camera: {error}; the buttons keep the score")
         return None

@@ -132,6 +132,18 @@ class Profile:
                                    f"recalibrate with tablekit calibrate") from None
 
 
+def table_layout(path: Path) -> TableLayout:
+    """The table measured in the profile at ``path``; the default table when there is no
+    profile there (a broken one raises :class:`CalibrationError`).
+
+    >>> table_layout(Path("nowhere.json")) == DEFAULT_LAYOUT
+    True
+    """
+    if not Path(path).is_file():
+        return DEFAULT_LAYOUT
+    return Profile.load(path).layout
+
+
 def gather_corners(images: Iterable[np.ndarray], layout: TableLayout = DEFAULT_LAYOUT
                    ) -> tuple[dict[int, np.ndarray], int, tuple]:
     """The median corners of each marker over ``images``, the frame count and image size."""
