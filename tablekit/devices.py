@@ -107,3 +107,18 @@ def open_buttons(spec: str, inbox: queue.Queue, report: Report, pinout: Path | N
     except Exception as error:  # gpiozero's BadPinFactory and friends
         report(f"buttons: GPIO failed ({type(error).__name__}: {error}); using the keyboard")
         return None, KeyboardButtons(inbox)
+
+
+def open_camera(spec: str, size: tuple[int, int] | None = None, **options: Any) -> Any:
+    """The frame source for ``spec``: a real camera (:func:`tablekit.vision.camera.open_camera`)
+    or ``sim``, ``sim:LOG``, ``sim:LOG:SEED``, the simulated table
+    (:func:`tablekit.sim.source.open_sim`, loaded only then)."""
+    from tablekit.vision.camera import DEFAULT_SIZE
+    from tablekit.vision.camera import open_camera as open_real
+
+    def open_sim(spec: str, **options: Any) -> Any:
+        from tablekit.sim.source import open_sim
+
+        return open_sim(spec, **options)
+
+    return open_real(spec, size or DEFAULT_SIZE, {"sim": open_sim}, **options)

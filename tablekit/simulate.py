@@ -35,8 +35,8 @@ from tablekit.sim.person import put_right
 from tablekit.sim.script import Script
 from tablekit.sim.source import ReplayedFrames, SimulatedCamera
 from tablekit.tiles import Tile
+from tablekit.tracking.tracker import Tracker
 from tablekit.vision.table_reading import TableReading
-from tablekit.vision.tracker import Tracker
 
 HOLD = {False: 0.12, True: 1.2}   # seconds a short or long press keeps the pin low
 GAP = 0.15                         # seconds between a person's own presses
@@ -44,7 +44,7 @@ TAIL = 60.0                        # seconds the presses may go on after the las
 PATIENCE = 2.0                     # seconds a simulated person waits for the scored hand
 ReadFrame = Callable[[Any, bool], TableReading]
 """``read(frame, faint)``: the frame's reading (``faint``: the tracker wants the ponds'
-faint peaks read too, :meth:`tablekit.vision.tracker.Tracker.wants_faint`)."""
+faint peaks read too, :meth:`tablekit.tracking.tracker.Tracker.wants_faint`)."""
 
 
 @dataclass

@@ -79,9 +79,9 @@ class BrokenCamera:
 
 
 def test_a_lost_camera_is_reported_and_the_buttons_keep_the_score(tmp_path):
-    from tablekit.vision.feed import CameraFeed
+    from tablekit.tracking.feed import CameraFeed
+    from tablekit.tracking.tracker import Tracker
     from tablekit.vision.pipeline import CameraPipeline
-    from tablekit.vision.tracker import Tracker
 
     now = [0.0]
     app, _ = make_app(tmp_path, now)
@@ -96,10 +96,10 @@ def test_a_lost_camera_is_reported_and_the_buttons_keep_the_score(tmp_path):
 
 
 def test_the_simulated_camera_feeds_the_tracker(tmp_path):
-    from tablekit.vision.camera import open_camera
-    from tablekit.vision.feed import CameraFeed
+    from tablekit.devices import open_camera
+    from tablekit.tracking.feed import CameraFeed
+    from tablekit.tracking.tracker import Tracker
     from tablekit.vision.pipeline import CameraPipeline
-    from tablekit.vision.tracker import Tracker
 
     now = [0.0]
     app, _ = make_app(tmp_path, now)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -21,8 +22,10 @@ from tablekit.vision.calibration import (
     calibrate,
     check_profile,
 )
+from tablekit.vision.layout import DEFAULT_LAYOUT, TableLayout
 from tablekit.vision.markers import find_markers, marker_sheet, mm_to_px
 from tablekit.vision.table_zones import table_zones
+from tablekit.vision.zones import TileZone, locate
 
 EXAMPLE = EXAMPLE_PROFILE
 
@@ -128,3 +131,50 @@ def test_calibrate_command_writes_checks_and_prints_markers(tmp_path: Path, caps
     assert cv2.imread(str(sheet)) is not None
     assert main(["calibrate", "--camera", f"folder:{tmp_path / 'none'}"]) == 2
     assert "no such folder" in capsys.readouterr().err
+
+
+def test_a_profile_without_a_layout_loads_with_the_default_one() -> None:
+    data = json.loads(EXAMPLE.read_text())
+    assert "layout" not in data  # saved before layouts were stored
+    assert Profile.from_dict(data).layout == DEFAULT_LAYOUT
+
+
+def test_a_club_table_layout_is_kept_by_its_profile_and_places_tiles(tmp_path: Path) -> None:
+    club = TableLayout.measured(felt_size=860.0, marker_inset=40.0)
+    profile = replace(Profile.load(EXAMPLE), zones=(), layout=club)  # zones: the club's
+    again = Profile.load(profile.save(tmp_path / "club.json"))
+    assert again.layout == club and again.layout.marker_corners[1][0] == (360.0, -360.0)
+    hand = next(zone for zone in again.zones if zone.name == "hand:0")
+    assert min(y for _, y in hand.polygon) == -430.0  # the club's felt edge, not 480 mm
+    # 50 mm in from the club's felt edge lies its hand row; on the default table, no zone
+    assert locate((0.0, -380.0), club).zone == TileZone.HAND
+    assert locate((0.0, -380.0)).zone == TileZone.OTHER
+    data = json.loads((tmp_path / "club.json").read_text())
+    data["layout"]["legs"] = 4
+    (tmp_path / "bad.json").write_text(json.dumps(data))
+    with pytest.raises(CalibrationError, match="corrupt"):
+        Profile.load(tmp_path / "bad.json")
+
+
+def test_calibrate_command_takes_a_measured_table(tmp_path: Path) -> None:
+    out = tmp_path / "table.json"
+    assert main(["calibrate", "--camera", "sim", "--frames", "1", "--out", str(out),
+                 "--felt-mm", "960", "--marker-inset-mm", "45"]) == 0  # the sim's table
+    assert json.loads(out.read_text())["layout"]["felt_size"] == 960.0
+    assert Profile.load(out).layout == TableLayout.measured(960.0, 45.0) == DEFAULT_LAYOUT
+
+
+def test_the_pipeline_calibrates_under_its_tables_layout(script: Script, tmp_path: Path) -> None:
+    from tablekit.vision.calibration import table_layout
+    from tablekit.vision.pipeline import CameraPipeline
+
+    other_markers = TableLayout(marker_ids=(4, 5, 6, 7))
+    saved = replace(Profile.load(EXAMPLE), zones=(), layout=other_markers)
+    assert table_layout(saved.save(tmp_path / "club.json")) == other_markers
+    layout = table_layout(tmp_path / "club.json")
+    pipeline = CameraPipeline(models=None, layout=layout)  # no models: it never gets to read
+    camera = sim_camera(script, 0)
+    readings = [pipeline.read(camera.read().image, t) for t in range(3)]
+    assert not any(r.calibrated for r in readings) and pipeline.profile is None
+    assert pipeline.warnings == ["markers [4, 5, 6, 7] not found in 3 frame(s): each table "
+                                 "corner needs its marker in view (tablekit calibrate --markers)"]

@@ -213,11 +213,15 @@ def test_exposure_lock_gives_up_waiting_after_max_frames() -> None:
 
 
 def test_sim_spec_opens_the_simulated_table_and_bad_logs_are_clear() -> None:
-    with open_camera("sim", size=(160, 96), art="fallback") as source:
+    from tablekit.devices import open_camera as open_device
+
+    with open_device("sim", size=(160, 96), art="fallback") as source:
         frame = source.read()
     assert frame.image.shape == (96, 160, 3) and frame.timestamp == 0.0
     with pytest.raises(CameraError, match="no game log"):
-        open_camera("sim:nowhere.xml")
+        open_device("sim:nowhere.xml")
+    with pytest.raises(CameraError, match="unknown camera 'sim'"):
+        open_camera("sim")  # perception alone knows no simulator
 
 
 def test_unknown_spec_lists_the_forms() -> None:

@@ -13,9 +13,9 @@ from tablekit.game.reducer import replay
 from tablekit.rules.hand import Meld
 from tablekit.rules.reading import TileRead
 from tablekit.tiles import Tile, to_mpsz
-from tablekit.vision.hand_reading import read_revealed
-from tablekit.vision.meld_reading import meld_group, new_reads, read_claimed, read_own_kan
-from tablekit.vision.tracker import Tracker, own_kan
+from tablekit.tracking.hand_reading import read_revealed
+from tablekit.tracking.meld_reading import meld_group, new_reads, read_claimed, read_own_kan
+from tablekit.tracking.tracker import Tracker, own_kan
 
 GAME = DATA / "tenhou-python-bot-28.xml"
 
@@ -134,7 +134,7 @@ def test_a_revealed_hand_with_tiles_unseen_or_misread_still_reads():
 
     from tablekit.rules.reading import rank_hands
     from tablekit.tiles import parse_tiles
-    from tablekit.vision.hand_reading import fit_count, widen
+    from tablekit.tracking.hand_reading import fit_count, widen
 
     truth = parse_tiles("234678m345p123s55z")
     seen = [TileRead.sure(t) for t in truth if t.code not in ("5p", "1s")]
@@ -153,7 +153,7 @@ def test_a_fifth_tile_corrects_the_discard_the_frames_supported_least():
     from engine_helpers import Table
 
     from tablekit.game.events import DiscardCorrected
-    from tablekit.vision.hand_reading import visible_counts
+    from tablekit.tracking.hand_reading import visible_counts
 
     table = Table(dora="9s")
     table.deal()
@@ -174,8 +174,8 @@ def test_ura_indicators_are_voted_over_frames_and_a_hidden_one_is_doubted():
 
     from tablekit.game.events import Discard, Draw, RiichiDeclared
     from tablekit.sim.geometry import URA_Y
+    from tablekit.tracking.tracker import Snapshot
     from tablekit.vision.table_reading import SeenTile
-    from tablekit.vision.tracker import Snapshot
 
     table = Table(dora="9s")
     table.deal()
@@ -212,8 +212,8 @@ def test_a_dora_indicator_read_otherwise_at_the_win_is_a_doubt():
     from engine_helpers import Table
 
     from tablekit.game.events import Discard, Draw
+    from tablekit.tracking.tracker import Snapshot
     from tablekit.vision.table_reading import SeenTile
-    from tablekit.vision.tracker import Snapshot
 
     table = Table(dora="9s")
     table.deal()
@@ -237,8 +237,8 @@ def test_a_dora_indicator_many_frames_read_otherwise_is_corrected():
     from engine_helpers import Table
 
     from tablekit.game.events import DoraCorrected
+    from tablekit.tracking.tracker import CORRECTION_FRAMES, Snapshot
     from tablekit.vision.table_reading import SeenTile
-    from tablekit.vision.tracker import CORRECTION_FRAMES, Snapshot
 
     table = Table(dora="9s")
     table.deal()
@@ -273,8 +273,8 @@ def test_a_second_dora_indicator_needs_a_kan():
 
     from tablekit.game.events import DoraRevealed
     from tablekit.sim.geometry import WALL_Y
+    from tablekit.tracking.tracker import Snapshot
     from tablekit.vision.table_reading import SeenTile
-    from tablekit.vision.tracker import Snapshot
 
     table = Table(dora="9s")
     state = table.deal()
@@ -335,8 +335,8 @@ def test_a_person_enters_han_and_fu_when_tiles_cannot_fix_the_hand():
 def test_the_tracker_says_when_the_ponds_show_discards_the_state_has_not_taken():
     from engine_helpers import Table
 
+    from tablekit.tracking.tracker import Snapshot
     from tablekit.vision.table_reading import SeenTile
-    from tablekit.vision.tracker import Snapshot
 
     table = Table(dora="9s")
     table.deal()
@@ -359,7 +359,7 @@ def test_a_discard_seen_only_faintly_is_taken_once_the_next_seat_has_discarded()
     from tablekit.game.events import Discard
     from tablekit.game.reducer import apply
     from tablekit.sim.geometry import POND_FIRST_ROW_Y, seat_to_table
-    from tablekit.vision.faint_discards import FIRST_X
+    from tablekit.tracking.faint_discards import FIRST_X
     from tablekit.vision.table_reading import SeenTile, TableReading
 
     table = Table(dora="9s")
@@ -405,29 +405,43 @@ def test_a_call_whose_meld_is_never_seen_is_shown_until_the_meld_appears():
     from engine_helpers import Table
 
     from tablekit.game.events import Call
+    from tablekit.tracking.tracker import CALL_PATIENCE
     from tablekit.vision.table_reading import TableReading
-    from tablekit.vision.tracker import CALL_PATIENCE
 
     table = Table(dora="9s")
     table.deal()
     state = [table.state]
     tracker = Tracker(lambda: state[0])
+    clock = iter(range(1000, 10_000))  # frames at 4 a second, from 250 s on
+
+    def frame() -> None:
+        tracker.update(TableReading((), (), next(clock) / 4))
+
+    frame()
     tracker.expect_call(2)
-    for time in range(CALL_PATIENCE):
-        tracker.update(TableReading((), (), float(time)))
+    for _ in range(int(CALL_PATIENCE * 4)):  # patience is seconds, whatever the frame rate
+        frame()
         assert tracker.warnings() == []
-    tracker.update(TableReading((), (), float(CALL_PATIENCE)))
+    frame()
     assert tracker.warnings() == [
         "seat 2 called but no meld is seen: lay it face up by the hand, or UNDO"]
     tracker.expect_call(2)  # pressed again: waiting for the meld once more
     assert tracker.warnings() == [] and tracker.call_pending == 2
-    for time in range(CALL_PATIENCE + 1):
-        tracker.update(TableReading((), (), float(time)))
+    slow = Tracker(lambda: state[0])  # a camera at 2 frames a second waits as long
+    slow.update(TableReading((), (), 0.0))
+    slow.expect_call(2)
+    for time in range(1, int(CALL_PATIENCE * 2) + 1):
+        slow.update(TableReading((), (), time / 2))
+    assert slow.warnings() == []
+    slow.update(TableReading((), (), CALL_PATIENCE + 0.5))
+    assert slow.warnings()
+    for _ in range(int(CALL_PATIENCE * 4) + 1):
+        frame()
     assert tracker.warnings()
     table.turn(0, "7z")
     dragon = Tile.from_code("7z")
     state[0] = table(Call(2, "pon", (dragon,) * 3, dragon, 0))  # the meld shows up after all
-    tracker.update(TableReading((), (), float(CALL_PATIENCE + 2)))
+    frame()
     assert tracker.warnings() == []
 
 
@@ -458,8 +472,8 @@ def test_a_revealed_row_is_voted_by_where_its_tiles_lie():
 
     from tablekit.game.state import TableState
     from tablekit.tiles import parse_tiles
+    from tablekit.tracking.tracker import Snapshot
     from tablekit.vision.table_reading import SeenTile
-    from tablekit.vision.tracker import Snapshot
 
     new = TableState.new()
     seats = list(new.seats)
@@ -478,7 +492,7 @@ def test_a_revealed_row_is_voted_by_where_its_tiles_lie():
 
     tracker = Tracker(lambda: state)
     for skip, seen in (({4}, 3), ({4, 7}, 2), (set(), 1), ({7}, 3), ({4}, 2)):
-        tracker.hand_rows.append((0, frame(skip, seen).hand_rows))
+        tracker.hand_rows.append((0, 0.0, frame(skip, seen).hand_rows))
     reading = tracker.read_win((1,), 0)
     assert [to_mpsz(w.hand) for w in reading.winners] == ["234567m234p99s"]
     assert reading.unseen == 0
@@ -497,10 +511,10 @@ def test_faces_read_in_a_hand_rows_gaps_count_only_while_a_win_is_read():
     reading = TableReading((tile(-257, "5s"), tile(-203, "6s")), gaps=(tile(-230, "0s"),))
     tracker = Tracker(lambda: TableState.new())
     tracker.update(reading)
-    assert [t.best.code for _, t in tracker.hand_rows[-1][1][1]] == ["5s", "6s"]
+    assert [t.best.code for _, t in tracker.hand_rows[-1][2][1]] == ["5s", "6s"]
     tracker.read_win((1,), 0)
     tracker.update(reading)
-    assert [t.best.code for _, t in tracker.hand_rows[-1][1][1]] == ["5s", "0s", "6s"]
+    assert [t.best.code for _, t in tracker.hand_rows[-1][2][1]] == ["5s", "0s", "6s"]
 
 
 def test_a_tile_not_seen_is_one_doubt_not_a_read_at_three_percent():
@@ -581,8 +595,8 @@ def test_a_winning_tile_glimpsed_in_two_frames_of_eight_gives_way_to_the_rules()
     from dataclasses import replace
 
     from tablekit.game.state import TableState
+    from tablekit.tracking.tracker import Snapshot
     from tablekit.vision.table_reading import SeenTile
-    from tablekit.vision.tracker import Snapshot
 
     new = TableState.new()
     seats = list(new.seats)
@@ -601,8 +615,8 @@ def test_a_winning_tile_glimpsed_in_two_frames_of_eight_gives_way_to_the_rules()
     tracker = Tracker(lambda: state)
     for frame in range(8):
         row = [*hand, *([(-142.0, seen("8p", "6s"))] if frame in (2, 5) else []), *melds]
-        tracker.hand_rows.append((frame, Snapshot([[] for _ in range(4)],
-                                                  [None, None, None, row], [], []).hand_rows))
+        tracker.hand_rows.append((frame, frame / 4, Snapshot(
+            [[] for _ in range(4)], [None, None, None, row], [], []).hand_rows))
     reading = tracker.read_win((3,), None)
     assert [to_mpsz(w.hand) for w in reading.winners] == ["33m999p"]
     assert any("8p" in doubt for doubt in reading.doubts)

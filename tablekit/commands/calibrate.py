@@ -7,6 +7,9 @@
   markers, fits the camera (lens distortion included) and saves the profile.
 * ``--check`` compares the camera with the saved profile first: when the markers have moved
   (a bumped camera) it recalibrates, otherwise it leaves the profile as it is.
+* A club's own table: ``--felt-mm`` (the felt's side) and ``--marker-inset-mm`` (from a
+  felt corner to its marker's centre, along each side) as measured; the profile keeps
+  this layout (:class:`tablekit.vision.layout.TableLayout`) and the camera reads by it.
 """
 
 from __future__ import annotations
@@ -37,6 +40,10 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--frames", type=int, default=8, help="frames to average (default 8)")
     parser.add_argument("--check", action="store_true",
                         help="recalibrate only when the camera moved since the saved profile")
+    parser.add_argument("--felt-mm", type=float, default=None, metavar="MM",
+                        help="the felt's side, measured (default: tablekit's 960 mm table)")
+    parser.add_argument("--marker-inset-mm", type=float, default=45.0, metavar="MM",
+                        help="from each felt corner to its marker's centre (default 45)")
     parser.set_defaults(run=run)
 
 
@@ -45,7 +52,7 @@ def write_markers(args: argparse.Namespace) -> int:
 
     from tablekit.vision.markers import marker_sheet
 
-    sheet = marker_sheet(args.paper, args.dpi)
+    sheet = marker_sheet(args.paper, args.dpi, layout(args))
     args.markers.parent.mkdir(parents=True, exist_ok=True)
     if not cv2.imwrite(str(args.markers), sheet):
         print(f"tablekit calibrate: cannot write {args.markers}", file=sys.stderr)
@@ -56,7 +63,7 @@ def write_markers(args: argparse.Namespace) -> int:
 
 
 def grab(spec: str, count: int) -> list:
-    from tablekit.vision.camera import open_camera
+    from tablekit.devices import open_camera
 
     images = []
     with open_camera(spec) as camera:  # type: ignore[attr-defined]
@@ -73,6 +80,15 @@ def check_first(args: argparse.Namespace, images: list) -> bool:
     result = check_profile(images[-1], profile)
     print(f"{args.out}: {result}")
     return result.ok
+
+
+def layout(args: argparse.Namespace) -> Any:
+    """The table measured on the command line, else the default one."""
+    from tablekit.vision.layout import DEFAULT_LAYOUT, TableLayout
+
+    if args.felt_mm is None:
+        return DEFAULT_LAYOUT
+    return TableLayout.measured(args.felt_mm, args.marker_inset_mm)
 
 
 def summary(profile: Any) -> str:
@@ -92,7 +108,7 @@ def run(args: argparse.Namespace) -> int:
         images = grab(args.camera, args.frames)
         if args.check and args.out.is_file() and check_first(args, images):
             return 0
-        profile = calibrate(images, source=args.camera)
+        profile = calibrate(images, source=args.camera, layout=layout(args))
         profile.save(args.out)
     except TablekitError as error:
         print(f"tablekit calibrate: {error}", file=sys.stderr)

@@ -43,6 +43,9 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--draw", action="store_true",
                         help="draw the seats at random (--seed to repeat a draw)")
     parser.add_argument("--seed", type=int, default=None)
+    parser.add_argument("--calibration", type=Path, default=Path("calibration") / "table.json",
+                        metavar="PROFILE", help="the table's layout comes from this profile "
+                        "(tablekit calibrate) when there is one; the camera is fitted afresh")
     parser.set_defaults(run=run)
 
 
@@ -81,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
     from tablekit.web.server import start_web
 
     web = start_web(args.web, args.journal or default_journal(), args.league, report)
-    feed = _open_camera(args.camera, session, fault)
+    feed = _open_camera(args.camera, session, fault, args.calibration)
     reader = feed.tracker if feed is not None else None
     app = App(Flow(session, reader=reader, layout=args.layout),
               open_display(pick_display(args.display), _size(args.size), fault))
@@ -123,7 +126,7 @@ def _players(args: argparse.Namespace, report: Any) -> tuple[str, ...]:
     return names
 
 
-def _open_camera(spec: str, session: Any, report: Any) -> Any:
+def _open_camera(spec: str, session: Any, report: Any, calibration: Path) -> Any:
     """A camera feed for ``spec``, or None (reported) when there is no camera to use."""
     from tablekit.devices import on_raspberry_pi
 
@@ -133,13 +136,16 @@ def _open_camera(spec: str, session: Any, report: Any) -> Any:
         report("camera: none; the buttons keep the score (wins entered as han and fu)")
         return None
     try:
-        from tablekit.vision.camera import open_camera
-        from tablekit.vision.feed import CameraFeed
+        from tablekit.devices import open_camera
+        from tablekit.tracking.feed import CameraFeed
+        from tablekit.tracking.tracker import Tracker
+        from tablekit.vision.calibration import table_layout
         from tablekit.vision.pipeline import CameraPipeline
-        from tablekit.vision.tracker import Tracker
 
+        layout = table_layout(calibration)
         source = open_camera(spec)
-        return CameraFeed(source, CameraPipeline.open(), Tracker(lambda: session.state))
+        return CameraFeed(source, CameraPipeline.open(layout=layout),
+                          Tracker(lambda: session.state))
     except Exception as error:  # a camera that fails at start is a fallback, never a crash
         report(f"camera: {one_line(error)}; the buttons keep the score")
         return None

@@ -19,6 +19,7 @@ from tablekit.game.state import (
     HandResult,
     LedgerEntry,
     Phase,
+    ResultKind,
     Standing,
     TableState,
     seat_name,
@@ -45,9 +46,9 @@ def finish_hand(state: TableState, result: HandResult, dealer_continues: bool,
         number = state.hand_number + 1
         state = replace(state, round_wind=state.round_wind + number // SEATS,
                         hand_number=number % SEATS,
-                        honba=0 if result.kind == "win" else state.honba + 1)
-    may_stop = (result.kind == "win" and state.rules.agari_yame) or (
-        result.kind == "exhaustive_draw" and state.rules.tenpai_yame)
+                        honba=0 if result.kind == ResultKind.WIN else state.honba + 1)
+    may_stop = (result.kind == ResultKind.WIN and state.rules.agari_yame) or (
+        result.kind == ResultKind.EXHAUSTIVE_DRAW and state.rules.tenpai_yame)
     reason = _end_reason(state, played, dealer_continues, dealer_may_stop=may_stop)
     return final_standings(state, reason) if reason else state
 

@@ -43,7 +43,15 @@ from tablekit.game.events import (
     to_dict,
 )
 from tablekit.game.progression import add_penalty, final_standings, finish_hand
-from tablekit.game.state import SEATS, HandResult, Phase, PondTile, TableState, seat_name
+from tablekit.game.state import (
+    SEATS,
+    HandResult,
+    Phase,
+    PondTile,
+    ResultKind,
+    TableState,
+    seat_name,
+)
 from tablekit.game.wins import score_won
 from tablekit.rules.hand import Meld
 from tablekit.rules.presets import TENHOU, rules_from_dict
@@ -338,7 +346,7 @@ def _won(state: TableState, event: Won) -> TableState:
     wins, deltas, riichi_returned = score_won(state, event)  # its refusals name the seats
     if riichi_returned:
         state = replace(state, pending_riichi=None)
-    result = HandResult("win", tuple(deltas), wins=wins, detail=_label(state))
+    result = HandResult(ResultKind.WIN, tuple(deltas), wins=wins, detail=_label(state))
     dealer_won = any(w.seat == state.dealer for w in wins)
     return finish_hand(state, result, dealer_continues=dealer_won, sticks_taken=True)
 
@@ -352,7 +360,8 @@ def _exhaustive(state: TableState, event: ExhaustiveDraw) -> TableState:
     state = _settle_riichi(state)
     deltas = _nagashi_deltas(state, event.nagashi) if event.nagashi else _noten_deltas(
         state, event.tenpai)
-    result = HandResult("exhaustive_draw", tuple(deltas), tenpai=tuple(sorted(event.tenpai)),
+    result = HandResult(ResultKind.EXHAUSTIVE_DRAW, tuple(deltas),
+                        tenpai=tuple(sorted(event.tenpai)),
                         detail="nagashi mangan" if event.nagashi else _label(state))
     return finish_hand(state, result, dealer_continues=state.dealer in event.tenpai)
 
@@ -387,7 +396,7 @@ def _abortive(state: TableState, event: AbortiveDraw) -> TableState:
         state = _settle_riichi(state)
     else:
         state = replace(state, pending_riichi=None)
-    result = HandResult("abortive_draw", (0,) * SEATS, detail=event.kind.replace("_", " "))
+    result = HandResult(ResultKind.ABORTIVE_DRAW, (0,) * SEATS, detail=event.kind.replace("_", " "))
     return finish_hand(state, result, dealer_continues=True)
 
 
@@ -405,7 +414,7 @@ def _chombo(state: TableState, event: Chombo) -> TableState:
                 deltas[event.seat] -= pays
                 deltas[payer_to] += pays
     state = replace(state, sticks=state.sticks - len(refunds), pending_riichi=None)
-    result = HandResult("chombo", tuple(deltas), detail=seat_name(state, event.seat))
+    result = HandResult(ResultKind.CHOMBO, tuple(deltas), detail=seat_name(state, event.seat))
     return finish_hand(state, result, dealer_continues=True, replay_hand=True,
                        penalty_seat=event.seat if state.rules.chombo == "penalty" else None)
 

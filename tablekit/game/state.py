@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field, replace
-from enum import Enum
+from enum import Enum, StrEnum
 
 from tablekit.rules.hand import WINDS, Meld
 from tablekit.rules.presets import TENHOU, Rules
@@ -69,11 +69,20 @@ class WinResult:
     ura: tuple[Tile, ...] = ()
 
 
+class ResultKind(StrEnum):
+    """How a hand ended (each equal to its name as a string: ``ResultKind.WIN == "win"``)."""
+
+    WIN = "win"
+    EXHAUSTIVE_DRAW = "exhaustive_draw"
+    ABORTIVE_DRAW = "abortive_draw"
+    CHOMBO = "chombo"
+
+
 @dataclass(frozen=True)
 class HandResult:
     """How the last hand ended and what every seat gained or lost."""
 
-    kind: str  # "win", "exhaustive_draw", "abortive_draw", "chombo"
+    kind: ResultKind
     deltas: tuple[int, ...]
     wins: tuple[WinResult, ...] = ()
     tenpai: tuple[int, ...] = ()

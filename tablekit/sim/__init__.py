@@ -2,8 +2,8 @@
 
 Stages, each a small module:
 
-* :mod:`~tablekit.sim.geometry`: the table in millimetres (tile size, felt, ArUco marker
-  corners for calibration, where each seat's tiles go),
+* :mod:`~tablekit.sim.geometry`: the default table layout
+  (:mod:`tablekit.vision.layout`) under the names the drawing modules use,
 * :mod:`~tablekit.sim.table`: what lies on the table at one moment of a recorded hand
   (engine state plus concealed hands, the break in the wall, revealed hands),
 * :mod:`~tablekit.sim.scene`: tiles placed as players place them,
@@ -18,11 +18,6 @@ Stages, each a small module:
 * :mod:`~tablekit.sim.snapshot`: ``tablekit sim snapshot``.
 
 Nothing here imports pygame or GPIO; everything random comes from seeded numpy generators.
+Import the stage you need (``from tablekit.sim.source import SimulatedCamera``): the
+package itself loads nothing, so drawing a table does not load the flow the script needs.
 """
-
-from tablekit.sim.script import Moment, Script
-from tablekit.sim.source import Frame, SimulatedCamera, open_sim
-from tablekit.sim.truth import FrameTruth, TileTruth
-
-__all__ = ["Frame", "FrameTruth", "Moment", "Script", "SimulatedCamera", "TileTruth",
-           "open_sim"]

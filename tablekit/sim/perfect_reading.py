@@ -14,7 +14,7 @@ and measures how the rules-aware reading copes with misreads injected on purpose
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -73,4 +73,4 @@ class PerfectReader:
         wrong = Tile((right.kind + int(self.rng.integers(1, 34))) % 34)
         p = float(self.rng.uniform(0.5, 0.7))
         self.misreads += 1
-        return SeenTile(seen.xy, seen.angle, seen.face_up, ((wrong, p), (right, 1 - p)))
+        return replace(seen, candidates=((wrong, p), (right, 1 - p)))  # the same place

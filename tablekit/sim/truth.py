@@ -17,15 +17,14 @@ Tiles hidden entirely are left out.
 
 from __future__ import annotations
 
-import json
 import math
-import re
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import numpy as np
 
+from tablekit.json_text import compact_json
 from tablekit.sim.geometry import MARKER_CORNERS_MM
 from tablekit.sim.render import DrawnTiles, truth_face
 from tablekit.sim.scene import PlacedTile
@@ -86,24 +85,6 @@ class FrameTruth:
     def to_json(self) -> str:
         """Indented JSON with each point (and each short list of numbers) on one line."""
         return compact_json(self.to_dict())
-
-
-_NUMBERS = re.compile(r"\[\s+([^\[\]{}\"]*?)\s+\]")
-_POINTS = re.compile(r"\[\s+(\[[^\[\]]*\](?:,\s+\[[^\[\]]*\])*)\s+\]")
-
-
-def compact_json(data: Any) -> str:
-    """``json.dumps(data, indent=1)`` with lists of numbers and of points kept on a line.
-
-    >>> print(compact_json({"polygon": [[1, 2], [3, 4]], "id": 0}))
-    {
-     "polygon": [[1, 2], [3, 4]],
-     "id": 0
-    }
-    """
-    text = json.dumps(data, indent=1)
-    text = _NUMBERS.sub(lambda m: "[" + re.sub(r"\s*\n\s*", " ", m.group(1)) + "]", text)
-    return _POINTS.sub(lambda m: "[" + re.sub(r"\s*\n\s*", " ", m.group(1)) + "]", text)
 
 
 def orientation(polygon: Sequence[Point]) -> float:

@@ -12,8 +12,10 @@ Generic (any photo, no calibration):
 
 Calibrated (the camera over the table):
 
-* :mod:`tablekit.vision.camera`: frame sources (picamera2, OpenCV, folder, sim),
-  ``open_camera(spec)``,
+* :mod:`tablekit.vision.camera`: frame sources (picamera2, OpenCV, folder),
+  ``open_camera(spec)`` (the simulated camera is added by :func:`tablekit.devices.open_camera`),
+* :mod:`tablekit.vision.layout`: the table in mm (:class:`~tablekit.vision.layout.TableLayout`:
+  felt, markers, where each seat's tiles go), the default one or a club's, measured,
 * :mod:`tablekit.vision.markers`: the four ArUco corner markers, found and printed,
 * :mod:`tablekit.vision.table_camera`: the camera model fitted to them (lens distortion),
 * :mod:`tablekit.vision.table_zones`: ponds, hands and the wall ring in table mm,
@@ -21,8 +23,14 @@ Calibrated (the camera over the table):
 * :mod:`tablekit.vision.rectify`: the top-down view at a fixed scale,
 * :mod:`tablekit.vision.table_detect`: tiles in that view (face up or down),
 * :mod:`tablekit.vision.busy`: where arms cover the table,
+* :mod:`tablekit.vision.zones`: where a tile lies (seat, :class:`~tablekit.vision.zones.TileZone`,
+  slot), found once per tile,
 * :mod:`tablekit.vision.table_reader`: ``read_table(image, profile, models)``, a
-  :class:`~tablekit.vision.table_reading.TableReading` in table mm for the tracker.
+  :class:`~tablekit.vision.table_reading.TableReading` in table mm for the tracker
+  (:mod:`tablekit.tracking`, the layer above; nothing here imports it, the game, the
+  simulator, the flow, the display or the buttons),
+* :mod:`tablekit.vision.pipeline`: :class:`~tablekit.vision.pipeline.CameraPipeline`, a game's
+  frames in (calibrating, noticing a bumped camera), readings out.
 
 Nothing here imports torch; training lives in ``tools/train_vision.py`` (photo models) and
 ``tools/train_table.py`` (the rectified-view detector, the classifier's sim fine-tuning).

@@ -33,13 +33,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from tablekit.sim.geometry import (
-    CENTRE_HALF,
-    MARKER_CENTRES_MM,
-    MARKER_MARGIN,
-    MARKER_SIZE,
-    TABLE_HALF,
-)
+from tablekit.vision.layout import DEFAULT_LAYOUT, TableLayout
 
 CELL_MM = 8.0
 INSET_MM = 16.0
@@ -53,8 +47,8 @@ CHROMA = 0.2
 """Log-ratio spread between channels (against the felt) that marks a cell as not felt."""
 BRIGHTER, DARKER = 1.4, 0.3
 TILE_PAD_MM = 6.0
-RIM_BAND = (488.0, 508.0)
-"""The band of the rim (mm from the centre) watched for arms crossing it."""
+RIM_BAND = (8.0, 28.0)
+"""The band of the rim (mm out from the felt's edge) watched for arms crossing it."""
 RIM_RUN_MM = 32.0
 RIM_CHROMA, RIM_SHADE, RIM_BRIGHTER = 0.3, 0.6, 1.6
 """Wood has grain and takes shadows: what marks a rim cell as not wood is stricter."""
@@ -109,16 +103,16 @@ def _box_mask(shape: tuple[int, ...], scale: float, half: float, boxes: Sequence
     return mask.astype(bool)
 
 
-def ignored_cells(shape: tuple[int, ...], scale: float, half: float, tiles: Sequence[Box]
-                  ) -> np.ndarray:
+def ignored_cells(shape: tuple[int, ...], scale: float, half: float, tiles: Sequence[Box],
+                  layout: TableLayout = DEFAULT_LAYOUT) -> np.ndarray:
     """Cells that are not bare felt by design: the rim, the centre panel, markers, tiles."""
     x, y = _table_grid(shape, scale, half)
-    limit = TABLE_HALF - INSET_MM
+    limit = layout.table_half - INSET_MM
     out = (np.abs(x) > limit) | (np.abs(y) > limit)
-    panel = CENTRE_HALF + 6
-    reach = MARKER_SIZE / 2 + MARKER_MARGIN + 4
+    panel = layout.centre_half + 6
+    reach = layout.marker_size / 2 + layout.marker_margin + 4
     fixed = [(-panel, -panel, panel, panel)] + [
-        (cx - reach, cy - reach, cx + reach, cy + reach) for cx, cy in MARKER_CENTRES_MM.values()]
+        (cx - reach, cy - reach, cx + reach, cy + reach) for cx, cy in layout.marker_centres]
     return out | _box_mask(shape, scale, half, [*fixed, *tiles], TILE_PAD_MM)
 
 
@@ -197,20 +191,22 @@ def _disk(mm: float, scale: float) -> np.ndarray:
 
 
 def busy_boxes(view_bgr: np.ndarray, scale: float, half: float, tiles: Sequence[Box],
-               memory: FeltMemory | None = None, timestamp: float = 0.0) -> list[Box]:
+               memory: FeltMemory | None = None, timestamp: float = 0.0,
+               layout: TableLayout = DEFAULT_LAYOUT) -> list[Box]:
     """Table boxes (mm) of arms over the felt in a top-down view (``scale`` px/mm covering
     ``-half..half`` mm); ``tiles`` are the table boxes of the tiles found; ``memory``: the
-    game's :class:`FeltMemory`, which learns this frame (``timestamp``: its time, s)."""
+    game's :class:`FeltMemory`, which learns this frame (``timestamp``: its time, s);
+    ``layout``: the table (its felt, centre panel and markers are no arms)."""
     coarse, cell_scale = coarse_view(view_bgr, scale)
     x, y = _table_grid(coarse.shape, cell_scale, half)
-    ignored = ignored_cells(coarse.shape, cell_scale, half, tiles)
+    ignored = ignored_cells(coarse.shape, cell_scale, half, tiles, layout)
     terms = _terms(coarse.shape, cell_scale, half)
     logs = np.log(coarse.astype(np.float32) + 4.0)
     fitted = felt_model(logs, ~ignored, terms)
     mask = not_felt(logs, fitted, ignored)
     thick = cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_OPEN, _disk(THICK_MM, cell_scale))
     count, labels = cv2.connectedComponents(thick, connectivity=8)
-    edge_at = TABLE_HALF - INSET_MM - EDGE_MM
+    edge_at = layout.table_half - INSET_MM - EDGE_MM
     edge = (np.abs(x) >= edge_at) | (np.abs(y) >= edge_at)
     parts = [labels == label for label in range(1, count)]
     parts = [part for part in parts if (part & edge).any()]
@@ -218,7 +214,7 @@ def busy_boxes(view_bgr: np.ndarray, scale: float, half: float, tiles: Sequence[
         new = mask & _odd(logs - memory.recall(fitted, timestamp))
         memory.learn(logs, ignored, mask, timestamp)
         parts = [part for part in parts if (part & new).sum() >= NEW_CELLS]
-    parts += rim_crossings(coarse, x, y)
+    parts += rim_crossings(coarse, x, y, layout.table_half)
     return _merged([_grown_box(part, mask, x, y) for part in parts])
 
 
@@ -227,10 +223,12 @@ def _side(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     return np.where(np.abs(y) >= np.abs(x), np.where(y < 0, 0, 2), np.where(x > 0, 1, 3))
 
 
-def rim_crossings(coarse: np.ndarray, x: np.ndarray, y: np.ndarray) -> list[np.ndarray]:
+def rim_crossings(coarse: np.ndarray, x: np.ndarray, y: np.ndarray,
+                  half: float = DEFAULT_LAYOUT.table_half) -> list[np.ndarray]:
     """Masks of the runs of rim cells whose colour is not their side's wood."""
     reach = np.maximum(np.abs(x), np.abs(y))
-    band = (reach >= RIM_BAND[0]) & (reach <= RIM_BAND[1]) & (coarse.max(axis=2) > 0)
+    band = ((reach >= half + RIM_BAND[0]) & (reach <= half + RIM_BAND[1])
+            & (coarse.max(axis=2) > 0))
     rows, cols = np.nonzero(band)
     logs = np.log(coarse[rows, cols].astype(np.float32) + 4.0)
     side = _side(x[rows, cols], y[rows, cols])

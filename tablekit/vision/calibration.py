@@ -2,9 +2,12 @@
 
 A :class:`Profile` holds the fitted camera (:mod:`tablekit.vision.table_camera`: the
 image of the table plane, lens distortion included; fitted to the marker corners and to
-the felt's straight edges, :mod:`tablekit.vision.felt_edges`), the marker corners, and the
-zones (:mod:`tablekit.vision.table_zones`) in table mm with their outlines
-in the image. It is saved as versioned JSON under ``calibration/``.
+the felt's straight edges, :mod:`tablekit.vision.felt_edges`), the marker corners, the
+table's layout (:class:`tablekit.vision.layout.TableLayout`: felt size, where the markers
+sit, where the zones lie) and the zones (:mod:`tablekit.vision.table_zones`) in table mm
+with their outlines in the image. It is saved as versioned JSON under ``calibration/``.
+A profile saved before layouts were stored loads with the default layout; a club's
+own table is calibrated with its measured layout (``calibrate(frames, layout=...)``).
 
 * :func:`calibrate` fits a profile to frames (the median corner over the frames that
   show each marker);
@@ -24,17 +27,17 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from tablekit.errors import TablekitError
+from tablekit.json_text import compact_json
 from tablekit.resources import packaged
-from tablekit.sim.geometry import MARKER_CORNERS_MM, MARKER_IDS
-from tablekit.sim.truth import compact_json
 from tablekit.vision.felt_edges import EdgePoints, felt_edge_points
+from tablekit.vision.layout import DEFAULT_LAYOUT, TableLayout
 from tablekit.vision.markers import find_markers
 from tablekit.vision.table_camera import TableCamera, fit_camera, reprojection_error
 from tablekit.vision.table_zones import Zone, table_zones
@@ -63,7 +66,13 @@ class Profile:
     frames: int
     created: str = ""
     source: str = ""
-    zones: tuple[Zone, ...] = field(default_factory=table_zones)
+    zones: tuple[Zone, ...] = ()
+    """The zones; none given: the layout's (:func:`tablekit.vision.table_zones.table_zones`)."""
+    layout: TableLayout = DEFAULT_LAYOUT
+
+    def __post_init__(self) -> None:
+        if not self.zones:
+            object.__setattr__(self, "zones", table_zones(self.layout))
 
     @property
     def size(self) -> tuple[int, int]:
@@ -83,6 +92,7 @@ class Profile:
                 "frames": self.frames, "rms_px": round(self.rms_px, 4),
                 "camera": self.camera.to_dict(),
                 "markers": {str(k): [list(p) for p in v] for k, v in sorted(self.markers.items())},
+                "layout": self.layout.to_dict(),
                 "zones": [zone.to_dict() for zone in self.zones],
                 "zone_outlines_px": self.zone_outlines()}
 
@@ -97,7 +107,8 @@ class Profile:
         return cls(TableCamera.from_dict(data["camera"]), markers, float(data["rms_px"]),
                    int(data["frames"]), str(data.get("created", "")),
                    str(data.get("source", "")),
-                   tuple(Zone.from_dict(z) for z in data["zones"]))
+                   tuple(Zone.from_dict(z) for z in data["zones"]),
+                   TableLayout.from_dict(data.get("layout", {})))
 
     def save(self, path: Path) -> Path:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -123,46 +134,63 @@ class Profile:
                                    f"recalibrate with tablekit calibrate") from None
 
 
-def gather_corners(images: Iterable[np.ndarray]) -> tuple[dict[int, np.ndarray], int, tuple]:
+def table_layout(path: Path) -> TableLayout:
+    """The table measured in the profile at ``path``; the default table when there is no
+    profile there (a broken one raises :class:`CalibrationError`).
+
+    >>> table_layout(Path("nowhere.json")) == DEFAULT_LAYOUT
+    True
+    """
+    if not Path(path).is_file():
+        return DEFAULT_LAYOUT
+    return Profile.load(path).layout
+
+
+def gather_corners(images: Iterable[np.ndarray], layout: TableLayout = DEFAULT_LAYOUT
+                   ) -> tuple[dict[int, np.ndarray], int, tuple]:
     """The median corners of each marker over ``images``, the frame count and image size."""
     seen: dict[int, list[np.ndarray]] = {}
     count, size = 0, (0, 0)
     for image in images:
         count, size = count + 1, (image.shape[1], image.shape[0])
-        for marker_id, quad in find_markers(image).items():
+        for marker_id, quad in find_markers(image, layout).items():
             seen.setdefault(marker_id, []).append(quad)
     return {k: np.median(np.stack(v), axis=0) for k, v in seen.items()}, count, size
 
 
-def edge_points(images: list[np.ndarray], camera: TableCamera) -> EdgePoints:
+def edge_points(images: list[np.ndarray], camera: TableCamera,
+                half: float = DEFAULT_LAYOUT.table_half) -> EdgePoints:
     """The felt's edge points found in every frame (at most eight), pooled."""
-    found = [felt_edge_points(image, camera.project) for image in images[:8]]
+    found = [felt_edge_points(image, camera.project, half) for image in images[:8]]
     return (np.concatenate([f[0] for f in found]), np.concatenate([f[1] for f in found]),
             np.concatenate([f[2] for f in found]))
 
 
-def calibrate(images: Iterable[np.ndarray], source: str = "") -> Profile:
+def calibrate(images: Iterable[np.ndarray], source: str = "",
+              layout: TableLayout = DEFAULT_LAYOUT) -> Profile:
     """Fit a profile to frames of the table with its four markers in view (the markers'
-    corners first, then with the felt's edges)."""
+    corners first, then with the felt's edges); ``layout``: the table, as measured."""
     images = list(images)
-    corners, count, size = gather_corners(images)
+    ids, half = layout.marker_ids, layout.table_half
+    corners, count, size = gather_corners(images, layout)
     if not count:
         raise CalibrationError("no frames to calibrate from")
-    missing = [i for i in MARKER_IDS if i not in corners]
+    missing = [i for i in ids if i not in corners]
     if missing:
         raise CalibrationError(f"markers {missing} not found in {count} frame(s): each table "
                                f"corner needs its marker in view (tablekit calibrate --markers)")
-    image = np.concatenate([corners[i] for i in MARKER_IDS])
-    table = np.concatenate([np.asarray(MARKER_CORNERS_MM[i]) for i in MARKER_IDS])
-    camera = fit_camera(image, table, size)
-    camera = fit_camera(image, table, size, edge_points(images, camera))
+    image = np.concatenate([corners[i] for i in ids])
+    table = np.concatenate([np.asarray(layout.marker_corners[i]) for i in ids])
+    camera = fit_camera(image, table, size, half=half)
+    camera = fit_camera(image, table, size, edge_points(images, camera, half), half)
     rms = reprojection_error(camera, image, table)
     if rms > MAX_REPROJECTION_PX:
         raise CalibrationError(f"the markers do not fit the table layout ({rms:.1f} px rms): "
                                f"check that each id sits at its corner")
     markers = {i: tuple((round(float(x), 3), round(float(y), 3)) for x, y in corners[i])
-               for i in MARKER_IDS}
-    return Profile(camera, markers, rms, count, time.strftime("%Y-%m-%d %H:%M:%S"), source)
+               for i in ids}
+    return Profile(camera, markers, rms, count, time.strftime("%Y-%m-%d %H:%M:%S"), source,
+                   layout=layout)
 
 
 @dataclass(frozen=True)
@@ -194,10 +222,11 @@ def check_profile(image: np.ndarray, profile: Profile, tolerance: float = MOVED_
                   ) -> ProfileCheck:
     """Compare the markers in ``image`` with ``profile``'s (a frame of the wrong size has
     moved by definition)."""
+    ids = profile.layout.marker_ids
     if (image.shape[1], image.shape[0]) != profile.size:
-        return ProfileCheck(float("inf"), (), tuple(MARKER_IDS), tolerance)
-    found = find_markers(image)
+        return ProfileCheck(float("inf"), (), tuple(ids), tolerance)
+    found = find_markers(image, profile.layout)
     shifts = [float(np.linalg.norm(quad - np.asarray(profile.markers[i]), axis=1).max())
               for i, quad in found.items() if i in profile.markers]
     return ProfileCheck(max(shifts, default=0.0), tuple(sorted(found)),
-                        tuple(i for i in MARKER_IDS if i not in found), tolerance)
+                        tuple(i for i in ids if i not in found), tolerance)

@@ -8,8 +8,9 @@ and is a context manager and an iterator of frames. :func:`open_camera` picks on
   only here), exposure and white balance locked once the picture has settled,
 * ``opencv:N``: OpenCV's camera N; ``opencv:PATH`` (or a bare video file path): a video,
 * ``folder:DIR``: the images of a folder in name order (jpg, jpeg, png, bmp),
-* ``sim``, ``sim:LOG``, ``sim:LOG:SEED``: the simulated table
-  (:func:`tablekit.sim.source.open_sim`; its frames also carry their ground truth).
+* any other kind the caller brings in ``openers`` (``tablekit run`` and ``calibrate`` add
+  ``sim``, the simulated table, through :func:`tablekit.devices.open_camera`: perception
+  knows no simulator).
 
 What cannot be opened raises :class:`CameraError` with one line saying what is missing.
 
@@ -26,7 +27,7 @@ tablekit.vision.camera.CameraError: unknown camera 'webcam': use picamera, openc
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -38,7 +39,7 @@ from tablekit.errors import TablekitError
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp")
 VIDEO_SUFFIXES = (".mp4", ".avi", ".mkv", ".mov", ".h264", ".webm")
 DEFAULT_SIZE = (1280, 720)
-SPECS = "picamera, opencv:N, opencv:FILE, folder:DIR, sim, sim:LOG or sim:LOG:SEED"
+SPECS = "picamera, opencv:N, opencv:FILE, folder:DIR"
 
 
 class CameraError(TablekitError, RuntimeError):
@@ -256,27 +257,28 @@ def open_picamera(size: tuple[int, int] = DEFAULT_SIZE) -> Source:
 
 # --- choosing a source ----------------------------------------------------------------------
 
-def open_camera(spec: str, size: tuple[int, int] = DEFAULT_SIZE, **sim_options: Any
-                ) -> FrameSource:
-    """The frame source named by ``spec`` (see the module's docstring)."""
+Opener = Callable[..., FrameSource]
+"""Opens a source of another kind: called with the whole spec, ``size`` and the options."""
+
+
+def open_camera(spec: str, size: tuple[int, int] = DEFAULT_SIZE,
+                openers: Mapping[str, Opener] | None = None, **options: Any) -> FrameSource:
+    """The frame source named by ``spec`` (see the module's docstring); ``openers``: more
+    kinds (``options`` go to them)."""
     kind, _, rest = spec.partition(":")
+    openers = openers or {}
     if kind in ("picamera", "picamera2") and not rest:
         return open_picamera(size)
     if kind == "opencv" and rest:
         return open_opencv(rest, size)
     if kind == "folder" and rest:
         return FolderCamera(Path(rest))
-    if kind == "sim":
-        return _open_sim(spec, size=size, **sim_options)
+    if kind in openers:
+        try:
+            return openers[kind](spec, size=size, **options)
+        except (FileNotFoundError, ValueError) as error:
+            raise CameraError(str(error)) from None
     if Path(spec).suffix.lower() in VIDEO_SUFFIXES:
         return open_opencv(spec, size)
-    raise CameraError(f"unknown camera {spec!r}: use {SPECS}")
-
-
-def _open_sim(spec: str, **options: Any) -> FrameSource:
-    from tablekit.sim.source import open_sim
-
-    try:
-        return open_sim(spec, **options)
-    except (FileNotFoundError, ValueError) as error:
-        raise CameraError(str(error)) from None
+    kinds = ", ".join([SPECS, *openers])
+    raise CameraError(f"unknown camera {spec!r}: use {kinds}")

@@ -21,7 +21,7 @@ from collections.abc import Callable
 import cv2
 import numpy as np
 
-from tablekit.sim.geometry import TABLE_HALF
+from tablekit.vision.layout import DEFAULT_LAYOUT
 
 REACH_MM = 14.0
 """How far across the edge (each way) the profile is taken."""
@@ -75,17 +75,18 @@ def _typical(felt: np.ndarray, rim: np.ndarray) -> np.ndarray:
     return off <= END_TOLERANCE * contrast
 
 
-def _sides() -> list[tuple[int, float]]:
+def _sides(half: float) -> list[tuple[int, float]]:
     """(axis fixed, its value) of the four edges."""
-    return [(1, -TABLE_HALF), (0, TABLE_HALF), (1, TABLE_HALF), (0, -TABLE_HALF)]
+    return [(1, -half), (0, half), (1, half), (0, -half)]
 
 
-def felt_edge_points(image: np.ndarray, project: Callable[[np.ndarray], np.ndarray]
-                     ) -> EdgePoints:
-    """Edge points found in ``image``; ``project`` maps table points (N, 3) mm to pixels."""
+def felt_edge_points(image: np.ndarray, project: Callable[[np.ndarray], np.ndarray],
+                     half: float = DEFAULT_LAYOUT.table_half) -> EdgePoints:
+    """Edge points found in ``image``; ``project`` maps table points (N, 3) mm to pixels;
+    ``half``: half the felt's side (mm)."""
     found, axes, values = [], [], []
     along = np.linspace(-SPAN_MM, SPAN_MM, SAMPLES)
-    for axis, value in _sides():
+    for axis, value in _sides(half):
         sign = np.sign(value)
         side = []
         for t in along:

@@ -1,8 +1,9 @@
 """The four ArUco markers at the table's corners: finding them in a frame, printing them.
 
-Ids, dictionary, size and where each sits come from :mod:`tablekit.sim.geometry` (the
-contract both the simulated table and a real one follow): ``DICT_4X4_50`` ids 0-3, 60 mm
-squares with a 12 mm white margin, id 0 at seat 0's left hand then counter-clockwise.
+Ids, dictionary, size and where each sits come from the table's layout
+(:class:`tablekit.vision.layout.TableLayout`, the contract both the simulated table and a
+real one follow); by default ``DICT_4X4_50`` ids 0-3, 60 mm squares with a 12 mm white
+margin, id 0 at seat 0's left hand then counter-clockwise.
 
 >>> sheet = marker_sheet("A4", dpi=50)
 >>> sheet.shape, sheet.dtype
@@ -16,45 +17,40 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from tablekit.sim.geometry import (
-    MARKER_CENTRES_MM,
-    MARKER_DICTIONARY,
-    MARKER_IDS,
-    MARKER_MARGIN,
-    MARKER_SIZE,
-)
+from tablekit.vision.layout import DEFAULT_LAYOUT, TableLayout
 
 PAPER_MM = {"A4": (210.0, 297.0), "A3": (297.0, 420.0)}
 """Portrait paper sizes (width, height) in mm."""
 MM_PER_INCH = 25.4
 
 
-def dictionary() -> cv2.aruco.Dictionary:
-    return cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, MARKER_DICTIONARY))
+def dictionary(layout: TableLayout = DEFAULT_LAYOUT) -> cv2.aruco.Dictionary:
+    return cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, layout.marker_dictionary))
 
 
-def detector() -> cv2.aruco.ArucoDetector:
+def detector(layout: TableLayout = DEFAULT_LAYOUT) -> cv2.aruco.ArucoDetector:
     """An OpenCV 5 ArucoDetector (its corners are refined by :func:`refine_corners`); bits
     are read from the middle of each cell, which keeps blurred markers readable."""
     params = cv2.aruco.DetectorParameters()
     params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_NONE
     params.perspectiveRemovePixelPerCell = 8
     params.perspectiveRemoveIgnoredMarginPerCell = 0.3
-    return cv2.aruco.ArucoDetector(dictionary(), params)
+    return cv2.aruco.ArucoDetector(dictionary(layout), params)
 
 
-def find_markers(image: np.ndarray) -> dict[int, np.ndarray]:
+def find_markers(image: np.ndarray, layout: TableLayout = DEFAULT_LAYOUT
+                 ) -> dict[int, np.ndarray]:
     """The table's markers in ``image`` (BGR or grey): id -> (4, 2) corners, ArUco order.
 
     Ids other than the table's are left out; a marker found twice keeps its larger copy.
     """
     grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    corners, ids, _ = detector().detectMarkers(grey)
+    corners, ids, _ = detector(layout).detectMarkers(grey)
     found: dict[int, np.ndarray] = {}
     for quad, marker_id in zip(corners, [] if ids is None else ids.ravel(), strict=False):
         quad = quad.reshape(4, 2).astype(np.float64)
         key = int(marker_id)
-        if key in MARKER_IDS and (key not in found or _area(quad) > _area(found[key])):
+        if key in layout.marker_ids and (key not in found or _area(quad) > _area(found[key])):
             found[key] = quad
     return {key: refine_corners(grey, quad) for key, quad in sorted(found.items())}
 
@@ -131,34 +127,39 @@ def mm_to_px(mm: float, dpi: int) -> int:
     return round(mm / MM_PER_INCH * dpi)
 
 
-def marker_sheet(paper: str = "A4", dpi: int = 300) -> np.ndarray:
+def marker_sheet(paper: str = "A4", dpi: int = 300, layout: TableLayout = DEFAULT_LAYOUT
+                 ) -> np.ndarray:
     """A printable grey page of the four markers at their true size, with labels and a
     100 mm scale bar (print at 100 %, no "fit to page"; cut along the grey frames)."""
     if paper not in PAPER_MM:
         raise ValueError(f"paper {paper!r}: choose {', '.join(PAPER_MM)}")
     width_mm, height_mm = PAPER_MM[paper]
     page = np.full((mm_to_px(height_mm, dpi), mm_to_px(width_mm, dpi)), 255, np.uint8)
-    cell = MARKER_SIZE + 2 * MARKER_MARGIN + 10
+    cell = layout.marker_size + 2 * layout.marker_margin + 10
     left, top = (width_mm - 2 * cell) / 2, 25.0
-    for index, marker_id in enumerate(MARKER_IDS):
+    for index, marker_id in enumerate(layout.marker_ids):
         row, col = divmod(index, 2)
-        _draw_marker(page, marker_id, left + col * cell + 5, top + row * (cell + 12) + 5, dpi)
+        _draw_marker(page, marker_id, left + col * cell + 5, top + row * (cell + 12) + 5, dpi,
+                     layout)
     _draw_scale(page, left, top + 2 * (cell + 12) + 10, dpi)
-    _text(page, f"tablekit table markers {MARKER_DICTIONARY}, {MARKER_SIZE:.0f} mm: print at "
+    _text(page, f"tablekit table markers {layout.marker_dictionary}, "
+                f"{layout.marker_size:.0f} mm: print at "
                 f"100% on {paper}", (10.0, 12.0), dpi, 0.5)
     return page
 
 
-def _draw_marker(page: np.ndarray, marker_id: int, x_mm: float, y_mm: float, dpi: int) -> None:
-    side = mm_to_px(MARKER_SIZE, dpi)
-    margin = mm_to_px(MARKER_MARGIN, dpi)
+def _draw_marker(page: np.ndarray, marker_id: int, x_mm: float, y_mm: float, dpi: int,
+                 layout: TableLayout) -> None:
+    side = mm_to_px(layout.marker_size, dpi)
+    margin = mm_to_px(layout.marker_margin, dpi)
     x, y = mm_to_px(x_mm, dpi), mm_to_px(y_mm, dpi)
     cv2.rectangle(page, (x, y), (x + side + 2 * margin, y + side + 2 * margin), 170, 1)
-    marker = cv2.aruco.generateImageMarker(dictionary(), marker_id, side)
+    marker = cv2.aruco.generateImageMarker(dictionary(layout), marker_id, side)
     page[y + margin:y + margin + side, x + margin:x + margin + side] = marker
-    cx, cy = MARKER_CENTRES_MM[marker_id]
+    cx, cy = layout.marker_centre_of[marker_id]
     label = f"id {marker_id}: centre at ({cx:+.0f}, {cy:+.0f}) mm, this side up to seat 2"
-    _text(page, label, (x_mm, y_mm + MARKER_SIZE + 2 * MARKER_MARGIN + 5), dpi, 0.33)
+    _text(page, label, (x_mm, y_mm + layout.marker_size + 2 * layout.marker_margin + 5), dpi,
+          0.33)
 
 
 def _draw_scale(page: np.ndarray, x_mm: float, y_mm: float, dpi: int) -> None:

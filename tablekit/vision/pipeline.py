@@ -4,8 +4,10 @@ into a :class:`TableReading`, and notice a bumped camera.
 The profile is fitted from the first frames that show all four markers (or given);
 every ``check_every`` frames the markers are compared with it, and when they moved
 the readings say ``calibrated=False`` (the tracker then believes nothing) until the
-pipeline has recalibrated from fresh frames. The pipeline keeps the felt's look over the
-game (:class:`tablekit.vision.busy.FeltMemory`): a lamp's glare is not an arm.
+pipeline has recalibrated from fresh frames, under the table's ``layout`` (a club's table
+as its profile measured it: :func:`tablekit.vision.calibration.table_layout`). The pipeline
+keeps the felt's look over the game (:class:`tablekit.vision.busy.FeltMemory`): a lamp's
+glare is not an arm.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import numpy as np
 
 from tablekit.vision.busy import FeltMemory
 from tablekit.vision.calibration import CalibrationError, Profile, calibrate, check_profile
+from tablekit.vision.layout import DEFAULT_LAYOUT, TableLayout
 from tablekit.vision.table_reader import TableModels, read_table
 from tablekit.vision.table_reading import TableReading
 
@@ -34,17 +37,20 @@ class CameraPipeline:
     _pending: list[np.ndarray] = field(default_factory=list)
     felt: FeltMemory | None = field(default_factory=FeltMemory)
     """The game's memory of the bare felt, for arms (None: each frame read alone)."""
+    layout: TableLayout = DEFAULT_LAYOUT
+    """The table the frames show, for calibrating (a given profile brings its own)."""
 
     @classmethod
     def open(cls, profile: Profile | None = None, threads: int = 1,
-             felt_memory: bool = True) -> CameraPipeline:
+             felt_memory: bool = True, layout: TableLayout | None = None) -> CameraPipeline:
+        layout = layout or (profile.layout if profile is not None else DEFAULT_LAYOUT)
         return cls(TableModels.load(threads), profile,
-                   felt=FeltMemory() if felt_memory else None)
+                   felt=FeltMemory() if felt_memory else None, layout=layout)
 
     def read(self, image: np.ndarray, timestamp: float = 0.0, faint: bool = False
              ) -> TableReading:
         """The frame's reading; ``faint``: the ponds' faint peaks too (the tracker's
-        :meth:`~tablekit.vision.tracker.Tracker.wants_faint`)."""
+        :meth:`~tablekit.tracking.tracker.Tracker.wants_faint`)."""
         self.frames += 1
         if self.profile is None and not self._calibrate(image):
             return TableReading((), (), timestamp, calibrated=False)
@@ -64,7 +70,7 @@ class CameraPipeline:
         if len(self._pending) < FRAMES_TO_CALIBRATE:
             return False
         try:
-            self.profile = calibrate(self._pending, source="pipeline")
+            self.profile = calibrate(self._pending, source="pipeline", layout=self.layout)
         except CalibrationError as error:
             self.warnings.append(str(error))
             return False

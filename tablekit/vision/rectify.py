@@ -25,7 +25,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from tablekit.sim.geometry import TABLE_HALF, TILE_THICKNESS
+from tablekit.vision.layout import DEFAULT_LAYOUT, TableLayout
 from tablekit.vision.table_camera import TableCamera
 
 VIEW_SCALE = 0.8
@@ -42,7 +42,9 @@ class TableView:
     camera: TableCamera
     scale: float = VIEW_SCALE
     half_mm: float = VIEW_HALF
-    plane_mm: float = TILE_THICKNESS
+    plane_mm: float = DEFAULT_LAYOUT.tile_thickness
+    layout: TableLayout = DEFAULT_LAYOUT
+    """The table seen (its felt, markers and zones: what the view's tiles are placed by)."""
 
     @property
     def shape(self) -> tuple[int, int]:
@@ -107,5 +109,5 @@ def felt_mask(view: TableView, inset_mm: float = 0.0) -> np.ndarray:
     height, width = view.shape
     cols = (np.arange(width) + 0.5) / view.scale - view.half_mm
     rows = view.half_mm - (np.arange(height) + 0.5) / view.scale
-    limit = TABLE_HALF - inset_mm
+    limit = view.layout.table_half - inset_mm
     return (np.abs(rows)[:, None] <= limit) & (np.abs(cols)[None, :] <= limit)

@@ -19,42 +19,50 @@ from __future__ import annotations
 import itertools
 from collections import defaultdict
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
-from tablekit.sim.geometry import TILE_WIDTH
-from tablekit.vision.table_reading import SeenTile
-from tablekit.vision.zones import locate
+from tablekit.vision.layout import DEFAULT_LAYOUT
+from tablekit.vision.zones import TileZone, locate
 
 if TYPE_CHECKING:
     from tablekit.vision.rectify import TableView
-    from tablekit.vision.table_reader import ViewTile
 
-PITCH = TILE_WIDTH + 1.0
-"""Centre to centre of two tiles side by side in a row (mm)."""
+
+class RowTile(Protocol):
+    """A tile found in a view (:class:`tablekit.vision.table_reader.ViewTile`)."""
+
+    @property
+    def box(self) -> tuple[float, float, float, float]: ...
+
+    @property
+    def face_up(self) -> bool: ...
+
+PITCH = DEFAULT_LAYOUT.tile_width + 1.0
+"""Centre to centre of two tiles side by side in a row (mm; the default table's tiles)."""
 GAP_PITCHES = (1.6, 3.5)
 """A gap this many pitches wide holds a tile not found (a tile set apart is 1.3 away;
 wider gaps part the hand from its melds)."""
 
 
-def gap_places(row: Sequence[float]) -> list[tuple[int, float]]:
+def gap_places(row: Sequence[float], pitch: float = PITCH) -> list[tuple[int, float]]:
     """Where tiles should lie in a row whose faces lie at ``row`` (mm along it, sorted):
     (index of the left neighbour, fraction of the way to the right one), one for each
     tile a gap of :data:`GAP_PITCHES` holds."""
     places = []
     for i, (a, b) in enumerate(itertools.pairwise(row)):
-        if GAP_PITCHES[0] * PITCH <= b - a <= GAP_PITCHES[1] * PITCH:
-            missing = round((b - a) / PITCH) - 1
+        if GAP_PITCHES[0] * pitch <= b - a <= GAP_PITCHES[1] * pitch:
+            missing = round((b - a) / pitch) - 1
             places += [(i, j / (missing + 1)) for j in range(1, missing + 1)]
     return places
 
 
-def gap_boxes(tiles: Sequence[ViewTile], view: TableView) -> np.ndarray:
+def gap_boxes(tiles: Sequence[RowTile], view: TableView) -> np.ndarray:
     """View boxes at the places a hand row's gaps hold a tile (each the size of its left
     neighbour's box), from the frame's face-up tiles.
 
-    >>> from tablekit.sim.geometry import HAND_Y
+    >>> HAND_Y = DEFAULT_LAYOUT.hand_y
     >>> from tablekit.vision.rectify import TableView
     >>> from tablekit.vision.table_camera import TableCamera
     >>> from tablekit.vision.table_reader import ViewTile
@@ -71,13 +79,13 @@ def gap_boxes(tiles: Sequence[ViewTile], view: TableView) -> np.ndarray:
     table = view.to_table(centres) if len(tiles) else centres
     rows: dict[int, list[tuple[float, int]]] = defaultdict(list)
     for i, (tile, (x, y)) in enumerate(zip(tiles, table, strict=True)):
-        place = locate(SeenTile((float(x), float(y)), 0.0, True))
-        if tile.face_up and place.zone == "hand":
+        place = locate((float(x), float(y)), view.layout)
+        if tile.face_up and place.zone == TileZone.HAND:
             rows[place.seat].append((place.x, i))
     out = []
     for row in rows.values():
         row.sort()
-        for left, part in gap_places([x for x, _ in row]):
+        for left, part in gap_places([x for x, _ in row], view.layout.tile_width + 1.0):
             a, b = row[left][1], row[left + 1][1]
             centre = centres[a] + (centres[b] - centres[a]) * part
             half = (boxes[a, 2:] - boxes[a, :2]) / 2

@@ -20,13 +20,13 @@ True
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import cv2
 import numpy as np
 
-from tablekit.sim.geometry import TABLE_HALF
+from tablekit.vision.layout import DEFAULT_LAYOUT
 
 FOCAL_PRIOR = 0.62
 """Focal length a priori, in image widths (a 78-degree horizontal field of view)."""
@@ -116,7 +116,13 @@ EdgePoints = tuple[np.ndarray, np.ndarray, np.ndarray]
 """Image points (N, 2) on straight table lines, the axis each fixes (0: x, 1: y), and that
 coordinate's value as the layout has it (mm)."""
 NO_EDGES: EdgePoints = (np.zeros((0, 2)), np.zeros(0, np.int64), np.zeros(0))
-LINES = np.array([-TABLE_HALF, TABLE_HALF, -TABLE_HALF, TABLE_HALF])
+def felt_lines(half: float) -> np.ndarray:
+    """The felt's four edges (x = -half, x = half, y = -half, y = half) as values, in the
+    order :func:`line_index` numbers them."""
+    return np.array([-half, half, -half, half])
+
+
+LINES = felt_lines(DEFAULT_LAYOUT.table_half)
 """The felt's edges as the layout has them: x = -480, x = 480, y = -480, y = 480."""
 
 
@@ -140,6 +146,8 @@ class _Problem:
     log_focal: float
     edges: EdgePoints = NO_EDGES
     px_per_mm: float = 0.7
+    lines: np.ndarray = field(default_factory=lambda: LINES)
+    """Where the felt's edges lie a priori (mm)."""
 
     def camera(self, p: np.ndarray) -> TableCamera:
         return TableCamera(self.size[0], self.size[1], float(np.exp(p[0])), float(p[1]),
@@ -162,7 +170,7 @@ class _Problem:
         projected = camera.project(self.table)
         priors = [(p[0] - self.log_focal) / FOCAL_PRIOR_SIGMA,
                   *(p[2:4] / (CENTRE_PRIOR_SIGMA * self.size[0])), p[10] / K2_PRIOR_SIGMA,
-                  *((p[11:15] - LINES) / LINE_PRIOR_SIGMA)]
+                  *((p[11:15] - self.lines) / LINE_PRIOR_SIGMA)]
         return np.concatenate([(projected - self.image).ravel(),
                                self.edge_residuals(camera, p[11:15]), priors])
 
@@ -180,7 +188,7 @@ class _Problem:
         _, rvec, tvec = cv2.solvePnP(self.table.reshape(-1, 1, 3), self.image.reshape(-1, 1, 2),
                                      first.matrix, None, flags=cv2.SOLVEPNP_IPPE)
         return np.concatenate([[self.log_focal, 0.0, 0.0, 0.0], rvec.ravel(), tvec.ravel(),
-                               [0.0], LINES])
+                               [0.0], self.lines])
 
 
 def levenberg_marquardt(problem: _Problem, p: np.ndarray, iterations: int = 100) -> np.ndarray:
@@ -207,24 +215,27 @@ def levenberg_marquardt(problem: _Problem, p: np.ndarray, iterations: int = 100)
 
 
 def fit_camera(image_points: np.ndarray, table_points: np.ndarray, size: tuple[int, int],
-               edges: EdgePoints = NO_EDGES) -> TableCamera:
+               edges: EdgePoints = NO_EDGES, half: float = DEFAULT_LAYOUT.table_half
+               ) -> TableCamera:
     """The camera that best maps ``table_points`` (N, 2) mm on the felt to
     ``image_points`` (N, 2) px and puts the ``edges`` points on their lines; ``size`` is the
-    image's (width, height). Edge points far off their line after a first fit are dropped."""
+    image's (width, height), ``half`` half the felt's side (mm). Edge points far off their
+    line after a first fit are dropped."""
     image = np.asarray(image_points, np.float64).reshape(-1, 2)
     table = np.concatenate([np.asarray(table_points, np.float64).reshape(-1, 2),
                             np.zeros((len(image), 1))], axis=1)
-    problem = _Problem(size, table, image, float(np.log(FOCAL_PRIOR * size[0])))
+    lines = felt_lines(half)
+    problem = _Problem(size, table, image, float(np.log(FOCAL_PRIOR * size[0])), lines=lines)
     p = levenberg_marquardt(problem, problem.start())
     if not len(edges[0]):
         return problem.camera(p)
     camera = problem.camera(p)
     scale = camera.focal / max(float(camera.tvec[2]), 1.0)
     for _ in range(2):
-        problem = _Problem(size, table, image, problem.log_focal, edges, scale)
+        problem = _Problem(size, table, image, problem.log_focal, edges, scale, lines)
         keep = np.abs(problem.edge_residuals(camera, p[11:15])) <= EDGE_OUTLIER_PX
         edges = (edges[0][keep], edges[1][keep], edges[2][keep])
-        problem = _Problem(size, table, image, problem.log_focal, edges, scale)
+        problem = _Problem(size, table, image, problem.log_focal, edges, scale, lines)
         p = levenberg_marquardt(problem, p)
         camera = problem.camera(p)
     return camera

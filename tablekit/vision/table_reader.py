@@ -35,20 +35,12 @@ from pathlib import Path
 
 import numpy as np
 
-from tablekit.sim.geometry import (
-    MARKER_CENTRES_MM,
-    MARKER_MARGIN,
-    MARKER_SIZE,
-    TABLE_HALF,
-    TILE_LENGTH,
-    TILE_WIDTH,
-    seat_of_point,
-)
 from tablekit.tiles import Tile
 from tablekit.vision.busy import FeltMemory, busy_boxes
 from tablekit.vision.calibration import Profile
 from tablekit.vision.classes import BACK, CLASSES, NOT_A_TILE
 from tablekit.vision.classify import crop_size, upright_crop
+from tablekit.vision.layout import DEFAULT_LAYOUT, seat_of_point
 from tablekit.vision.onnx_model import CLASSIFIER_PATH, MODELS_DIR, OnnxModel, load_model
 from tablekit.vision.rectify import TableView
 from tablekit.vision.row_gaps import gap_boxes
@@ -113,15 +105,16 @@ class ViewTile:
         return (y1 - y0) >= (x1 - x0)
 
 
-def face_boxes(found: TableDetections, scale: float, tall: np.ndarray | None = None
+def face_boxes(found: TableDetections, scale: float, tall: np.ndarray | None = None,
+               width: float = DEFAULT_LAYOUT.tile_width,
+               length: float = DEFAULT_LAYOUT.tile_length
                ) -> np.ndarray:
     """Boxes of the true face size (view px) centred on each tile found, tall or wide as
     the box found is (or as ``tall`` says)."""
     centres = (found.boxes[:, :2] + found.boxes[:, 2:]) / 2
     if tall is None:
         tall = box_ratio(found.boxes) >= 1.0
-    half = np.where(tall[:, None], [TILE_WIDTH / 2, TILE_LENGTH / 2],
-                    [TILE_LENGTH / 2, TILE_WIDTH / 2]) * scale
+    half = np.where(tall[:, None], [width / 2, length / 2], [length / 2, width / 2]) * scale
     return np.concatenate([centres - half, centres + half], axis=1).astype(np.float32)
 
 
@@ -175,12 +168,14 @@ def name_tiles(classifier: OnnxModel, image: np.ndarray, view: TableView,
     other face-down tiles keep no candidates. A face whose box is too square to say which
     way it lies is read both ways and keeps the way whose best face is likelier.
     ``zones``: each box's zone when the caller has them (:func:`find_in_view`)."""
-    boxes = face_boxes(found, view.scale)
+    sizes = view.layout.tile_width, view.layout.tile_length
+    boxes = face_boxes(found, view.scale, None, *sizes)
     zones = zones_of(view, boxes) if zones is None else zones
     pond = zones == "pond"
     up = np.nonzero(~found.back | pond | (zones == "hand"))[0]
     both = up[unsure_shape(found.boxes[up])]
-    turned = face_boxes(found.take(both), view.scale, box_ratio(found.boxes[both]) < 1.0)
+    turned = face_boxes(found.take(both), view.scale, box_ratio(found.boxes[both]) < 1.0,
+                        *sizes)
     crops = np.concatenate([boxes[up], turned])
     probs = classifier.run(face_crops(image, view, crops, crop_size(classifier)))["probs"] \
         if len(crops) else np.zeros((0, len(CLASSES)), np.float32)
@@ -207,8 +202,8 @@ def name_tiles(classifier: OnnxModel, image: np.ndarray, view: TableView,
 def zones_of(view: TableView, boxes: np.ndarray) -> np.ndarray:
     """The zone (:func:`tablekit.vision.zones.locate`) of each box's centre (view px)."""
     centres = view.to_table((boxes[:, :2] + boxes[:, 2:]) / 2) if len(boxes) else []
-    return np.array([locate(SeenTile((float(x), float(y)), 0.0, True)).zone
-                     for x, y in centres], dtype=object)
+    return np.array([locate((float(x), float(y)), view.layout).zone for x, y in centres],
+                    dtype=object)
 
 
 def where_tiles_lie(view: TableView, boxes: np.ndarray) -> np.ndarray:
@@ -221,16 +216,17 @@ def where_tiles_lie(view: TableView, boxes: np.ndarray) -> np.ndarray:
     [True, False, False]
     """
     xy = view.to_table((boxes[:, :2] + boxes[:, 2:]) / 2)
-    keep = (np.abs(xy) <= TABLE_HALF).all(axis=1)
-    reach = MARKER_SIZE / 2 + MARKER_MARGIN
-    for centre in MARKER_CENTRES_MM.values():
+    layout = view.layout
+    keep = (np.abs(xy) <= layout.table_half).all(axis=1)
+    reach = layout.marker_size / 2 + layout.marker_margin
+    for centre in layout.marker_centres:
         keep &= ~(np.abs(xy - centre) <= reach).all(axis=1)
     return keep
 
 
 def detection_view(view: TableView) -> TableView:
     """The detector's coarser view of the same camera."""
-    return TableView(view.camera, DETECT_SCALE, DETECT_HALF, view.plane_mm)
+    return TableView(view.camera, DETECT_SCALE, DETECT_HALF, view.plane_mm, view.layout)
 
 
 def find_in_view(image: np.ndarray, view: TableView, models: TableModels,
@@ -312,7 +308,8 @@ def seen_tiles(tiles: list[ViewTile], view: TableView, small_bgr: np.ndarray
         point = (round(float(x), 1), round(float(y), 1))
         angle = (upright_angle(point, tile.tall) + fine_angle(field, tuple(box), 2)) % 360
         candidates = tuple((_tile(code), p) for code, p in tile.candidates)
-        out.append(SeenTile(point, round(angle, 1), tile.face_up, candidates))
+        out.append(SeenTile(point, round(angle, 1), tile.face_up, candidates,
+                            locate(point, view.layout)))
     return tuple(out)
 
 
@@ -341,14 +338,14 @@ def read_frame(image: np.ndarray, profile: Profile, models: TableModels,
     """The reading and the view tiles it was made from (same order); ``felt``: the game's
     memory of the bare felt (:class:`tablekit.vision.busy.FeltMemory`), for arms;
     ``faint``: read the ponds' faint peaks too, apart (when the tracker asks for them)."""
-    view = TableView(profile.camera)
+    view = TableView(profile.camera, layout=profile.layout)
     every, small = read_view(image, view, models, faint=faint)
     floor = min(ZONE_THRESHOLDS.values())  # under it: a faint pond peak
     tiles = [tile for tile in every if tile.score >= floor]
     table_boxes = view.boxes_to_table(np.array([t.box for t in tiles]).reshape(-1, 4))
     busy = busy_boxes(small, DETECT_SCALE, DETECT_HALF,
                       [tuple(float(v) for v in b) for b in table_boxes],  # type: ignore[misc]
-                      felt, timestamp)
+                      felt, timestamp, profile.layout)
     faint_tiles = seen_tiles([tile for tile in every if tile.score < floor], view, small)
     gaps = seen_tiles(look_in_gaps(models.classifier, image, view, tiles), view, small)
     reading = TableReading(seen_tiles(tiles, view, small), tuple(busy), timestamp, calibrated,

@@ -1,23 +1,25 @@
 """What one frame shows of the table, in table millimetres: the seam between the
 camera pipeline (which fills it) and the tracker (which turns it into events).
 
-Coordinates are the simulated table's (:mod:`tablekit.sim.geometry`): the origin at
+Coordinates are the table layout's (:mod:`tablekit.vision.layout`): the origin at
 the felt's centre, seat 0 at the bottom, seats counter-clockwise. Each seen tile
 carries its candidate readings, best first, so that rules-aware reading can
-choose among them.
+choose among them, and its place (:func:`tablekit.vision.zones.locate`), found once:
+by the pipeline under its profile's layout, else under the default layout.
 
 >>> from tablekit.tiles import Tile
 >>> tile = SeenTile((0.0, -120.0), 0.0, True, ((Tile.from_code("5m"), 0.9),))
->>> tile.best.code, tile.seat
-('5m', 0)
+>>> tile.best.code, tile.seat, tile.place.zone
+('5m', 0, <TileZone.POND: 'pond'>)
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tablekit.sim.geometry import seat_of_point, table_to_seat
 from tablekit.tiles import Tile
+from tablekit.vision.layout import table_to_seat
+from tablekit.vision.zones import Place, TileZone, locate  # noqa: F401 (doctest)
 
 Box = tuple[float, float, float, float]
 
@@ -34,6 +36,18 @@ class SeenTile:
     angle: float
     face_up: bool
     candidates: tuple[tuple[Tile, float], ...] = ()
+    located: Place | None = None
+    """Its place; None: located here under the default layout."""
+
+    def __post_init__(self) -> None:
+        if self.located is None:
+            object.__setattr__(self, "located", locate(self.xy))
+
+    @property
+    def place(self) -> Place:
+        """The seat, zone and slot the tile lies in."""
+        assert self.located is not None  # set in __post_init__
+        return self.located
 
     @property
     def best(self) -> Tile:
@@ -46,7 +60,7 @@ class SeenTile:
     @property
     def seat(self) -> int:
         """The seat whose side of the table the tile lies on."""
-        return seat_of_point(*self.xy)
+        return self.place.seat
 
     def local(self) -> tuple[float, float]:
         """The position in its seat's own frame (the player at the bottom)."""

@@ -1,7 +1,8 @@
 """The table's zones as polygons in table mm: each seat's pond, the wall ring (dead wall,
 dora and ura indicators included: where the dead wall lies changes every hand), and each
-seat's hand with its melds. Derived from the table and tile sizes of
-:mod:`tablekit.sim.geometry`; a calibration profile stores them with their image outlines.
+seat's hand with its melds. Derived from the table's layout
+(:class:`tablekit.vision.layout.TableLayout`); a calibration profile stores them with their
+image outlines.
 
 >>> zones = table_zones()
 >>> [z.name for z in zones][:5]
@@ -20,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from tablekit.sim.geometry import ZONE_BOXES, seat_to_table
+from tablekit.vision.layout import DEFAULT_LAYOUT, TableLayout, seat_to_table
 
 Point = tuple[float, float]
 SEATS = 4
@@ -75,11 +76,12 @@ def _square(half: float) -> tuple[Point, ...]:
     return ((-half, -half), (half, -half), (half, half), (-half, half))
 
 
-def table_zones() -> tuple[Zone, ...]:
+def table_zones(layout: TableLayout = DEFAULT_LAYOUT) -> tuple[Zone, ...]:
     """Every zone: ``pond:S`` and ``hand:S`` for the four seats and the ``wall`` ring."""
-    ponds = [Zone(f"pond:{s}", "pond", s, _seat_box(s, ZONE_BOXES["pond"])) for s in range(SEATS)]
-    hands = [Zone(f"hand:{s}", "hand", s, _seat_box(s, ZONE_BOXES["hand"])) for s in range(SEATS)]
-    _, outer, _, inner = ZONE_BOXES["wall"]
+    boxes = layout.zone_boxes
+    ponds = [Zone(f"pond:{s}", "pond", s, _seat_box(s, boxes["pond"])) for s in range(SEATS)]
+    hands = [Zone(f"hand:{s}", "hand", s, _seat_box(s, boxes["hand"])) for s in range(SEATS)]
+    _, outer, _, inner = boxes["wall"]
     wall = Zone("wall", "wall", None, _square(-outer), _square(-inner))
     return (*ponds, *hands, wall)
 

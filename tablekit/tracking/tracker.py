@@ -10,15 +10,16 @@ or added kan, a new dora indicator. A registered discard or dora indicator that 
 later frames read otherwise is corrected. A meld counts only once its seat has pressed CALL:
 the button vouches for it, the camera says what it is. A discard the detector barely
 sees is taken only once the next seat has discarded
-(:mod:`tablekit.vision.faint_discards`).
+(:mod:`tablekit.tracking.faint_discards`).
 
 At a win the tracker votes the revealed hand's tiles over its last frames
-(:meth:`Tracker.read_win`) and :mod:`tablekit.vision.hand_reading` reads them under
+(:meth:`Tracker.read_win`) and :mod:`tablekit.tracking.hand_reading` reads them under
 the rules.
 """
 
 from __future__ import annotations
 
+import math
 from collections import Counter, defaultdict, deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -39,8 +40,8 @@ from tablekit.game.win_reading import WinReading
 from tablekit.rules.hand import Meld, concealed_count
 from tablekit.rules.reading import TileRead
 from tablekit.tiles import Tile, to_mpsz
-from tablekit.vision.faint_discards import FaintSpots, faint_discard
-from tablekit.vision.hand_reading import (
+from tablekit.tracking.faint_discards import FaintSpots, faint_discard
+from tablekit.tracking.hand_reading import (
     SURE,
     before_melds,
     draft_hand,
@@ -51,7 +52,7 @@ from tablekit.vision.hand_reading import (
     vote_rows,
     vote_slots,
 )
-from tablekit.vision.meld_reading import (
+from tablekit.tracking.meld_reading import (
     face_up_meld_tiles,
     face_up_tiles,
     meld_group,
@@ -61,14 +62,25 @@ from tablekit.vision.meld_reading import (
     read_own_kan,
 )
 from tablekit.vision.table_reading import SeenTile, TableReading
-from tablekit.vision.zones import Place, locate
+from tablekit.vision.zones import Place, TileZone
 
 BACK_REACH = 40.0  # mm left of the melds' first face where a closed kan's left end lies
-WIN_LOOK = 8        # frames after a win's reading that the hand rows' gaps are looked into
-HAND_FRAMES = 12    # frames a revealed hand is voted over (3 s at 4 frames a second)
-CALL_PATIENCE = 40  # frames a CALL press holds back the caller's discard
+WIN_LOOK = 2.0      # s after a win's reading that the hand rows' gaps are looked into
+HAND_SECONDS = 3.0  # s of hand rows a revealed hand is voted over
+CALL_PATIENCE = 10.0  # s a CALL press holds back the caller's discard
 CATCH_UP = 4       # further steps one frame may give when the camera fell behind
 CORRECTION_FRAMES = 6  # frames of evidence before a registered discard is corrected
+HAND_ROWS_KEPT = 256  # at most this many frames' hand rows (a source whose clock stands still)
+
+
+def since(then: float, now: float) -> float:
+    """Seconds from ``then`` to ``now`` (readings' timestamps), to the microsecond: frames
+    at a steady rate fall on either side of a limit, never on it by rounding.
+
+    >>> since(100.1, 100.1 + 40 * 0.25), since(100.1, 100.1 + 40 * 0.25) > 10.0
+    (10.0, False)
+    """
+    return round(now - then, 6)
 
 
 @dataclass
@@ -84,7 +96,7 @@ class Snapshot:
     """Where face-down tiles lie along each seat's row (a closed kan's ends)."""
     faint: list[list[tuple[Place, SeenTile]] | None] = field(
         default_factory=lambda: [[] for _ in range(SEATS)])
-    """Each seat's faint pond reads (:mod:`tablekit.vision.faint_discards`)."""
+    """Each seat's faint pond reads (:mod:`tablekit.tracking.faint_discards`)."""
 
 
 def snapshot(reading: TableReading, kept: Sequence[SeenTile] = (),
@@ -98,17 +110,17 @@ def snapshot(reading: TableReading, kept: Sequence[SeenTile] = (),
     indicators: list[SeenTile] | None = []
     ura: list[SeenTile] = []
     for tile in (*reading.tiles, *kept, *gaps):
-        place = locate(tile)
+        place = tile.place
         busy = reading.in_busy(tile.xy)
-        if place.zone == "pond":
+        if place.zone == TileZone.POND:
             _put(ponds, place.seat, (place.row, place.x, tile), busy)
-        elif place.zone == "hand" and tile.face_up:
+        elif place.zone == TileZone.HAND and tile.face_up:
             _put(rows, place.seat, (place.x, tile), busy)
-        elif place.zone == "hand":
+        elif place.zone == TileZone.HAND:
             _put(backs, place.seat, place.x, busy)
-        elif place.zone == "indicator" and tile.face_up and indicators is not None:
+        elif place.zone == TileZone.INDICATOR and tile.face_up and indicators is not None:
             indicators = None if busy else [*indicators, tile]
-        elif place.zone == "ura" and tile.face_up:
+        elif place.zone == TileZone.URA and tile.face_up:
             ura.append(tile)
     ordered = [None if p is None else [t for *_, t in sorted(p, key=lambda i: i[:2])]
                for p in ponds]
@@ -116,8 +128,8 @@ def snapshot(reading: TableReading, kept: Sequence[SeenTile] = (),
         if row is not None:
             row.sort(key=lambda item: item[0])
     for tile in reading.faint:
-        place = locate(tile)
-        if place.zone == "pond" and tile not in kept:
+        place = tile.place
+        if place.zone == TileZone.POND and tile not in kept:
             _put(faint, place.seat, (place, tile), reading.in_busy(tile.xy))
     return Snapshot(ordered, rows, indicators, ura, backs, faint)
 
@@ -140,7 +152,7 @@ class Tracker:
     frames: int = 0
     call_pending: int | None = None   # a seat pressed CALL: its meld comes before its discard
     call_melds: int = 0
-    call_frames: int = 0              # frames since CALL; a call never laid stops blocking
+    call_at: float = 0.0              # when CALL was pressed; a call never laid stops blocking
     unseen_call: int | None = None    # a seat whose CALL ran out of patience with no meld seen
     vouched: dict[int, int] = field(default_factory=dict)  # seat -> its melds when CALL was pressed
     pond_votes: list[list[dict[Tile, float]]] = field(
@@ -154,12 +166,14 @@ class Tracker:
     faint_taken: tuple[int, int, SeenTile] | None = None
     """A faint discard given as an event (seat, pond index, read): its place is kept once
     the state holds it (a refused one is not)."""
-    hand_rows: deque[tuple[int, list[list[tuple[float, SeenTile]] | None]]] = field(
-        default_factory=lambda: deque(maxlen=HAND_FRAMES))
-    """The hand rows of the last frames, each with its frame number (a revealed hand is
-    voted over those since its win was first read)."""
-    win_read: int = -WIN_LOOK - 1
-    """The frame of the last :meth:`read_win`: while a win is read, the faces read in the
+    now: float = 0.0
+    """The last reading's timestamp (s)."""
+    hand_rows: deque[tuple[int, float, list[list[tuple[float, SeenTile]] | None]]] = field(
+        default_factory=lambda: deque(maxlen=HAND_ROWS_KEPT))
+    """The hand rows of the last :data:`HAND_SECONDS`, each with its frame number and time
+    (a revealed hand is voted over those since its win was first read)."""
+    win_read: float = -math.inf
+    """When :meth:`read_win` last read (s): while a win is read, the faces read in the
     hand rows' gaps count (:mod:`tablekit.vision.row_gaps`)."""
     win_from: int = 0
     """The frame of this win's first :meth:`read_win` (the hand lies revealed by then;
@@ -179,7 +193,7 @@ class Tracker:
             return
         self.call_pending = seat
         self.call_melds = len(state.seats[seat].melds)
-        self.call_frames = 0
+        self.call_at = self.now
 
     def warnings(self) -> list[str]:
         """What a person should know about the tracking now (for the screen).
@@ -220,26 +234,27 @@ class Tracker:
     def update(self, reading: TableReading) -> list[Event]:
         """The events this frame makes certain (each checked against the state later)."""
         self.frames += 1
+        self.now = reading.timestamp
         if not reading.calibrated:
             return []
         state = self.state()
         self._keep_faint(state)
         kept = self.faint_spots.kept(reading.faint)
-        gaps = reading.gaps if self.frames - self.win_read <= WIN_LOOK else ()
+        gaps = reading.gaps if since(self.win_read, self.now) <= WIN_LOOK else ()
         self.history = [*self.history[-(self.frames_needed * 4):],
                         snapshot(reading, kept, gaps)]
-        self.hand_rows.append((self.frames, self.history[-1].hand_rows))
+        self._keep_hand_rows(self.history[-1].hand_rows)
         if not following(state):
             self.call_pending = self.unseen_call = self.faint_taken = None
             self.vouched.clear()
             self.faint_spots.clear()
             return []
         if self.call_pending is not None:
-            self.call_frames += 1
             laid = len(state.seats[self.call_pending].melds) > self.call_melds
-            if not laid and self.call_frames > CALL_PATIENCE:  # go on in turn order, and say so
+            waited = since(self.call_at, self.now) > CALL_PATIENCE
+            if not laid and waited:  # go on in turn order, and say so
                 self.unseen_call = self.call_pending
-            if laid or self.call_frames > CALL_PATIENCE:
+            if laid or waited:
                 self.call_pending = None
         elif self.unseen_call is not None and \
                 len(state.seats[self.unseen_call].melds) > self.vouched.get(self.unseen_call, 0):
@@ -260,6 +275,12 @@ class Tracker:
                 break
             out = [*out, *ahead]
         return out
+
+    def _keep_hand_rows(self, rows: list[list[tuple[float, SeenTile]] | None]) -> None:
+        """Remember this frame's hand rows; forget those older than :data:`HAND_SECONDS`."""
+        self.hand_rows.append((self.frames, self.now, rows))
+        while since(self.hand_rows[0][1], self.now) >= HAND_SECONDS:
+            self.hand_rows.popleft()
 
     def _next_events(self, state: TableState) -> list[Event]:
         for source in (self._corrections, self._dora_corrections, self._melds, self._discards,
@@ -452,7 +473,7 @@ class Tracker:
         """A pon of a discard the camera never read: the seat to draw drew and discarded,
         and ``seat`` called it before its pond showed it (a dark face on a dark felt, an
         arm over the pond). The faces of the meld say what it was
-        (:func:`~tablekit.vision.meld_reading.read_missed_pon`); the draw, the discard and
+        (:func:`~tablekit.tracking.meld_reading.read_missed_pon`); the draw, the discard and
         the call are given together. Not while that pond shows a discard not yet taken."""
         discarder = state.turn
         if not state.to_draw or discarder is None or discarder == seat or \
@@ -531,9 +552,9 @@ class Tracker:
     def read_win(self, seats: tuple[int, ...], from_seat: int | None) -> WinReading:
         """The revealed hands of ``seats`` (ron on ``from_seat``'s tile, or tsumo)."""
         state = self.state()
-        if self.frames - self.win_read > WIN_LOOK:
+        if since(self.win_read, self.now) > WIN_LOOK:
             self.win_from = self.frames  # a new win
-        self.win_read = self.frames
+        self.win_read = self.now
         winners, doubts, drafts, unseen = [], [], [], 0
         for seat in seats:
             melds = state.seats[seat].melds
@@ -576,7 +597,8 @@ class Tracker:
         show it (at least half its concealed tiles face up) by where its tiles lie, its
         melds as the state knows them where the row shows where they begin; None when no
         frame shows the row."""
-        rows = [r[seat] for at, r in self.hand_rows if at >= self.win_from and r[seat] is not None]
+        rows = [r[seat] for at, _, r in self.hand_rows
+                if at >= self.win_from and r[seat] is not None]
         if not rows:
             return None
         laid = [TileRead.sure(tile) for meld in melds for tile in face_up_tiles(meld)]
@@ -597,7 +619,7 @@ class Tracker:
         if not any(state.seats[s].riichi for s in seats):
             return (), []
         want = max(1, len(state.dora))
-        rows = [sorted((t for t in s.ura if t.candidates), key=lambda t: locate(t).x)
+        rows = [sorted((t for t in s.ura if t.candidates), key=lambda t: t.place.x)
                 for s in self.history[-self.frames_needed * 2:]]
         rows = [r for r in rows if len(r) == want]
         if not rows:

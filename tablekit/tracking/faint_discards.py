@@ -9,12 +9,13 @@ lie in the next slot of the seat's pond: a faint read there, in the same place i
 of the last frames, is taken as it. Its place is kept for the rest of the hand, and the
 faint reads there count as that pond's tile from then on (:class:`FaintSpots`).
 
->>> first = Place(0, "pond", 0, FIRST_X)
->>> next_slot(0, None, first), next_slot(1, first, Place(0, "pond", 0, FIRST_X + 27))
+>>> POND = TileZone.POND
+>>> first = Place(0, POND, 0, FIRST_X)
+>>> next_slot(0, None, first), next_slot(1, first, Place(0, POND, 0, FIRST_X + 27))
 (True, True)
->>> next_slot(1, first, Place(0, "pond", 0, FIRST_X + 80))  # a slot further on: no
+>>> next_slot(1, first, Place(0, POND, 0, FIRST_X + 80))  # a slot further on: no
 False
->>> next_slot(6, Place(0, "pond", 0, 65.0), Place(0, "pond", 1, FIRST_X))  # a new row
+>>> next_slot(6, Place(0, POND, 0, 65.0), Place(0, POND, 1, FIRST_X))  # a new row
 True
 """
 
@@ -26,27 +27,28 @@ from dataclasses import dataclass, field
 
 from tablekit.game.state import SEATS
 from tablekit.rules.reading import TileRead
-from tablekit.sim.geometry import POND_LEFT_X, POND_ROW_LENGTH, POND_ROWS, TILE_LENGTH, TILE_WIDTH
-from tablekit.vision.hand_reading import vote
+from tablekit.tracking.hand_reading import vote
+from tablekit.vision.layout import DEFAULT_LAYOUT as LAYOUT
 from tablekit.vision.table_reading import SeenTile
-from tablekit.vision.zones import Place, locate
+from tablekit.vision.zones import Place, TileZone  # noqa: F401 (doctest)
 
 FAINT_FRAMES = 3
 """Frames in a row a faint read must lie in the next slot."""
 SAME_PLACE_MM = 8.0
-FIRST_X = POND_LEFT_X + TILE_WIDTH / 2
+FIRST_X = LAYOUT.pond_left_x + LAYOUT.tile_width / 2
 """Where the first tile of a pond row lies across its seat."""
 
 
 def next_slot(index: int, last: Place | None, place: Place) -> bool:
     """Whether ``place`` is where discard ``index`` of a pond goes, after the pond's
     last tile at ``last`` (None: the pond is empty)."""
-    row = min(index // POND_ROW_LENGTH, POND_ROWS - 1)
+    row = min(index // LAYOUT.pond_row_length, LAYOUT.pond_rows - 1)
     if place.row != row:
         return False
+    width, length = LAYOUT.tile_width, LAYOUT.tile_length
     if last is None or last.row != row:
-        return abs(place.x - FIRST_X) <= (TILE_LENGTH - TILE_WIDTH) / 2 + 6
-    return TILE_WIDTH * 0.6 <= place.x - last.x <= TILE_LENGTH + 12
+        return abs(place.x - FIRST_X) <= (length - width) / 2 + 6
+    return width * 0.6 <= place.x - last.x <= length + 12
 
 
 def faint_discard(recent: Sequence[list[tuple[Place, SeenTile]] | None], index: int,
@@ -56,7 +58,7 @@ def faint_discard(recent: Sequence[list[tuple[Place, SeenTile]] | None], index: 
     ``last`` in each, all in one place; else None."""
     if len(recent) < FAINT_FRAMES:
         return None
-    after = locate(last) if last is not None else None
+    after = last.place if last is not None else None
     found: list[SeenTile] = []
     for frame in recent[-FAINT_FRAMES:]:
         fits = [tile for place, tile in frame or () if next_slot(index, after, place)]
@@ -88,4 +90,4 @@ class FaintSpots:
         """The faint reads lying on a kept spot."""
         return [tile for tile in faint
                 if any(math.dist(tile.xy, xy) <= SAME_PLACE_MM
-                       for xy in self.spots[locate(tile).seat])]
+                       for xy in self.spots[tile.seat])]

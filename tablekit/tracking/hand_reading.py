@@ -24,7 +24,7 @@ from tablekit.rules.hand import concealed_count
 from tablekit.rules.reading import HandReading, TileRead, rank_hands
 from tablekit.rules.waits import waits
 from tablekit.tiles import Tile, parse_tiles, to_mpsz  # noqa: F401 (doctest)
-from tablekit.vision.meld_reading import face_up_meld_tiles
+from tablekit.tracking.meld_reading import face_up_meld_tiles
 from tablekit.vision.table_reading import SeenTile
 
 SURE = 0.8          # below this a tile read is reported as a doubt

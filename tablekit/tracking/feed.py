@@ -10,11 +10,13 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tablekit.game.events import Event
-from tablekit.vision.pipeline import CameraPipeline
-from tablekit.vision.tracker import Tracker
+from tablekit.tracking.tracker import Tracker
+
+if TYPE_CHECKING:  # the pipeline is passed in: tracking itself needs no numpy or OpenCV
+    from tablekit.vision.pipeline import CameraPipeline
 
 
 @dataclass
