@@ -22,8 +22,7 @@ from tablekit.commands import (
     simulate,
     web,
 )
-from tablekit.commands.inputs import one_line
-from tablekit.errors import TablekitError
+from tablekit.errors import TablekitError, one_line
 
 COMMANDS = (demo, score, replay, export, league, screens, run, web, sim, simulate, detect,
             calibrate, doctor)

@@ -22,8 +22,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from tablekit.commands.inputs import one_line
-from tablekit.errors import TablekitError
+from tablekit.errors import TablekitError, one_line
 
 Report = Callable[[str], None]
 

@@ -41,3 +41,17 @@ class InvalidRecord(TablekitError, ValueError):
 
 class BadInput(TablekitError, ValueError):
     """A command's input that is not there or cannot be used (a missing file, a folder)."""
+
+
+def one_line(error: BaseException) -> str:
+    """The error as one line: an OSError as ``PATH: reason``, anything else as its text.
+
+    >>> one_line(FileNotFoundError(2, "No such file or directory", "game.xml"))
+    'game.xml: no such file or directory'
+    >>> one_line(PermissionError(13, "Permission denied", "/opt/tablekit/out"))
+    '/opt/tablekit/out: permission denied'
+    """
+    if isinstance(error, OSError) and error.strerror:
+        reason = error.strerror[0].lower() + error.strerror[1:]
+        return f"{error.filename}: {reason}" if error.filename else reason
+    return str(error).splitlines()[0] if str(error) else type(error).__name__

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tablekit.commands.inputs import one_line
+from tablekit.errors import one_line
 
 PACKAGES = ("tablekit", "numpy", "opencv-python-headless", "onnxruntime", "pygame-ce",
             "gpiozero", "mahjong")

@@ -6,10 +6,6 @@ Traceback (most recent call last):
 tablekit.errors.BadInput: nowhere.xml: no such file
 >>> require_paths([Path(".")]) is None
 True
->>> one_line(FileNotFoundError(2, "No such file or directory", "game.xml"))
-'game.xml: no such file or directory'
->>> one_line(PermissionError(13, "Permission denied", "/opt/tablekit/out"))
-'/opt/tablekit/out: permission denied'
 """
 
 from __future__ import annotations
@@ -36,9 +32,3 @@ def require_paths(paths: Iterable[Path]) -> None:
             raise BadInput(f"{path}: no such file or folder")
 
 
-def one_line(error: BaseException) -> str:
-    """The error as one line: an OSError as ``PATH: reason``, anything else as its text."""
-    if isinstance(error, OSError) and error.strerror:
-        reason = error.strerror[0].lower() + error.strerror[1:]
-        return f"{error.filename}: {reason}" if error.filename else reason
-    return str(error).splitlines()[0] if str(error) else type(error).__name__

@@ -8,8 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from tablekit.commands.inputs import one_line
-from tablekit.errors import TablekitError
+from tablekit.errors import TablekitError, one_line
 
 
 def add_parser(subparsers: Any) -> None:

@@ -17,65 +17,29 @@ What cannot be opened raises :class:`CameraError` with one line saying what is m
 >>> open_camera("folder:/nowhere")
 Traceback (most recent call last):
 ...
-tablekit.vision.camera.CameraError: folder:/nowhere: no such folder
+tablekit.vision.frames.CameraError: folder:/nowhere: no such folder
 >>> open_camera("webcam")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-tablekit.vision.camera.CameraError: unknown camera 'webcam': use picamera, opencv:N, ...
+tablekit.vision.frames.CameraError: unknown camera 'webcam': use picamera, opencv:N, ...
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 import numpy as np
 
-from tablekit.errors import TablekitError
+from tablekit.vision.frames import CameraError, CameraFrame, FrameSource, Source
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp")
 VIDEO_SUFFIXES = (".mp4", ".avi", ".mkv", ".mov", ".h264", ".webm")
 DEFAULT_SIZE = (1280, 720)
 SPECS = "picamera, opencv:N, opencv:FILE, folder:DIR"
-
-
-class CameraError(TablekitError, RuntimeError):
-    """A camera that cannot be opened or read: unplugged, not installed, nothing to show."""
-
-
-@dataclass(frozen=True)
-class CameraFrame:
-    image: np.ndarray
-    timestamp: float
-
-
-class FrameSource(Protocol):
-    def read(self) -> Any: ...
-
-    def close(self) -> None: ...
-
-
-class Source:
-    """The shared part of every source: context manager and iterator over ``read()``."""
-
-    def read(self) -> CameraFrame | None:
-        raise NotImplementedError
-
-    def close(self) -> None:
-        """Release the device (nothing to do by default)."""
-
-    def __enter__(self) -> Source:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    def __iter__(self) -> Iterator[CameraFrame]:
-        while (frame := self.read()) is not None:
-            yield frame
 
 
 # --- OpenCV -------------------------------------------------------------------------------

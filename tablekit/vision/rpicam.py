@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from tablekit.vision.camera import CameraFrame, Source
+from tablekit.vision.frames import CameraFrame, Source
 
 PROGRAMS = ("rpicam-vid", "libcamera-vid")   # libcamera-vid: the name before Bookworm
 
