@@ -30,31 +30,37 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--fps", type=float, default=4.0)
     parser.add_argument("--hands", type=int, default=None, help="only the first N hands")
     parser.add_argument("--frames-out", type=Path, default=None, help="keep the frames here")
+    parser.add_argument("--journal", type=Path, default=None,
+                        help="keep the game's journal here (one log only; a new game is "
+                             "started in it)")
     parser.set_defaults(run=run)
 
 
-def make_reader(kind: str, misread: float, seed: int) -> Any:
-    """A function (frame, faint) -> TableReading for ``truth`` or ``vision``."""
+def make_pipeline(kind: str, misread: float, seed: int) -> Any:
+    """The camera feed's pipeline for ``truth`` (the simulated table's ground truth) or
+    ``vision`` (the models, as ``tablekit run`` reads)."""
     if kind == "truth":
-        from tablekit.sim.perfect_reading import PerfectReader
+        from tablekit.simulate import truth_pipeline
 
-        reader = PerfectReader(misread=misread, seed=seed)
-        return lambda frame, _: reader.read(frame.truth, frame.timestamp)
+        return truth_pipeline(misread, seed)
     from tablekit.vision.pipeline import CameraPipeline
 
-    pipeline = CameraPipeline.open()
-    return lambda frame, faint: pipeline.read(frame.image, frame.timestamp, faint)
+    return CameraPipeline.open()
 
 
 def run(args: argparse.Namespace) -> int:
-    from tablekit.simulate import SimReport, simulate_game
+    from tablekit.simulate import Hooks, SimReport, simulate_game
 
+    if args.journal is not None and len(args.logs) > 1:
+        print("tablekit simulate: --journal keeps one game: give one LOG", file=sys.stderr)
+        return 2
     total = SimReport()
     for index, log in enumerate(args.logs):
         try:
-            read = make_reader(args.reader, args.misread, args.seed + index)
-            report = simulate_game(log, read, seed=args.seed + index, fps=args.fps,
-                                   max_hands=args.hands, frames_out=args.frames_out)
+            pipeline = make_pipeline(args.reader, args.misread, args.seed + index)
+            report = simulate_game(log, pipeline, seed=args.seed + index, fps=args.fps,
+                                   max_hands=args.hands, journal=args.journal,
+                                   hooks=Hooks(frames_out=args.frames_out))
         except TablekitError as error:
             print(f"{log}: skipped: {error}", file=sys.stderr)
             continue
@@ -63,6 +69,6 @@ def run(args: argparse.Namespace) -> int:
         print(f"{log}: {report.hands_ok}/{report.hands} hands, "
               f"{report.tiles_ok}/{report.tiles_read} tiles", file=sys.stderr, flush=True)
         total.add(report)
-    print(json.dumps(total.summary()))
+    print(json.dumps({"reader": args.reader, **total.summary()}))
     failed = total.hands_ok != total.hands or bool(total.mismatches)
     return 1 if args.check and failed else 0
