@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from tablekit.game.events import Event
+from tablekit.vision.camera import FrameSource
 from tablekit.vision.table_reading import TableReading
 from tablekit.vision.tracker import Tracker
 
@@ -35,7 +36,7 @@ class FramePipeline(Protocol):
 class CameraFeed:
     """``poll()`` returns the events the newest frame makes certain."""
 
-    source: Any
+    source: FrameSource
     pipeline: FramePipeline
     tracker: Tracker
     fps: float = 4.0
