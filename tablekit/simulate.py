@@ -94,10 +94,10 @@ class PinDriver:
     """Plays scripted presses on MockFactory pins at their times, with the board's clock.
 
     ``waits(press)`` True holds a press back (a person waiting for the screen: OK on a win
-    is pressed once the scored hand shows), a frame at a time, at most ``PATIENCE`` seconds.
-    Then ``stuck(press)`` may give the presses a person makes first (putting a win's tiles
-    right), asked for one at a time once the app has had the last (``settle``); later
-    presses wait.
+    is pressed once the scored hand shows), a step of the loop at a time, at most
+    ``PATIENCE`` seconds. Then ``stuck(press)`` may give the presses a person makes first
+    (putting a win's tiles right), asked for one at a time once the app has taken the last
+    (``settle``: the app takes its inbox); later presses wait.
     """
 
     def __init__(self, board: Any, clock: list[float],
