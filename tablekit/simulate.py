@@ -183,8 +183,8 @@ class PinDriver:
 
 
 class ReadingPipeline:
-    """A :data:`ReadFrame` function as the camera feed's pipeline (the simulated table's
-    ground truth, or a test's reader): no warnings of its own."""
+    """A :data:`ReadFrame` function as the camera feed's pipeline (a test's reader): no
+    warnings of its own."""
 
     def __init__(self, read: ReadFrame) -> None:
         self.read, self.warnings = read, []
@@ -193,16 +193,20 @@ class ReadingPipeline:
         return self.read(frame, faint)
 
 
-def truth_pipeline(misread: float = 0.0, seed: int = 0) -> ReadingPipeline:
+class TruthPipeline:
     """The simulated table's ground truth read as the camera would (``misread``: that
     share of tiles misread on purpose)."""
-    from tablekit.sim.perfect_reading import PerfectReader
 
-    reader = PerfectReader(misread=misread, seed=seed)
-    return ReadingPipeline(lambda frame, _: reader.read(frame.truth, frame.timestamp))
+    def __init__(self, misread: float = 0.0, seed: int = 0) -> None:
+        from tablekit.sim.perfect_reading import PerfectReader
+
+        self.reader, self.warnings = PerfectReader(misread=misread, seed=seed), []
+
+    def read_frame(self, frame: Any, timestamp: float, faint: bool = False) -> TableReading:
+        return self.reader.read(frame.truth, timestamp)
 
 
-class TableCamera:
+class FeedSource:
     """The simulated table's camera as the feed's frame source: times the rendering,
     keeps the frames (``out``), and after the script's end keeps showing its last frame
     (the table stays in view while the last presses are made)."""
@@ -277,7 +281,7 @@ def simulate_game(log: Path, pipeline: FramePipeline | ReadFrame | None = None,
     source = ReplayedFrames(script, frames_in, fps) if frames_in is not None else \
         SimulatedCamera(script, seed=seed, fps=fps)
     if pipeline is None:
-        pipeline = truth_pipeline()
+        pipeline = TruthPipeline()
     elif not hasattr(pipeline, "read_frame"):
         pipeline = ReadingPipeline(pipeline)  # type: ignore[arg-type]
     with tempfile.TemporaryDirectory() as folder:
@@ -310,7 +314,7 @@ class SimulatedTable:
         tracker = Tracker(lambda: session.state)
         flow = Flow(session, reader=tracker, clock=self.clock)
         flow.start_game(game.rules, game.start.names, game.start.first_dealer)
-        self.camera = TableCamera(source, hooks.frames_out)
+        self.camera = FeedSource(source, hooks.frames_out)
         self.app = App(flow, display, clock=self.clock, sleep=self.clock.sleep)
         self.app.camera = CameraFeed(self.camera, pipeline, tracker, fps=fps,
                                      clock=self.clock)

@@ -40,9 +40,9 @@ def make_pipeline(kind: str, misread: float, seed: int) -> Any:
     """The camera feed's pipeline for ``truth`` (the simulated table's ground truth) or
     ``vision`` (the models, as ``tablekit run`` reads)."""
     if kind == "truth":
-        from tablekit.simulate import truth_pipeline
+        from tablekit.simulate import TruthPipeline
 
-        return truth_pipeline(misread, seed)
+        return TruthPipeline(misread, seed)
     from tablekit.vision.pipeline import CameraPipeline
 
     return CameraPipeline.open()
