@@ -7,7 +7,7 @@ animation of the whole game (``demo.mp4``: the camera's view beside the scoreboa
 each hand's confirmation held for a moment).
 
 >>> hand_line(2, 6, "East 2", "win", (-1000, 3900, -1000, -1900), "hand-02.png")
-'hand 2 of 6: East 2   win                -1000  +3900  -1000  -1900   -> hand-02.png'
+'hand 2 of 6: East 2   win               -1000  +3900  -1000  -1900   -> hand-02.png'
 """
 
 from __future__ import annotations
