@@ -1,12 +1,13 @@
 """Peak memory and time per frame of the appliance's side of a real game: the camera pipeline
 (calibration, detector, classifier), the tracker, the flow with its journal, the buttons
-(gpiozero MockFactory) and the scoreboard drawn headless on every change.
+(gpiozero MockFactory) and the scoreboard drawn headless on every change: the app's own loop
+(:class:`tablekit.app.App`), as ``tablekit run`` steps it.
 
 Usage: python benchmarks/appliance_memory.py [LOG] [--hands N] [--seed S] [--json OUT]
 
 The frames are rendered first, in this process (the simulated table is not part of the
 appliance), and kept as JPEG; then a fresh process plays them again with the script's
-presses (``simulate_game(frames_in=...)``) and reports its own peak resident memory
+presses (``simulate_game(frames_in=...)``, a PNG display) and reports its own peak resident memory
 (``ru_maxrss``) and milliseconds per frame. LOG defaults to the committed fixture game.
 The issue's budget is 300 MB.
 """
@@ -31,9 +32,9 @@ BUDGET_MB = 300
 
 def render(log: Path, folder: Path, hands: int, seed: int) -> int:
     """Render the first ``hands`` hands of ``log`` into ``folder``; the number of frames."""
-    from tablekit.simulate import simulate_game
+    from tablekit.simulate import Hooks, simulate_game
 
-    report = simulate_game(log, seed=seed, max_hands=hands, frames_out=folder)
+    report = simulate_game(log, seed=seed, max_hands=hands, hooks=Hooks(frames_out=folder))
     return report.frames
 
 
@@ -43,21 +44,10 @@ def replay(log: Path, folder: Path, hands: int, screens: Path) -> dict:
     from tablekit.simulate import simulate_game
     from tablekit.vision.pipeline import CameraPipeline
 
-    pipeline = CameraPipeline.open()
     display = PngDisplay(screens, numbered=False)
-    shown: list = [None]
-
-    def on_frame(_frame, flow) -> None:
-        screen = flow.screen()
-        if screen != shown[0]:
-            display.show(screen)
-            shown[0] = screen
-
-    def read(frame, faint: bool):
-        return pipeline.read(frame.image, frame.timestamp, faint)
-
     started = time.perf_counter()
-    report = simulate_game(log, read, max_hands=hands, frames_in=folder, on_frame=on_frame)
+    report = simulate_game(log, CameraPipeline.open(), max_hands=hands, frames_in=folder,
+                           display=display)
     seconds = time.perf_counter() - started
     return {**report.summary(), "screens_drawn": len(display.saved),
             "ms_per_frame_all": round(1000 * seconds / max(report.frames, 1), 2)}

@@ -1,11 +1,15 @@
-"""A real game on the simulated table, end to end: rendered frames through the camera
-pipeline and the tracker, button presses through gpiozero's MockFactory pins, every
-win the app scores confirmed without correction, each hand's score changes compared
-with the log. The simulated players press OK on a win once the screen shows the scored
-hand, and OK at the end of the wall once it shows the wall empty, as a person would (at
-most ``PATIENCE`` seconds after their scripted moment; later presses keep their order).
-A win the app cannot score at all (no complete hand read) a simulated person puts right
-with the buttons (:mod:`tablekit.sim.person`), so that the game goes on; such a hand is
+"""A real game on the simulated table, end to end, through the appliance's own loop
+(:class:`tablekit.app.App`): the simulated table is a set of devices around it, a
+camera source (rendered or kept frames) read by the same
+:class:`~tablekit.tracking.feed.CameraFeed` as ``tablekit run``'s, the seat buttons on
+gpiozero's MockFactory pins pressed as the log's game calls for, a clock the table
+drives (no real sleeping) and a display (a window, PNG files or none). Every win the app
+scores is confirmed without correction, each hand's score changes compared with the log.
+The simulated players press OK on a win once the screen shows the scored hand, and OK at
+the end of the wall once it shows the wall empty, as a person would (at most
+``PATIENCE`` seconds after their scripted moment; later presses keep their order). A win
+the app cannot score at all (no complete hand read) a simulated person puts right with
+the buttons (:mod:`tablekit.sim.person`), so that the game goes on; such a hand is
 counted in ``hands_fixed``, never in ``hands_ok``.
 
 >>> SimReport(hands=2, hands_ok=2).summary()["hands_ok"]
@@ -15,7 +19,6 @@ counted in ``hands_fixed``, never in ``hands_ok``.
 from __future__ import annotations
 
 import heapq
-import queue
 import resource
 import tempfile
 import time
@@ -24,6 +27,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tablekit.app import FRAME_SECONDS, App
+from tablekit.display.backends import Display
+from tablekit.display.model import ScreenModel
 from tablekit.flow import Flow
 from tablekit.formats.tenhou import ImportedGame, import_file
 from tablekit.game.events import Discard, DoraRevealed, HandStarted, Won
@@ -35,12 +41,14 @@ from tablekit.sim.person import put_right
 from tablekit.sim.script import Script
 from tablekit.sim.source import ReplayedFrames, SimulatedCamera
 from tablekit.tiles import Tile
+from tablekit.tracking.feed import CameraFeed, FramePipeline
 from tablekit.tracking.tracker import Tracker
 from tablekit.vision.table_reading import TableReading
 
 HOLD = {False: 0.12, True: 1.2}   # seconds a short or long press keeps the pin low
 GAP = 0.15                         # seconds between a person's own presses
 TAIL = 60.0                        # seconds the presses may go on after the last frame
+TICKS = round(1 / FRAME_SECONDS)   # the simulated clock's steps a second (the loop's rate)
 PATIENCE = 2.0                     # seconds a simulated person waits for the scored hand
 ReadFrame = Callable[[Any, bool], TableReading]
 """``read(frame, faint)``: the frame's reading (``faint``: the tracker wants the ponds'
@@ -86,10 +94,10 @@ class PinDriver:
     """Plays scripted presses on MockFactory pins at their times, with the board's clock.
 
     ``waits(press)`` True holds a press back (a person waiting for the screen: OK on a win
-    is pressed once the scored hand shows), a frame at a time, at most ``PATIENCE`` seconds.
-    Then ``stuck(press)`` may give the presses a person makes first (putting a win's tiles
-    right), asked for one at a time once the app has had the last (``settle``); later
-    presses wait.
+    is pressed once the scored hand shows), a step of the loop at a time, at most
+    ``PATIENCE`` seconds. Then ``stuck(press)`` may give the presses a person makes first
+    (putting a win's tiles right), asked for one at a time once the app has taken the last
+    (``settle``: the app takes its inbox); later presses wait.
     """
 
     def __init__(self, board: Any, clock: list[float],
@@ -105,6 +113,7 @@ class PinDriver:
         self._order = 0
         self.held: ButtonPress | None = None   # the press a person is waiting to make
         self.held_at = 0.0
+        self.pressed: list[tuple[float, ButtonPress]] = []   # when each press went down
         self.person: Iterator[ButtonPress] | None = None   # their own presses first
         self._tried: set[int] = set()
 
@@ -127,6 +136,7 @@ class PinDriver:
             if press is not None and not own and not self._may_press(press, at, step):
                 continue
             if press is not None:
+                self.pressed.append((at, press))
                 pin = self.pins.pin_for(press.name, press.seat)
                 self._order += 1
                 heapq.heappush(self._queue, (at + HOLD[press.long], self._order, None, pin,
@@ -172,116 +182,217 @@ class PinDriver:
             self.held_at = at + GAP
 
 
-def simulate_game(log: Path, read_frame: ReadFrame | None = None, seed: int = 0,
-                  fps: float = 4.0, max_hands: int | None = None,
-                  frames_out: Path | None = None, on_hand: Callable[..., None] | None = None,
-                  on_frame: Callable[..., None] | None = None,
-                  frames_in: Path | None = None) -> SimReport:
-    """Play one logged game on the simulated table and compare each hand with the log;
-    ``frames_in``: the frames an earlier run kept (``frames_out``), played again instead
-    of rendered (then ``read_frame`` must read the image: the frames carry no truth)."""
-    from gpiozero.pins.mock import MockFactory
+class ReadingPipeline:
+    """A :data:`ReadFrame` function as the camera feed's pipeline (a test's reader): no
+    warnings of its own."""
 
-    from tablekit.io.buttons import ButtonBoard
-    from tablekit.sim.perfect_reading import PerfectReader
+    def __init__(self, read: ReadFrame) -> None:
+        self.read, self.warnings = read, []
 
+    def read_frame(self, frame: Any, timestamp: float, faint: bool = False) -> TableReading:
+        return self.read(frame, faint)
+
+
+class TruthPipeline:
+    """The simulated table's ground truth read as the camera would (``misread``: that
+    share of tiles misread on purpose)."""
+
+    def __init__(self, misread: float = 0.0, seed: int = 0) -> None:
+        from tablekit.sim.perfect_reading import PerfectReader
+
+        self.reader, self.warnings = PerfectReader(misread=misread, seed=seed), []
+
+    def read_frame(self, frame: Any, timestamp: float, faint: bool = False) -> TableReading:
+        return self.reader.read(frame.truth, timestamp)
+
+
+class FeedSource:
+    """The simulated table's camera as the feed's frame source: times the rendering,
+    keeps the frames (``out``), and after the script's end keeps showing its last frame
+    (the table stays in view while the last presses are made)."""
+
+    def __init__(self, source: SimulatedCamera | ReplayedFrames, out: Path | None = None
+                 ) -> None:
+        self.source, self.out = source, out
+        self.last: Any = None
+        self.count = 0
+        self.ended = False
+        self.render_seconds = 0.0
+
+    def read(self) -> Any:
+        if not self.ended:
+            started = time.perf_counter()
+            frame = self.source.read()
+            self.render_seconds += time.perf_counter() - started
+            self.ended = frame is None
+            if frame is not None:
+                self.last = frame
+                if self.out is not None:
+                    _save_frame(self.out, self.count + 1, frame.image)
+        self.count += self.last is not None
+        return self.last
+
+    def close(self) -> None:
+        """The simulated camera has nothing to release."""
+
+
+class SimClock:
+    """The loop's time on the simulated table: ``sleep`` moves it on by whole steps, and
+    while it sleeps the people at the table press their buttons (``on_sleep``)."""
+
+    def __init__(self) -> None:
+        self.ticks = 0
+        self.on_sleep: Callable[[float], None] = lambda now: None
+
+    def __call__(self) -> float:
+        return self.ticks / TICKS
+
+    def sleep(self, seconds: float) -> None:
+        self.ticks += max(1, round(seconds * TICKS))
+        self.on_sleep(self())
+
+
+@dataclass
+class Hooks:
+    """What to do besides checking: keep frames, call back after each hand (with the
+    screen the hand was confirmed on), each camera frame, or each step of the loop."""
+
+    frames_out: Path | None = None
+    on_hand: Callable[[Flow, SimReport, ScreenModel | None], None] | None = None
+    on_frame: Callable[[Any, App], None] | None = None
+    on_step: Callable[[App, SimulatedTable], None] | None = None
+
+
+def simulate_game(log: Path, pipeline: FramePipeline | ReadFrame | None = None,
+                  seed: int = 0, fps: float = 4.0, max_hands: int | None = None,
+                  frames_in: Path | None = None, display: Display | None = None,
+                  journal: Path | None = None, hooks: Hooks | None = None) -> SimReport:
+    """Play one logged game on the simulated table through the app's loop and compare
+    each hand with the log. ``pipeline``: the camera's (frames to readings; a function
+    ``read(frame, faint)`` will do), the ground truth's by default; ``frames_in``: the
+    frames an earlier run kept (``Hooks.frames_out``), played again instead of rendered
+    (then the pipeline must read the image: the frames carry no truth); ``journal``:
+    where the game's journal is kept (a new game is started in it; default: a
+    temporary file)."""
     game = import_file(log)
     if max_hands is not None:
         game = ImportedGame(game.rules, game.start, game.hands[:max_hands])
     script = Script.from_game(game)
-    camera = ReplayedFrames(script, frames_in, fps) if frames_in is not None else \
+    source = ReplayedFrames(script, frames_in, fps) if frames_in is not None else \
         SimulatedCamera(script, seed=seed, fps=fps)
-    read = read_frame or (lambda frame, _: PerfectReader().read(frame.truth, frame.timestamp))
-    clock = [0.0]
+    if pipeline is None:
+        pipeline = TruthPipeline()
+    elif not hasattr(pipeline, "read_frame"):
+        pipeline = ReadingPipeline(pipeline)  # type: ignore[arg-type]
     with tempfile.TemporaryDirectory() as folder:
-        session = Session.open(Path(folder) / "game.jsonl")
-        tracker = Tracker(lambda: session.state)
-        flow = Flow(session, reader=tracker, clock=lambda: clock[0])
-        flow.start_game(game.rules, game.start.names, game.start.first_dealer)
-        presses: queue.Queue = queue.Queue()
-        board = ButtonBoard(presses, pin_factory=MockFactory(), clock=lambda: clock[0])
+        session = Session.open(journal or Path(folder) / "game.jsonl")
         try:
-            hooks = Hooks(frames_out, on_hand, on_frame)
-            return _play(game, camera, read, flow, tracker, board, presses, clock, hooks)
+            table = SimulatedTable(game, script, session, source, pipeline, fps, display,
+                                   hooks or Hooks())
+            try:
+                return table.play()
+            finally:
+                table.close()
         finally:
-            board.close()
             session.close()
 
 
-@dataclass(frozen=True)
-class Hooks:
-    """What to do besides checking: keep frames, call back after each hand or frame."""
+class SimulatedTable:
+    """The devices of a game on the simulated table around one :class:`App`, and the
+    checks made after each of its steps."""
 
-    frames_out: Path | None = None
-    on_hand: Callable[..., None] | None = None
-    on_frame: Callable[..., None] | None = None
+    def __init__(self, game: ImportedGame, script: Script, session: Session,
+                 source: SimulatedCamera | ReplayedFrames, pipeline: FramePipeline,
+                 fps: float, display: Display | None, hooks: Hooks) -> None:
+        from gpiozero.pins.mock import MockFactory
 
+        from tablekit.io.buttons import ButtonBoard
 
-def _play(game: ImportedGame, camera: SimulatedCamera | ReplayedFrames, read: ReadFrame,
-          flow: Flow, tracker: Tracker, board: Any, presses: queue.Queue, clock: list[float],
-          hooks: Hooks) -> SimReport:
-    report = SimReport()
+        self.game, self.script, self.source, self.hooks = game, script, source, hooks
+        self.report = SimReport()
+        self.clock = SimClock()
+        tracker = Tracker(lambda: session.state)
+        flow = Flow(session, reader=tracker, clock=self.clock)
+        flow.start_game(game.rules, game.start.names, game.start.first_dealer)
+        self.camera = FeedSource(source, hooks.frames_out)
+        self.app = App(flow, display, clock=self.clock, sleep=self.clock.sleep)
+        self.app.camera = CameraFeed(self.camera, pipeline, tracker, fps=fps,
+                                     clock=self.clock)
+        pin_time = [0.0]   # the pins' edges come at their own moments between steps
+        board = ButtonBoard(self.app.inbox, pin_factory=MockFactory(),
+                            clock=lambda: pin_time[0])
+        self.app.buttons = board
+        self.driver = PinDriver(board, pin_time,
+                                lambda press: waiting_for_score(flow, press), self._stuck,
+                                self.app.take_inbox)
+        self.clock.on_sleep = self._people
+        self.app.hooks.append(self._after_step)
+        self._pressed_to = 0.0
+        self._frames_seen = 0
+        self._seen_result = session.state.result
+        self._confirmed: ScreenModel | None = None
+        self._pipeline_seconds = 0.0
 
-    def settle() -> None:
-        while not presses.empty():
-            flow.handle(presses.get_nowait())
+    @property
+    def flow(self) -> Flow:
+        return self.app.flow
 
-    def stuck(press: ButtonPress) -> Iterator[ButtonPress] | None:
+    def play(self) -> SimReport:
+        """Step the app until the script has ended and the last presses are made."""
+        started = time.perf_counter()
+        self.app.run(until=self._done)
+        report = self.report
+        report.render_seconds = self.camera.render_seconds
+        report.pipeline_seconds = time.perf_counter() - started - report.render_seconds
+        report.peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        _check_missing_hands(self.game, report)
+        return report
+
+    def close(self) -> None:
+        if self.app.buttons is not None:
+            self.app.buttons.close()
+
+    def _people(self, now: float) -> None:
+        """While the loop sleeps: the presses the script calls for until ``now``."""
+        for press in self.source.presses_between(self._pressed_to, now + 1e-9):
+            self.driver.schedule(press)
+        self._pressed_to = now + 1e-9
+        self.driver.run_until(now, FRAME_SECONDS)
+
+    def _done(self, app: App) -> bool:
+        if not self.camera.ended:
+            return False
+        end = self.script.length
+        return not self.driver.pending or self.clock() >= end + TAIL
+
+    def _after_step(self, app: App) -> None:
+        if self.camera.count != self._frames_seen:
+            self._frames_seen = self.camera.count
+            self.report.frames += 1
+            if self.hooks.on_frame is not None:
+                self.hooks.on_frame(self.camera.last, app)
+        result = app.flow.session.state.result
+        if result is not None and result is not self._seen_result:
+            self._seen_result = result
+            _check_hand(self.game, app.flow, self.report)
+            if self.hooks.on_hand is not None:
+                self.hooks.on_hand(app.flow, self.report, self._confirmed)
+        self._confirmed = app.screen
+        if self.hooks.on_step is not None:
+            self.hooks.on_step(app, self)
+
+    def _stuck(self, press: ButtonPress) -> Iterator[ButtonPress] | None:
         """The app cannot score the win on screen: a person puts its tiles right."""
-        truth = next((e for e in game.hands[report.hands].events if isinstance(e, Won)),
-                     None) if report.hands < len(game.hands) else None
+        report, flow = self.report, self.flow
+        truth = next((e for e in self.game.hands[report.hands].events
+                      if isinstance(e, Won)), None) if report.hands < len(
+            self.game.hands) else None
         if truth is None or not flow.win_seats:
             return None
         report.fixing = True
-        return put_right(flow, truth, flow.win_seats[0], _logged_values(game, report.hands),
-                         _logged_dora(game, report.hands))
-
-    driver = PinDriver(board, clock, lambda press: waiting_for_score(flow, press), stuck,
-                       settle)
-    seen_result = flow.session.state.result
-
-    def check() -> None:
-        """Compare a hand that has just ended with the log."""
-        nonlocal seen_result
-        result = flow.session.state.result
-        if result is not None and result is not seen_result:
-            seen_result = result
-            _check_hand(game, flow, report)
-            if hooks.on_hand is not None:
-                hooks.on_hand(flow, report)
-
-    last_time = 0.0
-    while True:
-        started = time.perf_counter()
-        frame = camera.read()
-        rendered = time.perf_counter()
-        if frame is None:
-            break
-        for press in camera.presses_between(last_time, frame.timestamp + 1e-9):
-            driver.schedule(press)
-        last_time = frame.timestamp + 1e-9
-        driver.run_until(frame.timestamp)
-        for event in tracker.update(read(frame, tracker.wants_faint())):
-            flow.handle(event)
-        settle()
-        flow.tick()
-        report.frames += 1
-        report.render_seconds += rendered - started
-        report.pipeline_seconds += time.perf_counter() - rendered
-        if hooks.frames_out is not None:
-            _save_frame(hooks.frames_out, report.frames, frame.image)
-        if hooks.on_frame is not None:
-            hooks.on_frame(frame, flow)
-        check()
-    end = clock[0]
-    while driver.pending and clock[0] < end + TAIL:  # presses after the last frame
-        driver.run_until(clock[0] + 0.25)
-        settle()
-        flow.tick()
-        check()
-    report.peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    _check_missing_hands(game, report)
-    return report
+        return put_right(flow, truth, flow.win_seats[0],
+                         _logged_values(self.game, report.hands),
+                         _logged_dora(self.game, report.hands))
 
 
 def _logged_values(game: ImportedGame, index: int) -> dict[int, HandValue]:

@@ -115,3 +115,66 @@ def test_the_simulated_camera_feeds_the_tracker(tmp_path):
     app.camera.close()
     app.buttons.close()
     app.flow.session.close()
+
+
+class MarkerHidden:
+    """The simulated camera with corner marker 2 covered while ``hidden``."""
+
+    def __init__(self):
+        from tablekit.sim.script import Script
+        from tablekit.sim.source import SimulatedCamera
+        from tablekit.sim.table import DEMO_GAME
+
+        script = Script.from_log(DEMO_GAME)
+        self.camera = SimulatedCamera(script, seed=2, art="fallback",
+                                      start=script.moments[30].start)
+        self.hidden = True
+        self.box = None
+
+    def read(self):
+        import numpy as np
+
+        from tablekit.vision.camera import CameraFrame
+        from tablekit.vision.markers import find_markers
+
+        frame = self.camera.read()
+        image = frame.image.copy()
+        if self.box is None:
+            quad = np.asarray(find_markers(image)[2]).round().astype(int)
+            self.box = (*(quad.min(0) - 6), *(quad.max(0) + 6))
+        if self.hidden:
+            x0, y0, x1, y1 = self.box
+            image[y0:y1, x0:x1] = 128
+        return CameraFrame(image, frame.timestamp)
+
+    def close(self):
+        pass
+
+
+def test_a_hidden_marker_is_said_once_in_words_and_clears_when_uncovered(tmp_path):
+    from tablekit.tracking.feed import CameraFeed
+    from tablekit.tracking.tracker import Tracker
+    from tablekit.vision.pipeline import CameraPipeline
+
+    now = [0.0]
+    app, _ = make_app(tmp_path, now)
+    source = MarkerHidden()
+    pipeline = CameraPipeline.open()
+    app.camera = CameraFeed(source, pipeline, Tracker(lambda: app.flow.session.state),
+                            clock=lambda: now[0])
+    words = "camera can't see corner marker 2: clear the table's corners"
+    for _ in range(8):
+        app.step()
+        now[0] += 0.25
+    assert pipeline.frames == 8 and pipeline.profile is None
+    assert pipeline.warnings == [words] and "markers [2] not found" in pipeline.detail
+    assert app.flow.screen().warnings == (words,)
+    assert "corner marker 2" in app.flow.screen().warnings[0]
+    source.hidden = False
+    for _ in range(4):
+        app.step()
+        now[0] += 0.25
+    assert pipeline.profile is not None
+    assert pipeline.warnings == [] and app.flow.screen().warnings == ()
+    app.buttons.close()
+    app.flow.session.close()

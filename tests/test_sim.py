@@ -287,3 +287,26 @@ def test_the_shared_art_sets_load_when_present(shared_data: Path) -> None:
         art = load_art(name)
         assert set(art.faces) == set(FACE_CODES)
         assert len({f.shape for f in art.faces.values()}) == 1
+
+
+def test_simulate_runs_the_app_s_loop_keeps_its_journal_and_draws_the_screen(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A hand played through App: buttons on mock pins, the camera feed, a driven clock;
+    the screens it drew and the journal it wrote are the app's."""
+    from tablekit.display.backends import PngDisplay
+    from tablekit.simulate import Hooks, simulate_game
+
+    journal = tmp_path / "game.jsonl"
+    assert main(["simulate", str(LOG), "--hands", "1", "--check", "--journal",
+                 str(journal)]) == 0
+    summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert summary["reader"] == "truth" and summary["hands_ok"] == summary["hands"] == 1
+    kinds = [json.loads(line)["type"] for line in journal.read_text().splitlines()]
+    assert kinds[0] == "game_started" and "exhaustive_draw" in kinds and "discard" in kinds
+
+    display, steps = PngDisplay(tmp_path / "png"), []
+    report = simulate_game(LOG, max_hands=1, display=display,
+                           hooks=Hooks(on_step=lambda app, table: steps.append(app.clock())))
+    assert report.hands_ok == 1 and len(display.saved) > 10
+    assert steps[:3] == [0.0, 0.05, 0.1]   # the loop's own rate, on the table's clock
+    assert report.frames == pytest.approx(steps[-1] * 4, abs=2)   # 4 camera frames a second

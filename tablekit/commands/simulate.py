@@ -34,20 +34,22 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--league", type=Path, default=None, metavar="DB",
                         help="record each finished game in this league file, under the "
                              "log's player names")
+    parser.add_argument("--journal", type=Path, default=None,
+                        help="keep the game's journal here (one log only; a new game is "
+                             "started in it)")
     parser.set_defaults(run=run)
 
 
-def make_reader(kind: str, misread: float, seed: int) -> Any:
-    """A function (frame, faint) -> TableReading for ``truth`` or ``vision``."""
+def make_pipeline(kind: str, misread: float, seed: int) -> Any:
+    """The camera feed's pipeline for ``truth`` (the simulated table's ground truth) or
+    ``vision`` (the models, as ``tablekit run`` reads)."""
     if kind == "truth":
-        from tablekit.sim.perfect_reading import PerfectReader
+        from tablekit.simulate import TruthPipeline
 
-        reader = PerfectReader(misread=misread, seed=seed)
-        return lambda frame, _: reader.read(frame.truth, frame.timestamp)
+        return TruthPipeline(misread, seed)
     from tablekit.vision.pipeline import CameraPipeline
 
-    pipeline = CameraPipeline.open()
-    return lambda frame, faint: pipeline.read(frame.image, frame.timestamp, faint)
+    return CameraPipeline.open()
 
 
 def _league_hook(path: Path | None, log: Path) -> Any:
@@ -62,16 +64,20 @@ def _league_hook(path: Path | None, log: Path) -> Any:
 
 
 def run(args: argparse.Namespace) -> int:
-    from tablekit.simulate import SimReport, simulate_game
+    from tablekit.simulate import Hooks, SimReport, simulate_game
 
     require_files(args.logs)
+    if args.journal is not None and len(args.logs) > 1:
+        print("tablekit simulate: --journal keeps one game: give one LOG", file=sys.stderr)
+        return 2
     total = SimReport()
     for index, log in enumerate(args.logs):
         try:
-            read = make_reader(args.reader, args.misread, args.seed + index)
-            report = simulate_game(log, read, seed=args.seed + index, fps=args.fps,
-                                   max_hands=args.hands, frames_out=args.frames_out,
-                                   on_hand=_league_hook(args.league, log))
+            pipeline = make_pipeline(args.reader, args.misread, args.seed + index)
+            report = simulate_game(log, pipeline, seed=args.seed + index, fps=args.fps,
+                                   max_hands=args.hands, journal=args.journal,
+                                   hooks=Hooks(frames_out=args.frames_out,
+                                               on_hand=_league_hook(args.league, log)))
         except TablekitError as error:
             print(f"{log}: skipped: {error}", file=sys.stderr)
             continue
@@ -80,6 +86,6 @@ def run(args: argparse.Namespace) -> int:
         print(f"{log}: {report.hands_ok}/{report.hands} hands, "
               f"{report.tiles_ok}/{report.tiles_read} tiles", file=sys.stderr, flush=True)
         total.add(report)
-    print(json.dumps(total.summary()))
+    print(json.dumps({"reader": args.reader, **total.summary()}))
     failed = total.hands_ok != total.hands or bool(total.mismatches)
     return 1 if args.check and failed else 0

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from tablekit.flow import confirm
+from tablekit.flow.proposal import preview, ron_tile_fix
 from tablekit.flow.stage import Stage
 from tablekit.flow.win import FU_STEPS, HAN_STEPS, Entry
 from tablekit.game.events import DoraCorrected, Won
@@ -73,11 +73,11 @@ def preview_entries(flow: Flow, confirm_them: bool) -> None:
     assert win is not None
     won = Won(tuple(e.winner() for e in win.entries), win.discarder)
     if not confirm_them:
-        win.preview = confirm.preview(flow, won, ())
+        win.preview = preview(flow, won, ())
         whose = "each winner's " if len(win.entries) > 1 else ""
         flow.message = f"{whose}RIICHI: han +1   CALL: next fu   OK: done   UNDO: cancel"
         return
-    shown = confirm.preview(flow, won, ())
+    shown = preview(flow, won, ())
     if shown is None:
         flow.back_to_play(flow.message)
         return
@@ -118,10 +118,10 @@ def score_fixed(flow: Flow, fix: TileFix) -> None:
         return
     won = Won(fix.winners(), win.discarder, tuple(fix.ura))  # type: ignore[arg-type]
     dora = flow.session.state.dora
-    corrections = (*confirm.ron_tile_fix(flow.session.state, won), *(
+    corrections = (*ron_tile_fix(flow.session.state, won), *(
         DoraCorrected(index, tile) for index, (tile, was) in enumerate(zip(
             fix.dora, dora, strict=True)) if tile != was and tile is not None))
-    shown = confirm.preview(flow, won, ("tiles put right by hand",), corrections)
+    shown = preview(flow, won, ("tiles put right by hand",), corrections)
     if shown is None:
         return  # the engine's reason is the message; the tiles stay to be fixed
     win.propose(won, shown, corrections)

@@ -6,7 +6,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from tablekit.flow import by_hand, confirm
-from tablekit.flow.stage import CATCH_UP_WAIT, Stage
+from tablekit.flow.proposal import discards_unseen
+from tablekit.flow.stage import Stage
 from tablekit.game.events import Discard, Draw, Event
 from tablekit.io.presses import ButtonName, ButtonPress
 
@@ -92,10 +93,3 @@ def camera_behind(flow: Flow, event: Event) -> bool:
     tsumo = flow.win.tsumo_seat
     return (flow.stage is Stage.CONFIRM_WIN and tsumo is not None and flow.preview is None
             and (event.seat != tsumo or discards_unseen(flow)))
-
-
-def discards_unseen(flow: Flow) -> bool:
-    """The camera shows discards the state has not taken yet (a whole turn around the
-    table missed before a tsumo): for a few seconds after the WIN, they come first."""
-    return (flow.reader is not None and flow.win is not None
-            and flow.clock() < flow.win.deadline + CATCH_UP_WAIT and flow.reader.behind())

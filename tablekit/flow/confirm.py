@@ -3,19 +3,16 @@ state, shown, and confirmed with OK (with the corrections it needs) or cancelled
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from tablekit.display.model import WinPreview
-from tablekit.flow import by_hand, claims, play
+from tablekit.flow import by_hand, play
+from tablekit.flow.proposal import discards_unseen, preview, ron_tile_fix
 from tablekit.flow.stage import REREAD, SETTLE
-from tablekit.game.events import BadEvent, DiscardCorrected, Event, Won
-from tablekit.game.reducer import apply
+from tablekit.game.events import Won
 from tablekit.io.presses import ButtonName, ButtonPress
 
 if TYPE_CHECKING:
     from tablekit.flow.core import Flow
-    from tablekit.game.state import TableState
 
 FIX_HINT = " (CALL: fix the tiles by hand; held: enter han and fu)"
 
@@ -44,7 +41,7 @@ def reread(flow: Flow) -> None:
         return  # a person put the tiles right: the camera does not overrule them
     tsumo = win.tsumo_seat
     if tsumo is not None and win.preview is None:
-        if claims.discards_unseen(flow):
+        if discards_unseen(flow):
             flow.message = "the camera is catching up with the last discards..."
             return
         play.ensure_drawn(flow, tsumo)  # the camera has caught up with the turn
@@ -67,30 +64,3 @@ def reread(flow: Flow) -> None:
         flow.message = (flow.message or "reading the revealed hand...") + FIX_HINT
         return
     win.propose(won, shown, corrections)
-
-
-def ron_tile_fix(state: TableState, won: Won) -> tuple[DiscardCorrected, ...]:
-    """A ron tile (put right by hand, or read in the winner's row) other than the
-    discard the camera registered: that discard is corrected too."""
-    tile, last = won.winners[0].win_tile, state.last_discard
-    if won.from_seat is None or last is None or tile is None or last[1] == tile or (
-            last[0] != won.from_seat or state.chankan_tile is not None):
-        return ()
-    return (DiscardCorrected(last[0], len(state.seats[last[0]].pond) - 1, tile),)
-
-
-def preview(flow: Flow, won: Won, doubts: tuple[str, ...], first: Sequence[Event] = (),
-            quiet: bool = False) -> WinPreview | None:
-    """``won`` scored on a copy of the state (after the corrections ``first``); refused,
-    the engine's reason is the message (unless ``quiet``)."""
-    try:
-        state = flow.session.state
-        for event in (*first, won):
-            state = apply(state, event)
-    except BadEvent as error:
-        if not quiet:
-            flow.message = str(error)
-        return None
-    result = state.result
-    assert result is not None
-    return WinPreview(result.wins, result.deltas, doubts, fixable=flow.reader is not None)

@@ -109,7 +109,7 @@ def _apply(flow: Flow, data: dict[str, Any]) -> None:
 
 def _score_again(flow: Flow, win: WinInProgress, stage: Stage, doubts: tuple[str, ...]
                  ) -> None:
-    from tablekit.flow.confirm import preview
+    from tablekit.flow.proposal import preview
 
     if win.pending is not None:
         win.preview = preview(flow, win.pending, doubts, win.corrections, quiet=True)

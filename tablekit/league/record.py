@@ -91,7 +91,7 @@ def recorder(db: sqlite3.Connection, names: Sequence[str] | None = None, season:
     """An ``on_hand(flow, report)`` hook for a game loop: once the game is over, it is
     recorded (once: a later call finds it under ``key``). A game the league cannot take
     is passed to ``warn`` (raised when None), and the loop goes on."""
-    def on_hand(flow: Any, _report: Any = None) -> None:
+    def on_hand(flow: Any, *_: Any) -> None:  # (flow, report, screen) from the sim loop
         session = flow.session
         if session.state.phase is not Phase.GAME_OVER:
             return

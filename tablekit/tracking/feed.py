@@ -2,7 +2,9 @@
 the tracker, to engine events for the main loop (at most ``fps`` frames a second).
 
 A camera that fails mid-game (unplugged, file ended) is reported once and then left
-alone: the buttons keep the score, and the flow shows a warning.
+alone: the buttons keep the score, and the flow shows a warning. ``warnings`` is what
+the screen should say now: the pipeline's (markers hidden, camera moved) or the
+tracker's, a few lines at most, each once; it clears when the reason goes.
 """
 
 from __future__ import annotations
@@ -10,21 +12,34 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from tablekit.game.events import Event
 from tablekit.tracking.tracker import Tracker
 
-if TYPE_CHECKING:  # the pipeline is passed in: tracking itself needs no numpy or OpenCV
-    from tablekit.vision.pipeline import CameraPipeline
+if TYPE_CHECKING:  # sources and readings are passed in: tracking needs no numpy or OpenCV
+    from tablekit.vision.frames import FrameSource
+    from tablekit.vision.table_reading import TableReading
+
+MAX_WARNINGS = 3
+
+
+class FramePipeline(Protocol):
+    """Frames to readings (:class:`~tablekit.vision.pipeline.CameraPipeline`, or the
+    simulated table's reading of its ground truth)."""
+
+    warnings: list[str]
+
+    def read_frame(self, frame: Any, timestamp: float, faint: bool = False
+                   ) -> TableReading: ...
 
 
 @dataclass
 class CameraFeed:
     """``poll()`` returns the events the newest frame makes certain."""
 
-    source: Any
-    pipeline: CameraPipeline
+    source: FrameSource
+    pipeline: FramePipeline
     tracker: Tracker
     fps: float = 4.0
     clock: Callable[[], float] = time.monotonic
@@ -34,22 +49,26 @@ class CameraFeed:
 
     def poll(self) -> list[Event]:
         now = self.clock()
-        if self.lost or now < self._next:
+        if self.lost or now < self._next - 1e-6:   # (a driven clock's rounding)
             return []
-        self._next = now + 1 / self.fps
+        period = 1 / self.fps   # keep the cadence; after a stall, start it again
+        self._next = self._next + period if now - self._next < period else now + period
         try:
             frame = self.source.read()
         except Exception as error:  # a driver error is a lost camera, not a crash
             return self._lose(f"camera lost: {error}")
         if frame is None:
             return self._lose("camera lost: no more frames")
-        reading = self.pipeline.read(frame.image, now, self.tracker.wants_faint())
+        reading = self.pipeline.read_frame(frame, now, self.tracker.wants_faint())
         if not reading.calibrated:
-            self.warnings = ["camera not calibrated: markers hidden or moved"]
+            self._warn(self.pipeline.warnings or ["camera: the table is not calibrated"])
             return []
         events = self.tracker.update(reading)
-        self.warnings = self.tracker.warnings()
+        self._warn([*self.pipeline.warnings, *self.tracker.warnings()])
         return events
+
+    def _warn(self, lines: list[str]) -> None:
+        self.warnings = list(dict.fromkeys(lines))[:MAX_WARNINGS]
 
     def _lose(self, why: str) -> list[Event]:
         self.lost = True

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Protocol
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, Protocol
 
 from tablekit.errors import TablekitError
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 class CameraError(TablekitError, RuntimeError):

@@ -8,32 +8,53 @@ pipeline has recalibrated from fresh frames, under the table's ``layout`` (a clu
 as its profile measured it: :func:`tablekit.vision.calibration.table_layout`). The pipeline
 keeps the felt's look over the game (:class:`tablekit.vision.busy.FeltMemory`): a lamp's
 glare is not an arm.
+
+``warnings`` says, in a player's words, what keeps the camera from reading the table
+now: at most one line, replaced as things change and empty once it reads again
+(``detail`` keeps the last technical reason, for a log).
+
+>>> hidden_markers_warning([1, 3])
+"camera can't see corner markers 1 and 3: clear the table's corners"
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
 from tablekit.vision.busy import FeltMemory
 from tablekit.vision.calibration import CalibrationError, Profile, calibrate, check_profile
 from tablekit.vision.layout import DEFAULT_LAYOUT, TableLayout
+from tablekit.vision.markers import find_markers
 from tablekit.vision.table_reader import TableModels, read_table
 from tablekit.vision.table_reading import TableReading
 
 FRAMES_TO_CALIBRATE = 3
+CALIBRATING = "camera: finding the table's corner markers"
+MOVED = "camera moved: finding the table again, keep its corners clear"
+NO_FIT = "camera: the corner markers don't fit the table; run tablekit calibrate"
+
+
+def hidden_markers_warning(missing: Sequence[int]) -> str:
+    """The screen's line for corner markers the camera cannot see."""
+    ids = " and ".join(", ".join(str(i) for i in missing).rsplit(", ", 1))
+    plural = "s" if len(missing) > 1 else ""
+    return f"camera can't see corner marker{plural} {ids}: clear the table's corners"
 
 
 @dataclass
 class CameraPipeline:
-    """Frames in, table readings out; ``warnings`` says why a frame was not read."""
+    """Frames in, table readings out; ``warnings`` says why frames are not read now."""
 
     models: TableModels
     profile: Profile | None = None
     check_every: int = 40
     frames: int = 0
     warnings: list[str] = field(default_factory=list)
+    detail: str = ""
     _pending: list[np.ndarray] = field(default_factory=list)
     felt: FeltMemory | None = field(default_factory=FeltMemory)
     """The game's memory of the bare felt, for arms (None: each frame read alone)."""
@@ -58,23 +79,31 @@ class CameraPipeline:
         if self.frames % self.check_every == 0:
             check = check_profile(image, self.profile)
             if check.moved:
-                self.warnings.append(f"camera moved ({check}); recalibrating")
+                self.warnings, self.detail = [MOVED], f"camera moved ({check}); recalibrating"
                 self.profile = None
                 self.felt = FeltMemory() if self.felt is not None else None
                 return TableReading((), (), timestamp, calibrated=False)
         return read_table(image, self.profile, self.models, timestamp, felt=self.felt,
                           faint=faint)
 
+    def read_frame(self, frame: Any, timestamp: float, faint: bool = False) -> TableReading:
+        """:meth:`read` for a camera frame (anything with ``image``)."""
+        return self.read(frame.image, timestamp, faint)
+
     def _calibrate(self, image: np.ndarray) -> bool:
         self._pending = [*self._pending[-(FRAMES_TO_CALIBRATE - 1):], image]
         if len(self._pending) < FRAMES_TO_CALIBRATE:
+            self.warnings = self.warnings or [CALIBRATING]
             return False
         try:
             self.profile = calibrate(self._pending, source="pipeline", layout=self.layout)
         except CalibrationError as error:
-            self.warnings.append(str(error))
+            self.detail = str(error)
+            seen = find_markers(image, self.layout)
+            missing = [i for i in self.layout.marker_ids if i not in seen]
+            self.warnings = [hidden_markers_warning(missing) if missing else NO_FIT]
             return False
-        self._pending = []
+        self._pending, self.warnings = [], []
         return True
 
 
