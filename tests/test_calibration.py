@@ -176,5 +176,7 @@ def test_the_pipeline_calibrates_under_its_tables_layout(script: Script, tmp_pat
     camera = sim_camera(script, 0)
     readings = [pipeline.read(camera.read().image, t) for t in range(3)]
     assert not any(r.calibrated for r in readings) and pipeline.profile is None
-    assert pipeline.warnings == ["markers [4, 5, 6, 7] not found in 3 frame(s): each table "
-                                 "corner needs its marker in view (tablekit calibrate --markers)"]
+    assert pipeline.warnings == [
+        "camera can't see corner markers 4, 5, 6 and 7: clear the table's corners"]
+    assert pipeline.detail == ("markers [4, 5, 6, 7] not found in 3 frame(s): each table corner "
+                               "needs its marker in view (tablekit calibrate --markers)")

@@ -36,7 +36,7 @@ def test_in_the_extension_30000_ends_the_game_when_the_deal_passes():
     drawn = HandResult("exhaustive_draw", (-1500, 1500, -1500, 1500), tenpai=(1, 3))
     after = finish_hand(state, drawn, dealer_continues=False)
     assert after.phase is Phase.GAME_OVER
-    assert after.end_reason == "30,800 points reached in the extra round"
+    assert after.end_reason == "South reached 30,800 in the extra round"
 
 
 def test_a_leading_dealer_on_30000_stops_after_a_last_hand_win_or_tenpai():

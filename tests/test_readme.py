@@ -37,18 +37,21 @@ def test_a_readme_example_runs(line: str, tmp_path: Path, monkeypatch) -> None:
     for name in ("tablekit", "tests", "examples"):
         (tmp_path / name).symlink_to(ROOT / name)
     monkeypatch.chdir(tmp_path)
-    if "snap/frame.png" in line:   # the README makes it with the line before
-        before = next(example for example in RUN if "--out snap/" in example)
+    for before in _made_before(line):   # a file an earlier example writes
         assert main(shlex.split(before)[1:]) == 0
     assert main(shlex.split(line)[1:]) == 0
 
 
-def test_files_the_readme_names_exist() -> None:
-    named = set(re.findall(r"(?<![\w/.~])((?:tablekit|tests|examples|docs|tools|hardware)/"
-                           r"[\w./-]+\.(?:xml|json|toml|jpg|png|md|sh|py|service))", README))
-    assert named and [path for path in sorted(named) if not (ROOT / path).exists()] == []
+def _outputs(words: list[str]) -> set[str]:
+    return {words[i + 1] for i, word in enumerate(words[:-1]) if word in ("--out", "--league")}
 
 
-def test_the_club_file_shown_is_the_one_committed() -> None:
-    shown = re.search(r"```toml\n(.*?)```", README, flags=re.S)
-    assert shown and shown.group(1) == (ROOT / "examples" / "club.toml").read_text()
+def _made_before(line: str) -> list[str]:
+    """The last earlier example that writes a file ``line`` reads (by ``--out`` or
+    ``--league``), to be run first."""
+    words = shlex.split(line)
+    reads = [word for word in words if word not in _outputs(words)]
+    earlier = RUN[:RUN.index(line)]
+    makers = [example for example in earlier if any(
+        word.startswith(out) for out in _outputs(shlex.split(example)) for word in reads)]
+    return makers[-1:]

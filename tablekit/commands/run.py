@@ -125,7 +125,8 @@ def _players(args: argparse.Namespace, report: Any) -> tuple[str, ...]:
     return names
 
 
-def _open_camera(spec: str, session: Any, report: Any, calibration: Path) -> Any:
+def _open_camera(spec: str, session: Any, report: Any,
+                 calibration: Path = Path("calibration") / "table.json") -> Any:
     """A camera feed for ``spec``, or None (reported) when there is no camera to use."""
     from tablekit.devices import on_raspberry_pi
 
