@@ -24,7 +24,7 @@ CONFIRM = "OK to apply, UNDO to cancel"
 CONFIRM_FIXABLE = "OK to apply, CALL to fix the tiles (held: han and fu), UNDO to cancel"
 FIX_TILES = ("RIICHI: next tile (held: back)   CALL: next kind (held: back)   "
              "WIN: next suit   OK: score it   UNDO: back")
-TENPAI = ("Exhaustive draw", "Seat buttons: tenpai or noten", "OK when all have declared")
+TENPAI = ("Exhaustive draw", "Seat buttons: tenpai or noten", "OK: done   UNDO: play on")
 
 
 def strip_legend(model: ScreenModel) -> str:
