@@ -31,6 +31,7 @@ GROUP_GAP = 0.35   # tile heights between the hand, the winning tile and each me
 MIN_TILES = 10.5   # units (hundredths of the screen height): the hand's tiles at the least
 MAX_TILES = 13.5   # ... and at the most, leaving room for the yaku
 TILE_LINE = 1.6    # a line with indicator tiles, in plain lines' heights
+LINE = 6.0         # units: a yaku or fu line's height at the most
 
 
 def concealed(hand: tuple[Tile, ...], win_tile: Tile) -> list[Tile]:
@@ -86,7 +87,7 @@ def draw_win_block(canvas: Canvas, area: pygame.Rect, win: WinResult, index: int
     if right_box.height < unit * 4 * (TILE_LINE * len(indicators) + len(fu)):
         fu = fu[-1:]   # no room for the breakdown (several winners): the total alone
     right = TILE_LINE * len(indicators) + len(fu)
-    height = min(unit * 5, yaku_box.height / max(len(yaku), 1), right_box.height / right)
+    height = min(unit * LINE, yaku_box.height / max(len(yaku), 1), right_box.height / right)
     _lines(canvas, yaku_box, yaku, height, f"{prefix}.yaku", f"{prefix}.han")
     below = _lines(canvas, right_box, indicators, height, f"{prefix}.indicator",
                    f"{prefix}.indicator_han")
@@ -155,7 +156,7 @@ def _lines(canvas: Canvas, area: pygame.Rect, lines: list[Line], height: float,
         right = canvas.text(pygame.Rect(row.right - amount_width, row.top, amount_width,
                                         row.height), amount, height * 0.8, theme.TEXT, "right",
                             f"{right_name}{i}")
-        label_right = min(right.left, row.right - amount_width) - canvas.unit
+        label_right = (right.left if amount else row.right - amount_width) - canvas.unit * 2
         if tiles:
             label_right = _indicators(canvas, row, label_right, tiles,
                                       f"{left_name}{i}.tile") - canvas.unit * 2
