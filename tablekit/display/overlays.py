@@ -80,7 +80,9 @@ def draw_hand_result(canvas: Canvas, model: ScreenModel, area: pygame.Rect) -> N
     if result.kind == "win" and result.wins:
         body = overlay_frame(canvas, area, win_title(result.wins, winds, state.names),
                              hand_label(result.detail), result_legend(state))
-        payments = result_rows(result.deltas, state.scores, stick_taker(result.wins) or 0)
+        first = stick_taker(result.wins)
+        assert first is not None  # there are wins
+        payments = result_rows(result.deltas, state.scores, first)
         _wins_and_payments(canvas, body, result.wins, payments, winds, state.names)
         return
     body = overlay_frame(canvas, area, _draw_title(result, winds, state.names),

@@ -66,7 +66,7 @@ def draw_win_block(canvas: Canvas, area: pygame.Rect, win: WinResult, index: int
     prefix = f"win{index}"
     unit = canvas.unit
     gap = round(unit * 0.8)
-    header_h = round(min(area.height * 0.15, unit * 6.5))
+    header_h = round(min(max(area.height * 0.15, unit * 5), unit * 6.5))
     tiles_h = round(max(min(area.height * 0.4, unit * MAX_TILES), unit * MIN_TILES))
     header = pygame.Rect(area.left, area.top, area.width, header_h)
     hand = pygame.Rect(area.left, header.bottom + gap, area.width, tiles_h)
@@ -85,9 +85,10 @@ def draw_win_block(canvas: Canvas, area: pygame.Rect, win: WinResult, index: int
     yaku = [line for line in lines if not line[2]]
     fu = [(label, amount, ()) for label, amount in _fu_lines(win.value)]
     if right_box.height < unit * 4 * (TILE_LINE * len(indicators) + len(fu)):
-        fu = fu[-1:]   # no room for the breakdown (several winners): the total alone
+        fu = []   # no room for the breakdown (several winners): the value line has the fu
     right = TILE_LINE * len(indicators) + len(fu)
-    height = min(unit * LINE, yaku_box.height / max(len(yaku), 1), right_box.height / right)
+    height = min(unit * LINE, yaku_box.height / max(len(yaku), 1),
+                 right_box.height / max(right, 1))
     _lines(canvas, yaku_box, yaku, height, f"{prefix}.yaku", f"{prefix}.han")
     below = _lines(canvas, right_box, indicators, height, f"{prefix}.indicator",
                    f"{prefix}.indicator_han")
