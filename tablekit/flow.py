@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 
 from tablekit.display.model import Layout, Menu, Mode, ScreenModel, WinPreview
@@ -520,9 +520,8 @@ class Flow:
     def _preview_entries(self, confirm: bool) -> None:
         won = Won(tuple(e.winner() for e in self.entries), self.discarder)
         if not confirm:
-            self.preview = self._preview(won, ())
-            whose = "each winner's " if len(self.entries) > 1 else ""
-            self.message = f"{whose}RIICHI: han +1   CALL: next fu   OK: done   UNDO: cancel"
+            preview = self._preview(won, ())   # the screen's footer says what the buttons do
+            self.preview = preview and replace(preview, entering=True)
             return
         self._propose(won, ())
 

@@ -20,7 +20,7 @@ import pygame
 from tablekit.display import theme
 from tablekit.display.canvas import Canvas
 from tablekit.display.geometry import rows
-from tablekit.display.legend import CONFIRM, CONFIRM_FIXABLE, result_legend
+from tablekit.display.legend import confirm_legend, result_legend
 from tablekit.display.model import ScreenModel
 from tablekit.display.overlay_frame import hand_label, hand_winds, overlay_frame, table_row
 from tablekit.display.payment_list import (
@@ -66,7 +66,7 @@ def draw_win_confirm(canvas: Canvas, model: ScreenModel, area: pygame.Rect) -> N
     winds = tuple(state.seat_wind(seat) for seat in range(SEATS))
     subtitle = f"{state.round_label}, {state.honba} honba"
     body = overlay_frame(canvas, area, win_title(preview.wins, winds, state.names), subtitle,
-                         CONFIRM_FIXABLE if preview.fixable else CONFIRM)
+                         confirm_legend(preview))
     body = _doubts(canvas, body, preview.doubts)
     payments = confirm_rows(preview, state.sticks, stick_taker(preview.wins))
     _wins_and_payments(canvas, body, preview.wins, payments, winds, state.names)
