@@ -23,7 +23,7 @@ from tablekit.display.canvas import Canvas, Frame
 from tablekit.display.examples import example_screens
 from tablekit.display.layout import LEGEND, board, screen_areas
 from tablekit.display.legend import strip_legend
-from tablekit.display.model import ScreenModel
+from tablekit.display.model import Menu, Mode, ScreenModel
 from tablekit.display.render import render
 from tablekit.display.seat_panel import draw_seat_panel, seat_views
 from tablekit.display.tile_images import TILE_DIR, tile_picture
@@ -437,6 +437,24 @@ def test_each_screen_says_what_the_buttons_do(screens):
         for (name, layout, at), (_, _, frame) in screens.items():
             if at == size and frame.get("legend"):
                 assert not frame.text_of("legend").endswith("…"), (name, layout, size)
+
+
+@pytest.mark.parametrize("size", ((800, 480), (480, 320), (1920, 1080)))
+def test_a_long_menu_scrolls_around_the_selected_item(screens, size):
+    model = shown(screens, "scoreboard", "facing", SIZES[0])[0]
+    items = menu_items(model.state)
+    assert len(items) > 12   # the menu in play: draws, chombos, layout, new game...
+    for selected in (0, len(items) // 2, len(items) - 1):
+        menu = replace(model, mode=Mode.MENU, menu=Menu("Menu", items, selected))
+        frame = render(menu, pygame.Surface(size))
+        drawn = sorted(int(t.name.removeprefix("menu.item")) for t in frame.texts
+                       if t.name.startswith("menu.item"))
+        assert selected in drawn and drawn == list(range(drawn[0], drawn[-1] + 1))
+        assert frame.rect("menu.selected").contains(frame.rect(f"menu.item{selected}"))
+        assert (frame.get("menu.more_above") is not None) == (drawn[0] > 0)
+        assert (frame.get("menu.more_below") is not None) == (drawn[-1] < len(items) - 1)
+        assert min(frame.rect(f"menu.item{i}").height for i in drawn) >= size[1] / 30
+        assert all(pygame.Rect((0, 0), size).contains(item.rect) for item in frame)
 
 
 def test_the_gallery_matches_what_is_rendered_now(screens):

@@ -6,6 +6,7 @@ from dataclasses import replace
 import pytest
 from gpiozero.pins.mock import MockFactory
 
+from tablekit.display.legend import confirm_legend
 from tablekit.flow import CATCH_UP_WAIT, SETTLE, CameraSide, Flow, Stage, abort_item
 from tablekit.game.events import Discard, DoraRevealed, Draw, WinnerHand, Won
 from tablekit.game.reducer import apply
@@ -557,7 +558,7 @@ def test_each_winner_of_a_double_ron_enters_their_own_value(rig):
     r.advance(2.0)
     r.press(ButtonName.CALL, 0)                      # seat 0 dealt in
     assert r.flow.stage is Stage.ENTER_VALUE
-    assert r.flow.message.startswith("each winner's RIICHI")
+    assert confirm_legend(r.flow.screen().preview).startswith("Each winner's RIICHI")
     r.press(ButtonName.RIICHI, 2)
     r.press(ButtonName.RIICHI, 2)                    # seat 2: 3 han 30 fu = 3,900
     r.press(ButtonName.RIICHI, 1)                    # seat 1: 2 han 30 fu = 2,000

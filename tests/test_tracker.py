@@ -138,7 +138,7 @@ def test_a_revealed_hand_with_tiles_unseen_or_misread_still_reads():
 
     truth = parse_tiles("234678m345p123s55z")
     seen = [TileRead.sure(t) for t in truth if t.code not in ("5p", "1s")]
-    reads, doubts = fit_count(seen, 14, 2)
+    reads, doubts = fit_count(seen, 14, "West")
     assert len(reads) == 14 and doubts
     hands = [sorted(h.tiles) for h in rank_hands(reads, 0, Counter(), limit=20)]
     assert sorted(truth) in hands
@@ -424,7 +424,7 @@ def test_a_call_whose_meld_is_never_seen_is_shown_until_the_meld_appears():
         assert tracker.warnings() == []
     frame()
     assert tracker.warnings() == [
-        "seat 2 called but no meld is seen: lay it face up by the hand, or UNDO"]
+        "West called but no meld is seen: lay it face up by the hand, or UNDO"]
     tracker.expect_call(2)  # pressed again: waiting for the meld once more
     assert tracker.warnings() == [] and tracker.call_pending == 2
     slow = Tracker(lambda: state[0])  # a camera at 2 frames a second waits as long
@@ -523,7 +523,7 @@ def test_a_tile_not_seen_is_one_doubt_not_a_read_at_three_percent():
 
     reads = [TileRead.sure(t) for t in parse_tiles("234567m234p7899s")]  # a tile missed
     hand, doubts = read_revealed(TableState.new(), 1, reads, None)
-    assert hand is not None and doubts[0] == "seat 1: 1 tile of the hand not seen"
+    assert hand is not None and doubts[0] == "South: 1 tile of the hand not seen"
     assert not any("read at" in d for d in doubts)
 
 

@@ -13,7 +13,7 @@ WIN in front of each seat, OK and UNDO shared, each also held for a second.
 
 from __future__ import annotations
 
-from tablekit.display.model import Mode, ScreenModel
+from tablekit.display.model import Mode, ScreenModel, WinPreview
 from tablekit.game.state import Phase, TableState
 
 IN_PLAY = ("WIN: ron (held: tsumo)   RIICHI: riichi   CALL held: point differences   "
@@ -22,9 +22,10 @@ MENU = "UNDO, CALL or WIN: next   RIICHI: back   OK: choose   UNDO held: close"
 FINAL = "UNDO: take back the last hand   UNDO held: menu (new game)"
 CONFIRM = "OK to apply, UNDO to cancel"
 CONFIRM_FIXABLE = "OK to apply, CALL to fix the tiles (held: han and fu), UNDO to cancel"
+ENTERING = "RIICHI: han +1   CALL: next fu   OK: done   UNDO: cancel"
 FIX_TILES = ("RIICHI: next tile (held: back)   CALL: next kind (held: back)   "
              "WIN: next suit   OK: score it   UNDO: back")
-TENPAI = ("Exhaustive draw", "Seat buttons: tenpai or noten", "OK when all have declared")
+TENPAI = ("Exhaustive draw", "Seat buttons: tenpai or noten", "OK: done   UNDO: play on")
 
 
 def strip_legend(model: ScreenModel) -> str:
@@ -65,3 +66,15 @@ def result_legend(state: TableState) -> str:
     if state.phase is Phase.GAME_OVER:
         return f"Game over: {state.end_reason}   UNDO: take the hand back"
     return f"{deal_prompt(state)}   UNDO: take the hand back   UNDO held: menu"
+
+
+def confirm_legend(preview: WinPreview) -> str:
+    """The footer of a win waiting for OK, or of its han and fu being entered by hand (each
+    winner of a double ron with their own seat's buttons).
+
+    >>> confirm_legend(WinPreview((), (0, 0, 0, 0), entering=True))
+    'RIICHI: han +1   CALL: next fu   OK: done   UNDO: cancel'
+    """
+    if preview.entering:
+        return f"Each winner's {ENTERING}" if len(preview.wins) > 1 else ENTERING
+    return CONFIRM_FIXABLE if preview.fixable else CONFIRM

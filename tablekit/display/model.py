@@ -38,6 +38,7 @@ class WinPreview:
     deltas: tuple[int, ...]
     doubts: tuple[str, ...] = ()     # uncertain reads, e.g. "7p read at 62%: 7p or 8p?"
     fixable: bool = False            # read by the camera: CALL puts its tiles right
+    entering: bool = False           # han and fu entered by hand: RIICHI and CALL change them
 
 
 @dataclass(frozen=True)

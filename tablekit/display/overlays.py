@@ -20,7 +20,7 @@ import pygame
 from tablekit.display import theme
 from tablekit.display.canvas import Canvas
 from tablekit.display.geometry import rows
-from tablekit.display.legend import CONFIRM, CONFIRM_FIXABLE, result_legend
+from tablekit.display.legend import confirm_legend, result_legend
 from tablekit.display.model import ScreenModel
 from tablekit.display.overlay_frame import hand_label, hand_winds, overlay_frame, table_row
 from tablekit.display.payment_list import (
@@ -66,7 +66,7 @@ def draw_win_confirm(canvas: Canvas, model: ScreenModel, area: pygame.Rect) -> N
     winds = tuple(state.seat_wind(seat) for seat in range(SEATS))
     subtitle = f"{state.round_label}, {state.honba} honba"
     body = overlay_frame(canvas, area, win_title(preview.wins, winds, state.names), subtitle,
-                         CONFIRM_FIXABLE if preview.fixable else CONFIRM)
+                         confirm_legend(preview))
     body = _doubts(canvas, body, preview.doubts)
     payments = confirm_rows(preview, state.sticks, stick_taker(preview.wins))
     _wins_and_payments(canvas, body, preview.wins, payments, winds, state.names)
@@ -80,7 +80,9 @@ def draw_hand_result(canvas: Canvas, model: ScreenModel, area: pygame.Rect) -> N
     if result.kind == "win" and result.wins:
         body = overlay_frame(canvas, area, win_title(result.wins, winds, state.names),
                              hand_label(result.detail), result_legend(state))
-        payments = result_rows(result.deltas, state.scores, stick_taker(result.wins) or 0)
+        first = stick_taker(result.wins)
+        assert first is not None  # there are wins
+        payments = result_rows(result.deltas, state.scores, first)
         _wins_and_payments(canvas, body, result.wins, payments, winds, state.names)
         return
     body = overlay_frame(canvas, area, _draw_title(result, winds, state.names),

@@ -90,7 +90,7 @@ def _first_gainer(deltas: Sequence[int]) -> int:
 
 def payments_height(unit: float, payment_rows: Sequence[PaymentRow]) -> float:
     """The band's height: three lines per cell, four with the new scores."""
-    return unit * (17 if any(row.now for row in payment_rows) else 13.5)
+    return unit * (19 if any(row.now for row in payment_rows) else 13.5)
 
 
 def draw_payments(canvas: Canvas, area: pygame.Rect, payment_rows: Sequence[PaymentRow],

@@ -31,6 +31,7 @@ GROUP_GAP = 0.35   # tile heights between the hand, the winning tile and each me
 MIN_TILES = 10.5   # units (hundredths of the screen height): the hand's tiles at the least
 MAX_TILES = 13.5   # ... and at the most, leaving room for the yaku
 TILE_LINE = 1.6    # a line with indicator tiles, in plain lines' heights
+LINE = 6.0         # units: a yaku or fu line's height at the most
 
 
 def concealed(hand: tuple[Tile, ...], win_tile: Tile) -> list[Tile]:
@@ -65,7 +66,7 @@ def draw_win_block(canvas: Canvas, area: pygame.Rect, win: WinResult, index: int
     prefix = f"win{index}"
     unit = canvas.unit
     gap = round(unit * 0.8)
-    header_h = round(min(area.height * 0.15, unit * 6.5))
+    header_h = round(min(max(area.height * 0.15, unit * 5), unit * 6.5))
     tiles_h = round(max(min(area.height * 0.4, unit * MAX_TILES), unit * MIN_TILES))
     header = pygame.Rect(area.left, area.top, area.width, header_h)
     hand = pygame.Rect(area.left, header.bottom + gap, area.width, tiles_h)
@@ -84,9 +85,10 @@ def draw_win_block(canvas: Canvas, area: pygame.Rect, win: WinResult, index: int
     yaku = [line for line in lines if not line[2]]
     fu = [(label, amount, ()) for label, amount in _fu_lines(win.value)]
     if right_box.height < unit * 4 * (TILE_LINE * len(indicators) + len(fu)):
-        fu = fu[-1:]   # no room for the breakdown (several winners): the total alone
+        fu = []   # no room for the breakdown (several winners): the value line has the fu
     right = TILE_LINE * len(indicators) + len(fu)
-    height = min(unit * 5, yaku_box.height / max(len(yaku), 1), right_box.height / right)
+    height = min(unit * LINE, yaku_box.height / max(len(yaku), 1),
+                 right_box.height / max(right, 1))
     _lines(canvas, yaku_box, yaku, height, f"{prefix}.yaku", f"{prefix}.han")
     below = _lines(canvas, right_box, indicators, height, f"{prefix}.indicator",
                    f"{prefix}.indicator_han")
@@ -155,7 +157,7 @@ def _lines(canvas: Canvas, area: pygame.Rect, lines: list[Line], height: float,
         right = canvas.text(pygame.Rect(row.right - amount_width, row.top, amount_width,
                                         row.height), amount, height * 0.8, theme.TEXT, "right",
                             f"{right_name}{i}")
-        label_right = min(right.left, row.right - amount_width) - canvas.unit
+        label_right = (right.left if amount else row.right - amount_width) - canvas.unit * 2
         if tiles:
             label_right = _indicators(canvas, row, label_right, tiles,
                                       f"{left_name}{i}.tile") - canvas.unit * 2

@@ -3,6 +3,7 @@ or its han and fu entered (no camera, or what tiles alone cannot put right)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from tablekit.flow.proposal import preview, ron_tile_fix
@@ -73,9 +74,8 @@ def preview_entries(flow: Flow, confirm_them: bool) -> None:
     assert win is not None
     won = Won(tuple(e.winner() for e in win.entries), win.discarder)
     if not confirm_them:
-        win.preview = preview(flow, won, ())
-        whose = "each winner's " if len(win.entries) > 1 else ""
-        flow.message = f"{whose}RIICHI: han +1   CALL: next fu   OK: done   UNDO: cancel"
+        shown = preview(flow, won, ())   # the screen's footer says what the buttons do
+        win.preview = shown and replace(shown, entering=True)
         return
     shown = preview(flow, won, ())
     if shown is None:

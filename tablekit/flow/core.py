@@ -233,11 +233,13 @@ class Flow:
 
 
 def press_name(state: TableState, press: ButtonPress) -> str:
-    """A press as players say it: ``South (Ben) riichi (held)``, ``ok``.
+    """A press as players say it, the seat by wind and name.
 
-    >>> press_name(TableState.new(names=("Ana", "Ben", "Chie", "Dan")),
-    ...            ButtonPress(ButtonName.RIICHI, seat=1, long=True))
-    'South (Ben) riichi (held)'
+    >>> state = TableState.new(names=("Ana", "Ben", "Chie", "Dan"))
+    >>> press_name(state, ButtonPress(ButtonName.RIICHI, 1, long=True))
+    'South (Ben) RIICHI (held)'
+    >>> press_name(state, ButtonPress(ButtonName.OK))
+    'OK'
     """
     who = f"{seat_name(state, press.seat)} " if press.seat is not None else ""
-    return f"{who}{press.name.value}{' (held)' if press.long else ''}"
+    return f"{who}{press.name.value.upper()}{' (held)' if press.long else ''}"

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -115,7 +116,8 @@ def _score_again(flow: Flow, win: WinInProgress, stage: Stage, doubts: tuple[str
         win.preview = preview(flow, win.pending, doubts, win.corrections, quiet=True)
     elif stage is Stage.ENTER_VALUE:
         entered = Won(tuple(e.winner() for e in win.entries), win.discarder)
-        win.preview = preview(flow, entered, (), quiet=True)
+        shown = preview(flow, entered, (), quiet=True)
+        win.preview = shown and replace(shown, entering=True)
 
 
 def win_out(win: WinInProgress) -> dict[str, Any]:

@@ -4,7 +4,7 @@ discard (or from the winner's row, where that surely reads otherwise), and the c
 hands the rules allow ranked by the camera's confidence, with every uncertainty reported
 as a doubt for the person who confirms; the ura indicators never a fifth of a kind.
 
->>> from tablekit.game.state import TableState
+>>> from tablekit.game.state import TableState, seat_name
 >>> from tablekit.tiles import parse_tiles
 >>> reads = [TileRead.sure(t) for t in parse_tiles("123m456p789s11222z")]
 >>> hand, doubts = read_revealed(TableState.new(), 0, reads, None)
@@ -19,7 +19,7 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 
 from tablekit.game.events import WinnerHand
-from tablekit.game.state import TableState
+from tablekit.game.state import TableState, seat_name
 from tablekit.rules.hand import concealed_count
 from tablekit.rules.reading import HandReading, TileRead, rank_hands
 from tablekit.rules.waits import waits
@@ -139,8 +139,8 @@ def read_revealed(state: TableState, seat: int, reads: list[TileRead], from_seat
     melds = state.seats[seat].melds
     concealed, disagree = _concealed(state, seat, reads, from_seat)
     if not concealed:
-        return None, [f"seat {seat}: no revealed hand seen"]
-    concealed, doubts = fit_count(concealed, concealed_count(len(melds)), seat)
+        return None, [f"{seat_name(state, seat)}: no revealed hand seen"]
+    concealed, doubts = fit_count(concealed, concealed_count(len(melds)), seat_name(state, seat))
     doubts = [*disagree, *doubts]
     free = len(concealed) - (from_seat is not None)  # a ron tile is the discard's
     hand, found = best_hand(state, seat, concealed, len(melds), from_seat)
@@ -185,8 +185,8 @@ def _concealed(state: TableState, seat: int, reads: list[TileRead], from_seat: i
     concealed[-1] = ron_tile_read(registered, row)
     if len(concealed[-1].candidates) == 1:
         return concealed, []
-    return concealed, [f"seat {seat}: the ron tile reads as {row.best[0]} in the hand, but "
-                       f"seat {from_seat}'s discard as {registered}"]
+    return concealed, [f"{seat_name(state, seat)}: the ron tile reads as {row.best[0]} in the "
+                       f"hand, but {seat_name(state, from_seat)}'s discard as {registered}"]
 
 
 def ron_tile_read(registered: Tile, row: TileRead) -> TileRead:
@@ -214,45 +214,46 @@ def best_hand(state: TableState, seat: int, reads: list[TileRead], melds: int,
     ranked = rank_hands(reads, melds, visible)
     if not ranked:
         seen = to_mpsz(r.best[0] for r in reads)
-        return None, [f"seat {seat}: {seen} is not a complete hand; check the tiles"]
+        return None, [f"{seat_name(state, seat)}: {seen} is not a complete hand; check the tiles"]
     best = ranked[0]
     doubts = []
+    who = seat_name(state, seat)
     for read, tile in zip(reads, best.tiles, strict=True):
         seen, p = read.best
         if read is UNSEEN:
             continue  # a tile not seen is said so already
         if tile != seen and p >= SURE:
-            doubts.append(f"seat {seat}: the {seen} read at {p:.0%} taken as {tile}")
+            doubts.append(f"{who}: the {seen} read at {p:.0%} taken as {tile}")
         elif p < SURE:
-            doubts.append(f"seat {seat}: {seen} read at {p:.0%}")
+            doubts.append(f"{who}: {seen} read at {p:.0%}")
     if best.share < SURE_HAND and len(ranked) > 1:
-        doubts.append(f"seat {seat}: {to_mpsz(best.tiles)} ({best.share:.0%}) or "
+        doubts.append(f"{who}: {to_mpsz(best.tiles)} ({best.share:.0%}) or "
                       f"{to_mpsz(ranked[1].tiles)}?")
     if from_seat is not None and is_furiten(state, seat, WinnerHand(seat, best.tiles,
                                                                     best.tiles[-1])):
-        doubts.append(f"seat {seat}: furiten? a winning tile is in their own discards")
+        doubts.append(f"{who}: furiten? a winning tile is in their own discards")
     return best, doubts
 
 
-def fit_count(reads: list[TileRead], count: int, seat: int
+def fit_count(reads: list[TileRead], count: int, who: str
               ) -> tuple[list[TileRead], list[str]]:
     """The reads of a revealed hand made ``count`` long (the last, the winning tile, kept
     last): up to two tiles not seen become any tile, up to two extra least sure reads are
-    left out; with what was done, as doubts.
+    left out; with what was done, as doubts about ``who`` (the seat, as players name it).
 
     >>> sure = [TileRead.sure(Tile(k)) for k in range(13)]
-    >>> reads, doubts = fit_count(sure, 14, 0)
+    >>> reads, doubts = fit_count(sure, 14, "East (Ana)")
     >>> len(reads), reads[-2] is UNSEEN, doubts
-    (14, True, ['seat 0: 1 tile of the hand not seen'])
+    (14, True, ['East (Ana): 1 tile of the hand not seen'])
     """
     missing = count - len(reads)
     if 0 < missing <= MAX_UNSEEN:
         return [*reads[:-1], *[UNSEEN] * missing, reads[-1]], [
-            f"seat {seat}: {missing} tile{'s' if missing > 1 else ''} of the hand not seen"]
+            f"{who}: {missing} tile{'s' if missing > 1 else ''} of the hand not seen"]
     if -MAX_UNSEEN <= missing < 0:
         drop = set(sorted(range(len(reads) - 1), key=lambda i: reads[i].best[1])[:-missing])
         return [r for i, r in enumerate(reads) if i not in drop], [
-            f"seat {seat}: {-missing} tile{'s' if missing < -1 else ''} too many; the least "
+            f"{who}: {-missing} tile{'s' if missing < -1 else ''} too many; the least "
             "sure left out"]
     return list(reads), []
 

@@ -35,7 +35,7 @@ from tablekit.game.events import (
     Event,
 )
 from tablekit.game.reducer import apply
-from tablekit.game.state import SEATS, TableState
+from tablekit.game.state import SEATS, TableState, seat_name
 from tablekit.game.win_reading import WinReading
 from tablekit.rules.hand import Meld, concealed_count
 from tablekit.rules.reading import TileRead
@@ -201,11 +201,11 @@ class Tracker:
         >>> tracker = Tracker(TableState.new)
         >>> tracker.unseen_call = 2
         >>> tracker.warnings()
-        ['seat 2 called but no meld is seen: lay it face up by the hand, or UNDO']
+        ['West called but no meld is seen: lay it face up by the hand, or UNDO']
         """
         if self.unseen_call is None:
             return []
-        return [f"seat {self.unseen_call} called but no meld is seen: "
+        return [f"{seat_name(self.state(), self.unseen_call)} called but no meld is seen: "
                 "lay it face up by the hand, or UNDO"]
 
     def behind(self) -> bool:
@@ -562,7 +562,7 @@ class Tracker:
             reads = self._hand_reads(seat, melds)
             unseen += max(0, row - len(reads or ()))
             if reads is None:
-                doubts.append(f"seat {seat}: the revealed hand is hidden")
+                doubts.append(f"{seat_name(state, seat)}: the revealed hand is hidden")
                 drafts.append((seat, draft_hand(state, seat, [], from_seat)))
                 continue
             hand, found = read_revealed(state, seat, reads, from_seat)
