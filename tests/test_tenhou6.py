@@ -12,7 +12,8 @@ from tablekit.formats.replay_check import check_game
 from tablekit.formats.tenhou import import_file
 from tablekit.formats.tenhou6 import tile
 from tablekit.formats.tenhou6_check import export, round_trip
-from tablekit.formats.tenhou6_read import _take_call, read_tenhou6
+from tablekit.formats.tenhou6_moves import take_call
+from tablekit.formats.tenhou6_read import read_tenhou6
 from tablekit.formats.tenhou6_write import _spell
 from tablekit.game.events import GameStarted, HandStarted
 from tablekit.game.journal import Journal
@@ -59,13 +60,13 @@ def test_a_tampered_export_is_a_mismatch(tmp_path, capsys):
 def test_a_pon_is_spelt_where_its_tile_came_from(relative, text):
     two = [tile(12), tile(12)]
     assert _spell("p", tile(12), two, relative) == text
-    call = _take_call(text, seat=1)
+    call = take_call(text, seat=1)
     assert call.kind == "pon" and call.from_seat == (1 + relative) % 4
 
 
 def test_an_open_kan_from_the_right_has_its_letter_last():
     assert _spell("m", tile(13), [tile(13)] * 3, 1) == "131313m13"
-    assert _take_call("131313m13", seat=0).from_seat == 1
+    assert take_call("131313m13", seat=0).from_seat == 1
 
 
 @pytest.mark.skipif(not EDGE_CASES.exists(), reason="../shared/data is not here")

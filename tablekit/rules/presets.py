@@ -69,6 +69,8 @@ class Rules:
     leftover_sticks_to_first: bool = True
     abortive_draws: bool = True
     nagashi_mangan: bool = True
+    time_limit: int = 0  # minutes a game may last (0: no limit), for tournaments
+    end_of_time: Literal["finish_hand", "one_more_hand"] = "finish_hand"
     chombo: Literal["mangan", "penalty"] = "mangan"
     chombo_penalty: int = 20000
     notes: tuple[str, ...] = field(default_factory=tuple)
@@ -113,6 +115,9 @@ class Rules:
             ("Leftover sticks", "to first place" if self.leftover_sticks_to_first else "lost"),
             ("Abortive draws", yes[self.abortive_draws]),
             ("Nagashi mangan", yes[self.nagashi_mangan]),
+            ("Time limit", f"{self.time_limit} minutes, then " + (
+                "the hand in play is finished" if self.end_of_time == "finish_hand"
+                else "one more hand is played") if self.time_limit else "none"),
             ("Chombo", "mangan payment, hand replayed" if self.chombo == "mangan"
              else f"{self.chombo_penalty:,} off the final score, hand replayed"),
         ]
@@ -180,7 +185,8 @@ _FIELDS = {f.name: f for f in dataclasses.fields(Rules)}
 _CHOICES = {"kazoe": ("yakuman", "sanbaiman"), "multi_ron": ("all", "double", "head_bump"),
             "length": ("hanchan", "tonpuusen"), "multi_ron_honba": ("nearest", "each"),
             "chombo": ("mangan", "penalty"), "double_wind_fu": (2, 4),
-            "final_rounding": ("tenhou", "none")}
+            "final_rounding": ("tenhou", "none"),
+            "end_of_time": ("finish_hand", "one_more_hand")}
 
 
 def with_options(rules: Rules, **options: Any) -> Rules:
