@@ -45,21 +45,28 @@ class Stopwatch:
         self._presses = 0
         self._win_down: tuple[float, bool] | None = None
         self._previewed = False
+        self._hands_started = 0   # hands the screen has shown in play
+        self._in_play = False
 
     def step(self, app: Any, table: Any) -> None:
         from tablekit.game.events import Discard
+        from tablekit.game.state import Phase
 
         now = table.clock()
-        hand = table.report.hands
         if table.camera.count != self._frames:
             self._frames = table.camera.count
             frame = table.camera.last
             moment = frame.moment
             if isinstance(moment.event, Discard) and not table.camera.ended:
-                key = (hand, moment.event.seat, self._pond_index(table.script, moment))
+                key = (moment.hand, moment.event.seat,
+                       self._pond_index(table.script, moment))
                 self.placed.setdefault(key, now)
         screen = app.screen
-        if screen is not None and app.shown_at == now:
+        in_play = screen is not None and screen.state.phase is Phase.HAND_IN_PLAY
+        self._hands_started += in_play and not self._in_play
+        self._in_play = in_play
+        if in_play and app.shown_at == now:
+            hand = self._hands_started - 1
             for seat, seat_state in enumerate(screen.state.seats):
                 for index in range(len(seat_state.pond)):
                     self.shown.setdefault((hand, seat, index), now)

@@ -15,8 +15,9 @@ from tablekit.errors import TablekitError
 def add_parser(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "simulate", help="play real games on the simulated table and check the scores",
-        description="Play Tenhou logs on the simulated table: frames through the camera "
-                    "pipeline and tracker, presses through gpiozero's MockFactory, every win "
+        description="Play Tenhou logs on the simulated table through the app's own loop: "
+                    "frames through the camera feed, pipeline and tracker, presses through "
+                    "gpiozero's MockFactory, a clock the table drives, every win "
                     "the app scores confirmed without correction (one it cannot score is put "
                     "right by a simulated person and counted in hands_fixed, never in "
                     "hands_ok); each hand's score changes are compared with the log. The last "
