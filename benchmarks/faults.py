@@ -1,7 +1,8 @@
 """Every fault of a club evening, and what held: power cuts, damaged journals, a full disk,
 random presses on every button, a failing camera, and hours of frames for memory.
 
-Usage: python benchmarks/faults.py [--quick] [--seed S] [--json OUT]
+Usage: python benchmarks/faults.py [--quick] [--only NAME,...] [--cuts N] [--presses N]
+       [--evening-frames N] [--seed S] [--json OUT]
 
 - power cuts: a real process (``python -m tablekit.sim.power_cut``) plays recorded
   games into its journal and is SIGKILLed at random moments (mid-write too: every line
@@ -33,6 +34,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 FIXTURE = ROOT / "tests" / "fixtures" / "mjlog" / "tenhou-python-bot-28.xml"
+STEPS = ("cuts", "journal", "presses", "camera", "evening")
 LOGS = ROOT / ".." / "shared" / "data" / "tenhou" / "logs"
 
 
@@ -125,31 +127,40 @@ def main() -> int:
     parser.add_argument("--quick", action="store_true", help="a small version (minutes)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", type=Path, default=None, help="also write the JSON here")
+    parser.add_argument("--only", default="", help="comma-separated: " + ",".join(STEPS))
+    parser.add_argument("--cuts", type=int, default=None, help="power cuts (1,000; quick 20)")
+    parser.add_argument("--presses", type=int, default=None,
+                        help="button presses (10,000; quick 1,000)")
+    parser.add_argument("--evening-frames", type=int, default=None,
+                        help="frames of the long evening (57,600 = 4 h; quick 480)")
     args = parser.parse_args()
     quick = args.quick
+    cuts = args.cuts or (20 if quick else 1000)
+    count = args.presses or (1000 if quick else 10_000)
+    frames = args.evening_frames or (480 if quick else 4 * 3600 * 4)
+    only = [name for name in args.only.split(",") if name]
     started = time.perf_counter()
     figures: dict = {"quick": quick}
     with tempfile.TemporaryDirectory(dir="/dev/shm" if os.path.isdir("/dev/shm") else None
                                      ) as tmp:
         folder = Path(tmp)
-        steps = [
-            ("power cuts", lambda: power_cuts(20 if quick else 1000, args.seed,
-                                              folder / "cuts")),
-            ("journal damage", lambda: journal_damage(folder / "journal")),
-            ("presses", lambda: presses(1000 if quick else 10_000, args.seed,
-                                        folder / "presses")),
-            ("camera faults", lambda: camera_faults(quick, args.seed, folder / "camera")),
-            ("long evening", lambda: long_evening(480 if quick else 4 * 3600 * 4,
-                                                  folder / "evening")),
-        ]
-        for name, step in steps:
+        steps = {
+            "cuts": lambda: power_cuts(cuts, args.seed, folder / "cuts"),
+            "journal": lambda: journal_damage(folder / "journal"),
+            "presses": lambda: presses(count, args.seed, folder / "presses"),
+            "camera": lambda: camera_faults(quick, args.seed, folder / "camera"),
+            "evening": lambda: long_evening(frames, folder / "evening"),
+        }
+        for name, step in steps.items():
+            if only and name not in only:
+                continue
             began = time.perf_counter()
             print(f"{name}...", flush=True)
             result = step()
             print(f"{name}: {json.dumps(result)} ({time.perf_counter() - began:.0f} s)",
                   flush=True)
             figures.update(result)
-    figures["crashes"] = sum(figures.pop(key) for key in (
+    figures["crashes"] = sum(figures.pop(key, 0) for key in (
         "press_crashes", "camera_crashes", "evening_crashes"))
     figures["seconds"] = round(time.perf_counter() - started)
     text = json.dumps(figures)
