@@ -134,3 +134,33 @@ def test_a_frozen_picture_is_said_after_ten_seconds():
         feed.poll()
         warned.append(bool(feed.warnings))
     assert warned.index(True) == 40 and "camera frozen" in feed.warnings[0]
+
+
+def test_tablekit_run_starts_on_a_journal_with_garbage_in_the_middle(tmp_path):
+    """The appliance on a damaged journal: it starts, says what happened in one line, and
+    keeps the damaged file (it used to stop with exit 2)."""
+    import os
+    import subprocess
+    import sys
+
+    from tablekit.formats.tenhou import import_file
+    from tablekit.sim.journal_damage import write_game
+
+    events = import_file(Path(__file__).parent / "fixtures" / "mjlog" /
+                         "tenhou-python-bot-28.xml").events[:30]
+    journal = tmp_path / "game.jsonl"
+    lines = write_game(journal, events)
+    journal.write_bytes(b"\n".join([*lines[:11], b"garbage", *lines[11:]]) + b"\n")
+    damaged = journal.read_bytes()
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy",
+           "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    result = subprocess.run(
+        [sys.executable, "-m", "tablekit.cli", "run", "--display", f"headless:{tmp_path}/out",
+         "--buttons", "none", "--camera", "none", "--frames", "2", "--journal", str(journal)],
+        capture_output=True, text=True, timeout=120, env=env, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "game.jsonl, line 12: not a JSON event: 'garbage'; kept the file as" in result.stderr
+    assert "resumed from the 10 events before it" in result.stderr
+    [kept] = tmp_path.glob("game.jsonl.damaged-*")
+    assert kept.read_bytes() == damaged
+    assert (tmp_path / "out" / "scoreboard.png").exists()
