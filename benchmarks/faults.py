@@ -33,9 +33,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-FIXTURE = ROOT / "tests" / "fixtures" / "mjlog" / "tenhou-python-bot-28.xml"
 STEPS = ("cuts", "journal", "presses", "camera", "evening")
 LOGS = ROOT / ".." / "shared" / "data" / "tenhou" / "logs"
+
+
+def fixture() -> Path:
+    """The recorded game that ships with tablekit."""
+    from tablekit.sim.table import DEMO_GAME
+
+    return DEMO_GAME
 
 
 def games(count: int) -> list[Path]:
@@ -52,7 +58,7 @@ def games(count: int) -> list[Path]:
         found.append(path)
         if len(found) == count:
             break
-    return found or [FIXTURE]
+    return found or [fixture()]
 
 
 def power_cuts(cuts: int, seed: int, folder: Path) -> dict:
@@ -102,7 +108,7 @@ def camera_faults(quick: bool, seed: int, folder: Path) -> dict:
     from tablekit.sim.camera_faults import run, schedule
 
     plan = schedule(arm=24, frozen=60, gap=6) if quick else schedule()
-    result = run(FIXTURE, plan, folder, seed=seed)
+    result = run(fixture(), plan, folder, seed=seed)
     for problem in result.problems[:8]:
         print(f"  camera: {problem}")
     return {"camera_faults": result.faults, "camera_frames": result.frames,
@@ -115,7 +121,7 @@ def long_evening(frames: int, folder: Path) -> dict:
     """Replayed frames through the app loop; resident memory after a minute and at the end."""
     from tablekit.sim.evening import play_evening
 
-    result = play_evening(FIXTURE, frames, folder)
+    result = play_evening(fixture(), frames, folder)
     return {"evening_frames": result.frames, "rss_start_mb": round(result.rss_start_mb, 1),
             "rss_end_mb": round(result.rss_end_mb, 1),
             "rss_growth_mb": round(result.rss_end_mb - result.rss_start_mb, 1),

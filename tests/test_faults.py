@@ -145,9 +145,9 @@ def test_tablekit_run_starts_on_a_journal_with_garbage_in_the_middle(tmp_path):
 
     from tablekit.formats.tenhou import import_file
     from tablekit.sim.journal_damage import write_game
+    from tablekit.sim.table import DEMO_GAME
 
-    events = import_file(Path(__file__).parent / "fixtures" / "mjlog" /
-                         "tenhou-python-bot-28.xml").events[:30]
+    events = import_file(DEMO_GAME).events[:30]
     journal = tmp_path / "game.jsonl"
     lines = write_game(journal, events)
     journal.write_bytes(b"\n".join([*lines[:11], b"garbage", *lines[11:]]) + b"\n")
