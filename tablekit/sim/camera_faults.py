@@ -5,7 +5,9 @@ and the camera bumped. The frames go through the real pipeline, tracker and flow
 
 Two tables play in lock-step from the same rendered frames: one sees the faults, one
 does not. Every event the faulty side's tracker emits is checked against the game's
-truth (the log): ``wrong`` counts those that did not happen. ``clean_wrong`` counts the
+truth (the log): ``wrong`` counts those that did not happen (a discard missed is not a
+wrong event; the next one seen still is a real one). The simulated players wait for the
+screen before OK on a win, as people do, for up to ``PATIENCE`` seconds. ``clean_wrong`` counts the
 same on the fault-free side (the vision's own misreads, not the faults'). A fault whose
 window passes with nothing on the screen's warnings is ``unreported``.
 
@@ -37,12 +39,15 @@ from tablekit.game.events import (
     HandStarted,
 )
 from tablekit.game.session import Session, in_force
+from tablekit.io.presses import ButtonPress
 from tablekit.sim.source import SimulatedCamera
+from tablekit.simulate import waiting_for_score
 from tablekit.vision.feed import CameraFeed
 from tablekit.vision.pipeline import CameraPipeline
 from tablekit.vision.tracker import Tracker
 
 FPS = 4.0
+PATIENCE = 90.0  # seconds a player waits for the screen to show the win before OK anyway
 KINDS = ("raises", "returns nothing", "frozen", "noise", "black", "wrong size", "grey",
          "four channels", "not an image", "arm", "bumped")
 
@@ -139,6 +144,7 @@ class _Side:
     feed: CameraFeed
     flow: Flow
     emitted: list[tuple[int, Event]] = field(default_factory=list)
+    waiting: list[ButtonPress] = field(default_factory=list)  # presses not made yet
     when: list[str] = field(default_factory=list)  # the fault on at each emitted event
 
 
@@ -176,7 +182,7 @@ def run(log: Path, plan: list[Fault], folder: Path, seed: int = 0) -> CameraFaul
         presses = camera.presses_between(frame.timestamp - 1 / FPS, frame.timestamp)
         fault = faulty_source.fault()
         for side in sides:
-            _step(side, presses, result, fault.kind if fault else "no fault")
+            _step(side, presses, result, fault.kind if fault else "no fault", frame.timestamp)
         if fault is not None and sides[1].flow.screen().warnings:
             warned.add(fault)
         result.frames += 1
@@ -212,14 +218,16 @@ def _side(folder: Path, source: Any, game: Any, clock: list[float]) -> _Side:
     return _Side(feed, flow)
 
 
-def _step(side: _Side, presses: list, result: CameraFaults, fault: str) -> None:
+def _step(side: _Side, presses: list, result: CameraFaults, fault: str, now: float) -> None:
     try:
         for event in side.feed.poll():
             side.emitted.append((_hand_index(side.flow.session), event))
             side.when.append(fault)
             side.flow.handle(event)
-        for press in presses:
-            side.flow.handle(press)
+        side.waiting += presses
+        while side.waiting and not (waiting_for_score(side.flow, side.waiting[0]) and (
+                now < side.waiting[0].time + PATIENCE)):
+            side.flow.handle(side.waiting.pop(0))
         side.flow.warn(*side.feed.warnings)
         side.flow.tick()
         side.flow.screen()
@@ -267,23 +275,25 @@ def _wrong(emitted: list[tuple[int, Event]], truth: list[dict[str, Any]]
 
 
 def _happened(event: Event, true: dict[str, Any], hand: int, counts: Counter) -> bool:
-    if isinstance(event, Discard):
-        index = counts[hand, "discard", event.seat]
-        counts[hand, "discard", event.seat] += 1
-        pond = true["discards"][event.seat]
-        return index < len(pond) and pond[index] == event.tile
+    """Whether ``event`` is one of the hand's: a discard or call of the seat's that comes
+    after the last one matched (those in between were missed, not made up), a draw the
+    seat made, a correction to what the pond really holds, an indicator that was shown."""
+    if isinstance(event, (Discard, Call)):
+        kind = "discards" if isinstance(event, Discard) else "calls"
+        seen = event.tile if isinstance(event, Discard) else (
+            event.kind, sorted(t.code for t in event.tiles))
+        start = counts[hand, kind, event.seat]
+        later = true[kind][event.seat][start:]
+        if seen not in later:
+            return False
+        counts[hand, kind, event.seat] = start + later.index(seen) + 1
+        return True
     if isinstance(event, DiscardCorrected):
         pond = true["discards"][event.seat]
         return event.index < len(pond) and pond[event.index] == event.tile
     if isinstance(event, Draw):
         counts[hand, "draw", event.seat] += 1
         return counts[hand, "draw", event.seat] <= true["draws"][event.seat]
-    if isinstance(event, Call):
-        index = counts[hand, "call", event.seat]
-        counts[hand, "call", event.seat] += 1
-        calls = true["calls"][event.seat]
-        meld = (event.kind, sorted(t.code for t in event.tiles))
-        return index < len(calls) and calls[index] == meld
     if isinstance(event, (DoraRevealed, DoraCorrected)):
         tile = event.indicator if isinstance(event, DoraRevealed) else event.tile
         return tile in true["dora"]
