@@ -114,6 +114,7 @@ def camera_faults(quick: bool, seed: int, folder: Path) -> dict:
     return {"camera_faults": result.faults, "camera_frames": result.frames,
             "camera_events": result.events, "wrong_events": result.wrong,
             "wrong_events_without_faults": result.clean_wrong,
+            "wrong_events_by_fault": result.wrong_by_fault,
             "unreported_faults": result.unreported, "camera_crashes": result.crashes}
 
 

@@ -40,6 +40,7 @@ from tablekit.game.events import (
 )
 from tablekit.game.session import Session, in_force
 from tablekit.io.presses import ButtonPress
+from tablekit.sim.occluders import Arm
 from tablekit.sim.source import SimulatedCamera
 from tablekit.simulate import waiting_for_score
 from tablekit.vision.feed import CameraFeed
@@ -79,10 +80,12 @@ def plan_length(plan: list[Fault], after_bump: int = 40) -> int:
 
 
 class FaultySource:
-    """The frame of the moment as a failing camera would give it."""
+    """The frame of the moment as a failing camera would give it (``camera`` draws the arm
+    held over the table; without it a flat forearm shape is painted on the frame)."""
 
-    def __init__(self, plan: list[Fault]) -> None:
+    def __init__(self, plan: list[Fault], camera: SimulatedCamera | None = None) -> None:
         self.plan, self.index, self.frame, self.frozen = plan, 0, None, None
+        self.camera = camera
 
     def fault(self) -> Fault | None:
         return next((f for f in self.plan if f.start <= self.index < f.start + f.frames),
@@ -101,6 +104,8 @@ class FaultySource:
         if fault.kind == "frozen":
             self.frozen = self.frozen or frame
             return self.frozen
+        if fault.kind == "arm" and self.camera is not None:
+            return _Image(_held_arm(self.camera, frame.timestamp))
         return _Image(_spoil(fault.kind, frame.image, self.index))
 
 
@@ -129,6 +134,16 @@ def _spoil(kind: str, image: np.ndarray, index: int) -> Any:
                           (image.shape[1], image.shape[0]), borderMode=cv2.BORDER_REPLICATE)
 
 
+def _held_arm(camera: SimulatedCamera, seconds: float) -> np.ndarray:
+    """The table at ``seconds`` with seat 0's arm held still over the middle of the ponds."""
+    index = camera.script.index_at(seconds)
+    skin, sleeve, size = camera.rig.players[0]
+    arm = Arm(0, (40.0, -60.0), 70.0, 60.0, skin, sleeve, size)
+    rendered = camera.rig.renderer.render(camera.scene(index), camera.rig.frames,
+                                          camera.rig.conditions, (arm,), {})
+    return rendered.image
+
+
 def _arm(image: np.ndarray) -> np.ndarray:
     """A forearm reaching from the bottom edge to the middle of the table."""
     out = image.copy()
@@ -155,6 +170,7 @@ class CameraFaults:
     wrong: int = 0
     clean_wrong: int = 0
     unreported: int = 0
+    wrong_by_fault: dict[str, int] = field(default_factory=dict)  # the fault on when emitted
     crashes: int = 0
     events: int = 0
     problems: list[str] = field(default_factory=list)
@@ -167,7 +183,7 @@ def run(log: Path, plan: list[Fault], folder: Path, seed: int = 0) -> CameraFaul
     game = import_file(log)
     frames = plan_length(plan)
     camera = SimulatedCamera.from_log(log, seed=seed, fps=FPS)
-    faulty_source = FaultySource(plan)
+    faulty_source = FaultySource(plan, SimulatedCamera.from_log(log, seed=seed, fps=FPS))
     clock = [0.0]
     sides = [_side(folder / name, source, game, clock)
              for name, source in (("clean", _Passthrough(faulty_source)),
@@ -190,6 +206,7 @@ def run(log: Path, plan: list[Fault], folder: Path, seed: int = 0) -> CameraFaul
     result.clean_wrong = len(_wrong(sides[0].emitted, truth))
     wrong = _wrong(sides[1].emitted, truth)
     result.wrong, result.events = len(wrong), len(sides[1].emitted)
+    result.wrong_by_fault = dict(Counter(sides[1].when[i] for i, _ in wrong))
     result.problems += [f"wrong event ({sides[1].when[i]}): {text}" for i, text in wrong[:5]]
     missed = [f for f in plan if f.start < result.frames and f not in warned]
     result.unreported = len(missed)
