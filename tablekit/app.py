@@ -30,7 +30,7 @@ from tablekit.rules.presets import Rules
 if TYPE_CHECKING:
     from tablekit.display.backends import Display
     from tablekit.io.buttons import KeyboardButtons
-    from tablekit.tracking.feed import CameraFeed
+    from tablekit.vision.feed import CameraFeed
 
 FRAME_SECONDS = 1 / 20
 Report = Callable[[str], None]

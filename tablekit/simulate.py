@@ -1,7 +1,7 @@
 """A real game on the simulated table, end to end, through the appliance's own loop
 (:class:`tablekit.app.App`): the simulated table is a set of devices around it, a
 camera source (rendered or kept frames) read by the same
-:class:`~tablekit.tracking.feed.CameraFeed` as ``tablekit run``'s, the seat buttons on
+:class:`~tablekit.vision.feed.CameraFeed` as ``tablekit run``'s, the seat buttons on
 gpiozero's MockFactory pins pressed as the log's game calls for, a clock the table
 drives (no real sleeping) and a display (a window, PNG files or none). Every win the app
 scores is confirmed without correction, each hand's score changes compared with the log.
@@ -41,8 +41,8 @@ from tablekit.sim.person import put_right
 from tablekit.sim.script import Script
 from tablekit.sim.source import ReplayedFrames, SimulatedCamera
 from tablekit.tiles import Tile
-from tablekit.tracking.feed import CameraFeed, FramePipeline
 from tablekit.tracking.tracker import Tracker
+from tablekit.vision.feed import CameraFeed, FramePipeline
 from tablekit.vision.table_reading import TableReading
 
 HOLD = {False: 0.12, True: 1.2}   # seconds a short or long press keeps the pin low

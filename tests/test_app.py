@@ -79,8 +79,8 @@ class BrokenCamera:
 
 
 def test_a_lost_camera_is_reported_and_the_buttons_keep_the_score(tmp_path):
-    from tablekit.tracking.feed import CameraFeed
     from tablekit.tracking.tracker import Tracker
+    from tablekit.vision.feed import CameraFeed
     from tablekit.vision.pipeline import CameraPipeline
 
     now = [0.0]
@@ -97,8 +97,8 @@ def test_a_lost_camera_is_reported_and_the_buttons_keep_the_score(tmp_path):
 
 def test_the_simulated_camera_feeds_the_tracker(tmp_path):
     from tablekit.devices import open_camera
-    from tablekit.tracking.feed import CameraFeed
     from tablekit.tracking.tracker import Tracker
+    from tablekit.vision.feed import CameraFeed
     from tablekit.vision.pipeline import CameraPipeline
 
     now = [0.0]
@@ -152,8 +152,8 @@ class MarkerHidden:
 
 
 def test_a_hidden_marker_is_said_once_in_words_and_clears_when_uncovered(tmp_path):
-    from tablekit.tracking.feed import CameraFeed
     from tablekit.tracking.tracker import Tracker
+    from tablekit.vision.feed import CameraFeed
     from tablekit.vision.pipeline import CameraPipeline
 
     now = [0.0]

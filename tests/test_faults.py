@@ -2,7 +2,9 @@
 full journal (see test_journal.py), the camera failing (see test_camera.py)."""
 
 from pathlib import Path
+from types import SimpleNamespace
 
+import numpy as np
 import pytest
 
 from tablekit.app import open_session
@@ -11,6 +13,8 @@ from tablekit.io.presses import ButtonName, ButtonPress
 from tablekit.rules.presets import TENHOU
 from tablekit.sim.button_mash import mash
 from tablekit.sim.power_cut import power_cuts
+from tablekit.vision.feed import CameraFeed
+from tablekit.vision.table_reading import TableReading
 
 
 @pytest.mark.parametrize("camera", [True, False], ids=["camera", "buttons alone"])
@@ -45,3 +49,118 @@ def test_power_cuts_in_a_real_game_resume_exactly(tmp_path):
     log = Path(__file__).parents[1] / "tablekit" / "data" / "tenhou-python-bot-28.xml"
     cuts = power_cuts([log], 3, tmp_path, seed=2)
     assert (cuts.cuts, cuts.resumed_exact, cuts.events_lost) == (3, 3, 0), cuts.problems
+
+
+class FakePipeline:
+    def __init__(self, fails: bool = False) -> None:
+        self.reads, self.fails = 0, fails
+
+    def read(self, image, now, faint):
+        self.reads += 1
+        if self.fails:
+            raise ValueError("the detector choked")
+        return TableReading((), (), now)
+
+
+class FakeTracker:
+    def wants_faint(self):
+        return False
+
+    def update(self, reading):
+        return []
+
+    def warnings(self):
+        return []
+
+
+class Camera:
+    """Frames of ``image``, or what ``script`` says for the read of that number."""
+
+    def __init__(self, script=None) -> None:
+        self.reads, self.script = 0, script or {}
+
+    def read(self):
+        self.reads += 1
+        what = self.script.get(self.reads, "frame")
+        if isinstance(what, np.ndarray):
+            return SimpleNamespace(image=what)
+        if what == "raise":
+            raise OSError("USB camera unplugged")
+        return None if what is None else SimpleNamespace(image=np.full((36, 64, 3), 90,
+                                                                       np.uint8))
+
+
+def feed_for(camera, pipeline=None):
+    now = [0.0]
+    feed = CameraFeed(camera, pipeline or FakePipeline(), FakeTracker(), clock=lambda: now[0])
+    return feed, now
+
+
+def test_an_unplugged_camera_is_tried_again_and_used_once_plugged_back():
+    feed, now = feed_for(Camera({2: "raise", 3: "raise", 4: None}))
+    seen = []
+    for step in range(40):
+        now[0] = step / 4
+        feed.poll()
+        seen.append((feed.lost, tuple(feed.warnings)))
+    assert seen[0] == (False, ())
+    assert seen[1][0] and "camera lost: USB camera unplugged" in seen[1][1][0]
+    assert seen[-1] == (False, ()) and feed.source.reads < 40
+
+
+@pytest.mark.parametrize("image", [np.zeros((36, 64), np.uint8), np.zeros((36, 64, 4), np.uint8),
+                                   np.zeros((18, 32, 3), np.uint8), np.zeros((0, 0, 3), np.uint8),
+                                   np.zeros((36, 64, 3), np.float32)],
+                         ids=["grey", "four channels", "wrong size", "empty", "float"])
+def test_a_frame_the_pipeline_cannot_take_is_skipped_and_said(image):
+    pipeline = FakePipeline()
+    feed, now = feed_for(Camera({2: image}), pipeline)
+    feed.poll()
+    now[0] = 0.25
+    assert feed.poll() == [] and pipeline.reads == 1
+    assert feed.warnings[0].startswith("camera sends a frame")
+
+
+def test_a_pipeline_error_is_a_warning_not_a_crash():
+    feed, _ = feed_for(Camera(), FakePipeline(fails=True))
+    assert feed.poll() == [] and "could not be read (ValueError)" in feed.warnings[0]
+
+
+def test_a_frozen_picture_is_said_after_ten_seconds():
+    feed, now = feed_for(Camera())
+    warned = []
+    for step in range(48):
+        now[0] = step / 4
+        feed.poll()
+        warned.append(bool(feed.warnings))
+    assert warned.index(True) == 40 and "camera frozen" in feed.warnings[0]
+
+
+def test_tablekit_run_starts_on_a_journal_with_garbage_in_the_middle(tmp_path):
+    """The appliance on a damaged journal: it starts, says what happened in one line, and
+    keeps the damaged file (it used to stop with exit 2)."""
+    import os
+    import subprocess
+    import sys
+
+    from tablekit.formats.tenhou import import_file
+    from tablekit.sim.journal_damage import write_game
+    from tablekit.sim.table import DEMO_GAME
+
+    events = import_file(DEMO_GAME).events[:30]
+    journal = tmp_path / "game.jsonl"
+    lines = write_game(journal, events)
+    journal.write_bytes(b"\n".join([*lines[:11], b"garbage", *lines[11:]]) + b"\n")
+    damaged = journal.read_bytes()
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy",
+           "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    result = subprocess.run(
+        [sys.executable, "-m", "tablekit.cli", "run", "--display", f"headless:{tmp_path}/out",
+         "--buttons", "none", "--camera", "none", "--frames", "2", "--journal", str(journal)],
+        capture_output=True, text=True, timeout=120, env=env, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "game.jsonl, line 12: not a JSON event: 'garbage'; kept the file as" in result.stderr
+    assert "resumed from the 10 events before it" in result.stderr
+    [kept] = tmp_path.glob("game.jsonl.damaged-*")
+    assert kept.read_bytes() == damaged
+    assert (tmp_path / "out" / "scoreboard.png").exists()

@@ -26,7 +26,7 @@ from tablekit.game.events import (
     from_json,
     to_json,
 )
-from tablekit.game.journal import Journal, read_journal
+from tablekit.game.journal import Journal, JournalError, read_journal
 from tablekit.game.reducer import replay
 from tablekit.game.session import Session, in_force
 from tablekit.sim.journal_damage import CASES, run_case, run_disk_full, write_game
@@ -217,3 +217,9 @@ def test_kill_9_at_a_random_point_then_resume_exactly(tmp_path, seed):
     assert Session.open(journal).state == replay(events)
     header, first = (json.loads(line) for line in journal.read_text().splitlines()[:2])
     assert header == {"type": "journal", "format": 2} and first["type"] == "game_started"
+
+
+def test_a_journal_that_cannot_be_written_is_a_clear_error(tmp_path):
+    (tmp_path / "file").write_text("")
+    with pytest.raises(JournalError, match=r"cannot keep the journal .*file/game\.jsonl"):
+        Session.open(tmp_path / "file" / "game.jsonl")

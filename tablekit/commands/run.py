@@ -137,9 +137,9 @@ def _open_camera(spec: str, session: Any, report: Any,
         return None
     try:
         from tablekit.devices import open_camera
-        from tablekit.tracking.feed import CameraFeed
         from tablekit.tracking.tracker import Tracker
         from tablekit.vision.calibration import table_layout
+        from tablekit.vision.feed import CameraFeed
         from tablekit.vision.pipeline import CameraPipeline
 
         layout = table_layout(calibration)

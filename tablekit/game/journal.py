@@ -77,13 +77,19 @@ class Journal:
 
     def __init__(self, path: Path, writer: Writer = os.write) -> None:
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         self.writer = writer
-        _trim_torn_tail(self.path)
-        data = self.path.read_bytes() if self.path.exists() else b""
+        self._fd = -1
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            _trim_torn_tail(self.path)
+            data = self.path.read_bytes() if self.path.exists() else b""
+            self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        except OSError as error:
+            raise JournalError(f"cannot keep the journal {self.path} "
+                               f"({error.strerror or error}): choose another with --journal, "
+                               "or check the card") from None
         self.format = _format_of(data) if data else FORMAT
         self._next = 1 + sum(1 for line in data.split(b"\n")[1:] if line.strip())
-        self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
         if not data:
             self._put(json.dumps(HEADER) + "\n")
 

@@ -63,16 +63,24 @@ def recover(path: Path, check: Check) -> Recovery:
         return Recovery(events, joins=joins)
     kept = _keep_aside(path, move=not events)
     if not problem:
-        write_journal(path, events, joins)
+        _rewrite(path, events, joins)
         return Recovery(events, f"{path}: dropped a half-written last line (a power cut while "
                                 f"saving; it was never shown); kept the file as {kept.name}",
                         kept, joins)
     if not events:
         return Recovery([], f"{problem}; moved the file to {kept.name} and started a new game",
                         kept)
-    write_journal(path, events, joins)
+    _rewrite(path, events, joins)
     return Recovery(events, f"{problem}; kept the file as {kept.name} and resumed from the "
                             f"{len(events)} events before it: check the scores", kept, joins)
+
+
+def _rewrite(path: Path, events: list[Event], joins: list[bool]) -> None:
+    try:
+        write_journal(path, events, joins)
+    except OSError as error:
+        raise JournalError(f"{path} is damaged and cannot be put right "
+                           f"({error.strerror or error}): free space or check the card") from None
 
 
 def _keep_aside(path: Path, move: bool) -> Path:

@@ -11,7 +11,8 @@ no OpenCV):
 * :mod:`tablekit.tracking.hand_reading`: a revealed hand voted over frames and read under
   the rules,
 * :mod:`tablekit.tracking.meld_reading`: melds laid beside the hand,
-* :mod:`tablekit.tracking.faint_discards`: a discard the detector barely saw,
-* :mod:`tablekit.tracking.feed`: the camera side of ``tablekit run`` (source, pipeline,
-  tracker, at a steady frame rate).
+* :mod:`tablekit.tracking.faint_discards`: a discard the detector barely saw.
+
+The camera side of ``tablekit run`` that feeds it frames at a steady rate is
+:mod:`tablekit.vision.feed` (it looks at the frames; the tracker is passed in).
 """

@@ -385,6 +385,8 @@ class Tracker:
                 continue
             if claimable(state, seat):  # a call may have taken it: the next tile takes its place
                 seen, votes = seen[:-1], votes[:-1]
+            if not _lines_up(seen, [state.seats[seat].pond[i].tile for i in lying_at(state, seat)]):
+                continue
             for tally, tile in zip(votes, seen, strict=True):
                 for candidate, p in tile.candidates:
                     tally[candidate] += p
@@ -665,6 +667,15 @@ def own_kan(melds: Sequence[Meld], seat: int, tile: Tile, added: bool,
 def following(state: TableState) -> bool:
     """Whether a hand is in play that the camera follows (tracked, someone's turn)."""
     return state.result is None and state.tracked and state.turn is not None
+
+
+def _lines_up(seen: list[TileRead], registered: list[Tile]) -> bool:
+    """Whether a pond as seen is the registered one with at most a few tiles read otherwise
+    (a third): one that differs more is another table (a new deal while the camera was
+    blind, something over the pond), whose reads must not correct the registered discards."""
+    differ = sum(1 for tile, was in zip(seen, registered, strict=False) if tile.candidates
+                 and max(tile.candidates, key=lambda c: c[1])[0] != was)
+    return differ <= max(1, len(seen) // 3)
 
 
 def lying_at(state: TableState, seat: int) -> list[int]:

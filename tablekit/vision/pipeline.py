@@ -2,12 +2,13 @@
 into a :class:`TableReading`, and notice a bumped camera.
 
 The profile is fitted from the first frames that show all four markers (or given);
-every ``check_every`` frames the markers are compared with it, and when they moved
-the readings say ``calibrated=False`` (the tracker then believes nothing) until the
-pipeline has recalibrated from fresh frames, under the table's ``layout`` (a club's table
-as its profile measured it: :func:`tablekit.vision.calibration.table_layout`). The pipeline
-keeps the felt's look over the game (:class:`tablekit.vision.busy.FeltMemory`): a lamp's
-glare is not an arm.
+every ``check_every`` frames, and on a frame that changed all at once (a bump, a black
+or garbage frame), the markers are compared with it. A sudden frame without them is
+not read; when they moved the readings say ``calibrated=False`` (the tracker then
+believes nothing) until the pipeline has recalibrated from fresh frames, under the
+table's ``layout`` (a club's table as its profile measured it:
+:func:`tablekit.vision.calibration.table_layout`). The pipeline keeps the felt's look over
+the game (:class:`tablekit.vision.busy.FeltMemory`): a lamp's glare is not an arm.
 
 ``warnings`` says, in a player's words, what keeps the camera from reading the table
 now: at most one line, replaced as things change and empty once it reads again
@@ -23,6 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import cv2
 import numpy as np
 
 from tablekit.vision.busy import FeltMemory
@@ -36,6 +38,7 @@ FRAMES_TO_CALIBRATE = 3
 CALIBRATING = "camera: finding the table's corner markers"
 MOVED = "camera moved: finding the table again, keep its corners clear"
 NO_FIT = "camera: the corner markers don't fit the table; run tablekit calibrate"
+JUMP = 8.0  # mean grey change (0-255, on a 64x36 thumbnail) a moving hand stays under
 
 
 def hidden_markers_warning(missing: Sequence[int]) -> str:
@@ -56,6 +59,7 @@ class CameraPipeline:
     warnings: list[str] = field(default_factory=list)
     detail: str = ""
     _pending: list[np.ndarray] = field(default_factory=list)
+    _last_small: np.ndarray | None = None
     felt: FeltMemory | None = field(default_factory=FeltMemory)
     """The game's memory of the bare felt, for arms (None: each frame read alone)."""
     layout: TableLayout = DEFAULT_LAYOUT
@@ -76,13 +80,20 @@ class CameraPipeline:
         if self.profile is None and not self._calibrate(image):
             return TableReading((), (), timestamp, calibrated=False)
         assert self.profile is not None
-        if self.frames % self.check_every == 0:
+        small = _thumbnail(image)
+        jumped = self._last_small is not None and float(
+            np.abs(small - self._last_small).mean()) > JUMP
+        if self.frames % self.check_every == 0 or jumped:
             check = check_profile(image, self.profile)
+            if jumped and not check.ok and not check.moved:  # noise, black, markers covered
+                return TableReading((), (), timestamp, calibrated=False)
             if check.moved:
+                self._last_small = None
                 self.warnings, self.detail = [MOVED], f"camera moved ({check}); recalibrating"
                 self.profile = None
                 self.felt = FeltMemory() if self.felt is not None else None
                 return TableReading((), (), timestamp, calibrated=False)
+        self._last_small = small
         return read_table(image, self.profile, self.models, timestamp, felt=self.felt,
                           faint=faint)
 
@@ -107,3 +118,10 @@ class CameraPipeline:
         return True
 
 
+
+
+def _thumbnail(image: np.ndarray) -> np.ndarray:
+    """A 64x36 grey copy: a frame that changed far more than a hand moving does (more than
+    ``JUMP`` on average from the last frame read) gets its markers checked."""
+    return cv2.resize(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), (64, 36),
+                      interpolation=cv2.INTER_AREA).astype(np.int16)

@@ -1,0 +1,181 @@
+"""Every fault of a club evening, and what held: power cuts, damaged journals, a full disk,
+random presses on every button, a failing camera, and hours of frames for memory.
+
+Usage: python benchmarks/faults.py [--quick] [--only NAME,...] [--cuts N] [--presses N]
+       [--evening-frames N] [--seed S] [--json OUT]
+
+- power cuts: a real process (``python -m tablekit.sim.power_cut``) plays recorded
+  games into its journal and is SIGKILLed at random moments (mid-write too: every line
+  is written in two halves with a pause between), restarted, and compared with an
+  uninterrupted run at the last event on disk (state and screen);
+- journal damage: every case of :mod:`tablekit.sim.journal_damage` on a real game's
+  journal, and a disk that fills while writing;
+- presses: :func:`tablekit.sim.button_mash.mash`, half with a fake camera side;
+- camera faults: :mod:`tablekit.sim.camera_faults` (real pipeline, tracker and flow);
+- a long evening: replayed frames through the camera feed, pipeline, tracker, flow and
+  app loop at 4 frames a second; resident memory after the first minute and at the end.
+
+The full run: 1,000 power cuts, 10,000 presses, an arm for 30 s and a frozen picture for a
+minute, four hours of frames. ``--quick``: 20 cuts, 1,000 presses, shorter faults, two
+minutes of frames (under five minutes on a quiet machine). One JSON object is printed last.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+STEPS = ("cuts", "journal", "presses", "camera", "evening")
+LOGS = ROOT / ".." / "shared" / "data" / "tenhou" / "logs"
+
+
+def fixture() -> Path:
+    """The recorded game that ships with tablekit."""
+    from tablekit.sim.table import DEMO_GAME
+
+    return DEMO_GAME
+
+
+def games(count: int) -> list[Path]:
+    """``count`` four-player games from the shared logs (the fixture when they are absent)."""
+    from tablekit.errors import TablekitError
+    from tablekit.formats.tenhou import import_file
+
+    found = []
+    for path in sorted(LOGS.glob("*/*")) if LOGS.is_dir() else []:
+        try:
+            import_file(path)
+        except (TablekitError, ValueError, OSError):
+            continue
+        found.append(path)
+        if len(found) == count:
+            break
+    return found or [fixture()]
+
+
+def power_cuts(cuts: int, seed: int, folder: Path) -> dict:
+    from tablekit.sim.power_cut import power_cuts as run
+
+    result = run(games(max(1, cuts // 40)), cuts, folder, seed=seed)
+    for problem in result.problems[:5]:
+        print(f"  power cut: {problem}")
+    return {"power_cuts": result.cuts, "resumed_exact": result.resumed_exact,
+            "events_lost": result.events_lost, "torn_writes": result.torn_writes,
+            "power_cut_games": result.games}
+
+
+def journal_damage(folder: Path) -> dict:
+    from tablekit.formats.tenhou import import_file
+    from tablekit.sim.journal_damage import CASES, run_case, run_disk_full
+
+    events = import_file(games(1)[0]).events
+    outcomes = [run_case(case, events, folder / f"case-{i}") for i, case in enumerate(CASES)]
+    outcomes.append(run_disk_full(events, folder / "disk-full"))
+    for outcome in outcomes:
+        print(f"  journal: {outcome.name}: {'held' if outcome.held else outcome.problems}")
+        if outcome.notice:
+            print(f"    screen: {outcome.notice}")
+    return {"journal_cases": len(outcomes),
+            "journal_recovered": sum(outcome.held for outcome in outcomes)}
+
+
+def presses(count: int, seed: int, folder: Path) -> dict:
+    from tablekit.sim.button_mash import MashReport, mash
+
+    report = MashReport()
+    for camera in (True, False):
+        report.add(mash(count // 2, folder / f"camera-{camera}", seed=seed, camera=camera))
+    for problem in report.problems[:5]:
+        print(f"  presses: {problem}")
+    return {"presses": report.presses, "press_crashes": report.crashes,
+            "invariant_breaks": report.invariant_breaks, "undo_checks": report.undo_checks,
+            "undo_restored": report.undo_restored,
+            "undo_missed": sorted(set(report.undo_missed)),
+            "replay_checks": report.replay_checks,
+            "replay_mismatches": report.replay_mismatches,
+            "stages_visited": len(report.stages)}
+
+
+def camera_faults(quick: bool, seed: int, folder: Path) -> dict:
+    from tablekit.sim.camera_faults import run, schedule
+
+    plan = schedule(arm=24, frozen=60, gap=6) if quick else schedule()
+    result = run(fixture(), plan, folder, seed=seed)
+    for problem in result.problems[:8]:
+        print(f"  camera: {problem}")
+    return {"camera_faults": result.faults, "camera_frames": result.frames,
+            "camera_events": result.events, "wrong_events": result.wrong,
+            "wrong_events_without_faults": result.clean_wrong,
+            "wrong_events_by_fault": result.wrong_by_fault,
+            "unreported_faults": result.unreported, "camera_crashes": result.crashes}
+
+
+def long_evening(frames: int, folder: Path) -> dict:
+    """Replayed frames through the app loop; resident memory after a minute and at the end."""
+    from tablekit.sim.evening import play_evening
+
+    result = play_evening(fixture(), frames, folder)
+    return {"evening_frames": result.frames, "rss_start_mb": round(result.rss_start_mb, 1),
+            "rss_end_mb": round(result.rss_end_mb, 1),
+            "rss_growth_mb": round(result.rss_end_mb - result.rss_start_mb, 1),
+            "pipeline_warnings": result.pipeline_warnings, "evening_crashes": result.crashes}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="a small version (minutes)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--json", type=Path, default=None, help="also write the JSON here")
+    parser.add_argument("--only", default="", help="comma-separated: " + ",".join(STEPS))
+    parser.add_argument("--cuts", type=int, default=None, help="power cuts (1,000; quick 20)")
+    parser.add_argument("--presses", type=int, default=None,
+                        help="button presses (10,000; quick 1,000)")
+    parser.add_argument("--evening-frames", type=int, default=None,
+                        help="frames of the long evening (57,600 = 4 h; quick 480)")
+    args = parser.parse_args()
+    quick = args.quick
+    cuts = args.cuts or (20 if quick else 1000)
+    count = args.presses or (1000 if quick else 10_000)
+    frames = args.evening_frames or (480 if quick else 4 * 3600 * 4)
+    only = [name for name in args.only.split(",") if name]
+    started = time.perf_counter()
+    figures: dict = {"quick": quick}
+    with tempfile.TemporaryDirectory(dir="/dev/shm" if os.path.isdir("/dev/shm") else None
+                                     ) as tmp:
+        folder = Path(tmp)
+        steps = {
+            "cuts": lambda: power_cuts(cuts, args.seed, folder / "cuts"),
+            "journal": lambda: journal_damage(folder / "journal"),
+            "presses": lambda: presses(count, args.seed, folder / "presses"),
+            "camera": lambda: camera_faults(quick, args.seed, folder / "camera"),
+            "evening": lambda: long_evening(frames, folder / "evening"),
+        }
+        for name, step in steps.items():
+            if only and name not in only:
+                continue
+            began = time.perf_counter()
+            print(f"{name}...", flush=True)
+            result = step()
+            print(f"{name}: {json.dumps(result)} ({time.perf_counter() - began:.0f} s)",
+                  flush=True)
+            figures.update(result)
+    figures["crashes"] = sum(figures.pop(key, 0) for key in (
+        "press_crashes", "camera_crashes", "evening_crashes"))
+    figures["seconds"] = round(time.perf_counter() - started)
+    text = json.dumps(figures)
+    if args.json is not None:
+        args.json.write_text(text + "\n")
+    print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

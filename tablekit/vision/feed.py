@@ -1,0 +1,160 @@
+"""The camera side of ``tablekit run``: frames from a source, through the pipeline and
+the tracker it is given, to engine events for the main loop (at most ``fps`` frames a
+second). It sits with perception because it looks at the frames themselves; the tracker
+is passed in (perception imports no tracking).
+
+A camera that fails mid-game (unplugged, file ended) is reported and tried again every
+``retry`` seconds: the buttons keep the score meanwhile, the flow shows a warning, and a
+camera plugged back in is used again. A frame the pipeline cannot take (the wrong size
+or channel count, not an image) is skipped and reported, never a crash; a picture that
+has not changed at all for ``FROZEN`` seconds is reported as a frozen camera.
+``warnings`` is what the screen should say now: the pipeline's (markers hidden, camera
+moved), the tracker's and the feed's own, a few lines at most, each once; each clears
+when its reason goes.
+
+>>> import numpy as np
+>>> class Unplugged:
+...     def read(self):
+...         raise OSError("USB camera unplugged")
+>>> feed = CameraFeed(Unplugged(), pipeline=None, tracker=None)
+>>> feed.poll(), feed.lost, feed.warnings
+([], True, ['camera lost: USB camera unplugged; the buttons keep the score'])
+>>> frame_problem(np.zeros((720, 1280), np.uint8), (720, 1280, 3))
+'a frame of 1280x720 with 1 channel(s) (uint8), not 1280x720 colour'
+"""
+
+from __future__ import annotations
+
+import time
+import zlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol
+
+import numpy as np
+
+from tablekit.vision.frames import FrameSource
+from tablekit.vision.table_reading import TableReading
+
+if TYPE_CHECKING:  # the tracker is passed in
+    from tablekit.game.events import Event
+    from tablekit.tracking.tracker import Tracker
+
+RETRY = 2.0    # seconds between tries of a lost camera
+FROZEN = 10.0  # seconds of a picture that does not change at all: the camera is frozen
+COVERED = 5.0  # seconds with an arm or hand over the table before the screen says so
+MAX_WARNINGS = 3
+
+
+class FramePipeline(Protocol):
+    """Frames to readings (:class:`~tablekit.vision.pipeline.CameraPipeline`, or the
+    simulated table's reading of its ground truth)."""
+
+    warnings: list[str]
+
+    def read_frame(self, frame: Any, timestamp: float, faint: bool = False
+                   ) -> TableReading: ...
+
+
+def frame_problem(image: Any, shape: tuple[int, ...] | None) -> str:
+    """Why ``image`` cannot go through the pipeline ("" when it can); ``shape`` is the
+    shape of the first good frame (None before there was one)."""
+    if not isinstance(image, np.ndarray) or image.ndim not in (2, 3) or 0 in image.shape:
+        return f"a frame that is not an image ({type(image).__name__})"
+    height, width = image.shape[:2]
+    channels = image.shape[2] if image.ndim == 3 else 1
+    want = shape or (height, width, 3)
+    if channels != 3 or image.dtype != np.uint8 or (height, width) != want[:2]:
+        return (f"a frame of {width}x{height} with {channels} channel(s) ({image.dtype}), "
+                f"not {want[1]}x{want[0]} colour")
+    return ""
+
+
+@dataclass
+class CameraFeed:
+    """``poll()`` returns the events the newest frame makes certain."""
+
+    source: FrameSource
+    pipeline: FramePipeline
+    tracker: Tracker
+    fps: float = 4.0
+    clock: Callable[[], float] = time.monotonic
+    warnings: list[str] = field(default_factory=list)
+    lost: bool = False
+    retry: float = RETRY
+    _next: float = 0.0
+    _shape: tuple[int, ...] | None = None
+    _same: tuple[int, float] = (0, 0.0)  # the picture's checksum, and since when it shows
+    _covered_since: float | None = None
+
+    def poll(self) -> list[Event]:
+        now = self.clock()
+        if now < self._next - 1e-6:   # (a driven clock's rounding)
+            return []
+        if self.lost:
+            self._next = now + self.retry
+        else:  # keep the cadence; after a stall, start it again
+            period = 1 / self.fps
+            self._next = self._next + period if now - self._next < period else now + period
+        try:
+            frame = self.source.read()
+        except Exception as error:  # a driver error is a lost camera, not a crash
+            return self._lose(f"camera lost: {error}")
+        if frame is None:
+            return self._lose("camera lost: no more frames")
+        self.lost = False
+        image = getattr(frame, "image", None)
+        problem = frame_problem(image, self._shape)
+        if problem:
+            self.warnings = [f"camera sends {problem}: skipped; the buttons keep the score"]
+            return []
+        self._shape = image.shape
+        return self._read(frame, image, now)
+
+    def _read(self, frame: Any, image: np.ndarray, now: float) -> list[Event]:
+        try:
+            reading = self.pipeline.read_frame(frame, now, self.tracker.wants_faint())
+        except Exception as error:  # a frame the pipeline chokes on is skipped, not fatal
+            self.warnings = [f"camera: a frame could not be read ({type(error).__name__})"]
+            return []
+        if not reading.calibrated:
+            self._warn(self.pipeline.warnings or ["camera: the table is not calibrated"])
+            return []
+        events = self.tracker.update(reading)
+        self._warn([*self.pipeline.warnings, *self.tracker.warnings(),
+                    *self._frozen(image, now), *self._covered(bool(reading.busy), now)])
+        return events
+
+    def _warn(self, lines: list[str]) -> None:
+        self.warnings = list(dict.fromkeys(lines))[:MAX_WARNINGS]
+
+    def _covered(self, busy: bool, now: float) -> list[str]:
+        if not busy:
+            self._covered_since = None
+            return []
+        since = self._covered_since = now if self._covered_since is None else (
+            self._covered_since)
+        if now - since < COVERED:
+            return []
+        return [f"something has covered part of the table for {now - since:.0f} s: "
+                "the camera waits to see it"]
+
+    def _frozen(self, image: np.ndarray, now: float) -> list[str]:
+        checksum = zlib.crc32(np.ascontiguousarray(image[::8, ::8]).data)
+        if checksum != self._same[0]:
+            self._same = (checksum, now)
+            return []
+        if now - self._same[1] < FROZEN:
+            return []
+        return [f"camera frozen: the picture has not changed for {now - self._same[1]:.0f} s"]
+
+    def _lose(self, why: str) -> list[Event]:
+        self.lost = True
+        self._next = self.clock() + self.retry
+        self.warnings = [f"{why}; the buttons keep the score"]
+        return []
+
+    def close(self) -> None:
+        close = getattr(self.source, "close", None)
+        if close is not None:
+            close()
