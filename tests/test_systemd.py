@@ -83,12 +83,14 @@ def test_the_service_starts_as_nobody_with_every_device_missing_and_shows_the_sc
              "--buttons", "gpio", "--camera", "picamera2", "--journal",
              str(state / "game.jsonl"), "--pinout", "/nonexistent/pinout.toml",
              "--frames", "3"],
-            capture_output=True, text=True, timeout=180, env=_env(state), cwd=work)
+            capture_output=True, text=True, timeout=180, env=_env(state), cwd=work,
+            stdin=subprocess.DEVNULL)
         assert result.returncode == 0, result.stderr
         assert "Traceback" not in result.stderr
         reports = [line for line in result.stderr.splitlines() if line.startswith("tablekit: ")]
         assert [line.split(":")[1].strip() for line in reports] == [
-            "camera", "display", "buttons"]
+            "camera", "display", "buttons", "buttons"]
+        assert "keys do nothing" in reports[-1]  # no GPIO, no window and no terminal
         assert (state / "screens" / "scoreboard.png").stat().st_size > 1000
         assert (state / "game.jsonl").is_file()
         assert list(work.iterdir()) == []

@@ -134,9 +134,14 @@ def test_detect_plain_text_and_unreadable_file(reader, capsys, tmp_path):
     from tablekit.cli import main
 
     missing = tmp_path / "missing.jpg"
-    assert main(["detect", str(FIXTURES / "hust_tray.jpg"), str(missing)]) == 1
+    assert main(["detect", str(FIXTURES / "hust_tray.jpg"), str(missing)]) == 2
     out = capsys.readouterr()
-    assert "hust_tray.jpg: " in out.out and "cannot read" in out.err
+    assert out.out == "" and out.err.strip() == f"tablekit detect: {missing}: no such file"
+    text = tmp_path / "notes.jpg"
+    text.write_text("not a picture")
+    assert main(["detect", str(FIXTURES / "hust_tray.jpg"), str(text)]) == 2
+    out = capsys.readouterr()
+    assert "hust_tray.jpg: " in out.out and "not an image tablekit can read" in out.err
 
 
 def test_held_out_hust_photos_read_well(reader, shared_data):

@@ -162,7 +162,7 @@ def test_detect_with_a_calibration_reads_the_rectified_table(tmp_path: Path, cap
     assert len(tile["xy"]) == 2 and len(tile["candidates"]) == 3
     small = tmp_path / "small.png"
     cv2.imwrite(str(small), np.zeros((90, 160, 3), np.uint8))
-    assert main(["detect", "--calibration", str(EXAMPLE), str(small)]) == 1
+    assert main(["detect", "--calibration", str(EXAMPLE), str(small)]) == 2
     assert main(["detect", "--calibration", str(tmp_path / "none.json"), str(image)]) == 2
 
 
