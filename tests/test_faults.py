@@ -53,9 +53,9 @@ def test_power_cuts_in_a_real_game_resume_exactly(tmp_path):
 
 class FakePipeline:
     def __init__(self, fails: bool = False) -> None:
-        self.reads, self.fails = 0, fails
+        self.reads, self.fails, self.warnings = 0, fails, []
 
-    def read(self, image, now, faint):
+    def read_frame(self, frame, now, faint):
         self.reads += 1
         if self.fails:
             raise ValueError("the detector choked")
