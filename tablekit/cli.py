@@ -9,6 +9,7 @@ from tablekit.commands import (
     calibrate,
     demo,
     detect,
+    enroll,
     export,
     replay,
     run,
@@ -18,7 +19,8 @@ from tablekit.commands import (
     simulate,
 )
 
-COMMANDS = (demo, score, replay, export, screens, run, sim, simulate, detect, calibrate)
+COMMANDS = (demo, score, replay, export, screens, run, sim, simulate, detect, calibrate,
+            enroll)
 
 
 def build_parser() -> argparse.ArgumentParser:
