@@ -12,7 +12,7 @@ large piece, and are not told apart).
 
 >>> sheet = SHEETS["A3"][0]
 >>> len(sheet.slots), sheet.slots["1m"], sheet.slots["back"]
-(38, (21.0, 42.0), (287.0, 204.0))
+(38, (21.0, 48.0), (287.0, 198.0))
 >>> [len(s.slots) for s in SHEETS["A4"]]
 [20, 18]
 """
@@ -31,11 +31,12 @@ from tablekit.vision.enroll import FaceSamples, FeatureModel, background_boxes, 
 from tablekit.vision.markers import detector, mm_to_px
 from tablekit.vision.onnx_model import CLASSIFIER_PATH
 
-MARKER_MM = 28.0
-INSET_MM = 6.0
+MARKER_MM = 42.0
+"""Markers as large as the sheet allows: a table camera sees about 0.6 px per mm."""
+INSET_MM = 4.0
 SLOT_MM = (34.0, 44.0)
-PITCH_MM = (38.0, 54.0)
-GRID_TOP_MM = 42.0
+PITCH_MM = (38.0, 50.0)
+GRID_TOP_MM = 48.0
 SLOT_GREY = 150
 SCALE = 4.0
 """Pixels per mm of the rectified sheet."""
@@ -112,7 +113,7 @@ def mat_image(sheet: Sheet, dpi: int = 200) -> np.ndarray:
                     cv2.LINE_AA)
     title = (f"tablekit enrollment mat ({sheet.name}): print at 100%; one tile of each kind "
              f"on its slot, face up, any way round")
-    cv2.putText(page, title, (mm_to_px(INSET_MM + MARKER_MM + 4, dpi), mm_to_px(20, dpi)),
+    cv2.putText(page, title, (mm_to_px(INSET_MM + MARKER_MM + 4, dpi), mm_to_px(26, dpi)),
                 cv2.FONT_HERSHEY_SIMPLEX, scale, (0, 0, 0), max(1, round(scale * 1.5)),
                 cv2.LINE_AA)
     return page
@@ -234,8 +235,9 @@ def look_at_slot(view: np.ndarray, code: str, corner_mm: tuple[float, float],
                      0.25 * tile_area)
     if not pieces:
         return SlotLook(code, "empty")
-    if len(_pieces(cv2.morphologyEx(found, cv2.MORPH_CLOSE, np.ones((7, 7), np.uint8)),
-                   0.45 * tile_area)) > 1:
+    apart = _pieces(cv2.morphologyEx(found, cv2.MORPH_CLOSE, np.ones((7, 7), np.uint8)),
+                    0.6 * tile_area)
+    if len(apart) > 1 and sum(int(p[cv2.CC_STAT_AREA]) for p in apart) > 1.3 * tile_area:
         return SlotLook(code, "two tiles")
     left, top, width, height = (int(v) for v in pieces[0][:4])
     if len(pieces) > 1:
