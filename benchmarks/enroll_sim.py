@@ -68,14 +68,17 @@ def view_box(view: TableView, profile):  # type: ignore[no-untyped-def]
     return to_box
 
 
-def enroll_rig(camera: SimulatedCamera, seed: int, folder: Path) -> tuple[TileSet, float]:
+def enroll_rig(camera: SimulatedCamera, seed: int, folder: Path, profile
+               ) -> tuple[TileSet, float]:  # type: ignore[no-untyped-def]
     rng = np.random.default_rng(seed)
     photo = render_mat(camera.rig, SHEETS["A3"][0], rng,
                        centre=(float(rng.uniform(-120, 120)), float(rng.uniform(-120, 120))),
                        turn=float(rng.uniform(-np.pi, np.pi)))
     cv2.imwrite(str(folder / "mat.png"), photo)
+    profile.save(folder / "table.json")
     cpu = time.process_time()
-    if tablekit(["enroll", "--image", str(folder / "mat.png"), "--out", str(folder / "set")]):
+    if tablekit(["enroll", "--image", str(folder / "mat.png"), "--calibration",
+                 str(folder / "table.json"), "--out", str(folder / "set")]):
         raise RuntimeError(f"rig {seed}: enrollment failed")
     return TileSet.load(folder / "set"), time.process_time() - cpu
 
@@ -103,7 +106,7 @@ def main() -> int:
                 print(f"rig {seed}: {error}", flush=True)
                 continue
             with tempfile.TemporaryDirectory() as scratch:
-                tileset, cpu = enroll_rig(camera, seed, Path(scratch))
+                tileset, cpu = enroll_rig(camera, seed, Path(scratch), profile)
                 cpu_s.append(cpu)
                 enrolled = TableModels(base.detector, load_model(tileset.classifier))
                 view = TableView(profile.camera)

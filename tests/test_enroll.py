@@ -108,3 +108,27 @@ def test_familiarity_forgets_old_faces():
     assert watch.warning() == WARNING
     watch.add([0.99] * 300)
     assert watch.warning() is None
+
+
+def test_detect_takes_a_tileset_and_says_when_tiles_look_unfamiliar(shared_data, tmp_path,
+                                                                       capsys):
+    folder = _labelled_folder(shared_data, tmp_path, ["IMG_2742", "IMG_2745"])
+    out = tmp_path / "club"
+    assert tablekit(["enroll", "--from-labels", str(folder), "--out", str(out)]) == 0
+    photos = [str(p) for p in sorted((folder / "images").iterdir())]
+    assert tablekit(["detect", "--json", "--tileset", str(out), *photos]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert len(lines) == 2 and all(json.loads(line)["tiles"] for line in lines)
+    assert tablekit(["detect", "--tileset", str(tmp_path / "nothing"), *photos]) == 2
+    assert "no tile set at" in capsys.readouterr().err
+
+
+def test_a_profile_names_its_tileset(tmp_path):
+    from dataclasses import replace
+
+    from tablekit.vision.calibration import Profile
+
+    profile = Profile.load(Path(__file__).parents[1] / "calibration" / "example-sim.json")
+    named = replace(profile, tileset="sets/club")
+    assert Profile.load(named.save(tmp_path / "p.json")).tileset == "sets/club"
+    assert Profile.load(profile.save(tmp_path / "q.json")).tileset == ""

@@ -37,6 +37,8 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--frames", type=int, default=8, help="frames to average (default 8)")
     parser.add_argument("--check", action="store_true",
                         help="recalibrate only when the camera moved since the saved profile")
+    parser.add_argument("--tileset", metavar="SET", default=None,
+                        help="an enrolled tile set the profile names (its readers use it)")
     parser.set_defaults(run=run)
 
 
@@ -93,6 +95,12 @@ def run(args: argparse.Namespace) -> int:
         if args.check and args.out.is_file() and check_first(args, images):
             return 0
         profile = calibrate(images, source=args.camera)
+        if args.tileset:
+            from dataclasses import replace
+
+            from tablekit.vision.tileset import TileSet
+
+            profile = replace(profile, tileset=str(TileSet.load(args.tileset).folder))
         profile.save(args.out)
     except TablekitError as error:
         print(f"tablekit calibrate: {error}", file=sys.stderr)

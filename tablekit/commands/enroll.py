@@ -41,6 +41,9 @@ def add_parser(subparsers: Any) -> None:
                         help="photos of the laid-out mat (instead of the camera)")
     parser.add_argument("--camera", default="picamera2", metavar="SPEC",
                         help="picamera2, opencv:N, opencv:FILE, folder:DIR, sim")
+    parser.add_argument("--calibration", type=Path, metavar="PROFILE", default=None,
+                        help="the table's calibration, when the mat lies on the calibrated "
+                             "table (faces are then cut as the reader cuts them)")
     parser.add_argument("--out", type=Path, metavar="SET", default=None,
                         help="the tile-set folder to write")
     parser.set_defaults(run=run)
@@ -103,8 +106,11 @@ def from_mat(args: argparse.Namespace) -> int:
 
     images = _images(args)
     start = time.perf_counter()
-    tileset, report = enroll_from_mat_images(images, args.out,
-                                             str(args.image or args.camera))
+    from tablekit.vision.calibration import Profile
+
+    profile = Profile.load(args.calibration) if args.calibration else None
+    source = ", ".join(str(p) for p in args.image) if args.image else args.camera
+    tileset, report = enroll_from_mat_images(images, args.out, source, profile)
     for line in report:
         _say(line)
     print(f"{args.out}: {tileset.summary()} in {time.perf_counter() - start:.1f} s")

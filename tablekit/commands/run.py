@@ -29,6 +29,8 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--journal", type=Path, default=None,
                         help="game journal (default: ~/.local/state/tablekit/game.jsonl)")
     parser.add_argument("--frames", type=int, default=None, help="stop after N frames")
+    parser.add_argument("--tileset", metavar="SET", default=None,
+                        help="read the tiles with this enrolled set (see tablekit enroll)")
     parser.set_defaults(run=run)
 
 
@@ -47,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
     except TablekitError as error:
         report(str(error))
         return 2
-    feed = _open_camera(args.camera, session, report)
+    feed = _open_camera(args.camera, session, report, args.tileset)
     reader = feed.tracker if feed is not None else None
     app = App(Flow(session, reader=reader, layout=args.layout),
               open_display(pick_display(args.display), _size(args.size), report))
@@ -68,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _open_camera(spec: str, session: Any, report: Any) -> Any:
+def _open_camera(spec: str, session: Any, report: Any, tileset: str | None = None) -> Any:
     """A camera feed for ``spec``, or None (reported) when there is no camera to use."""
     from tablekit.devices import on_raspberry_pi
 
@@ -84,7 +86,8 @@ def _open_camera(spec: str, session: Any, report: Any) -> Any:
         from tablekit.vision.tracker import Tracker
 
         source = open_camera(spec)
-        return CameraFeed(source, CameraPipeline.open(), Tracker(lambda: session.state))
+        return CameraFeed(source, CameraPipeline.open(tileset=tileset),
+                          Tracker(lambda: session.state))
     except (TablekitError, ImportError, OSError) as error:
         report(f"camera: {error}; the buttons keep the score")
         return None

@@ -62,6 +62,8 @@ class Profile:
     created: str = ""
     source: str = ""
     zones: tuple[Zone, ...] = field(default_factory=table_zones)
+    tileset: str = ""
+    """The enrolled tile set (folder) to read this table with; empty: the trained one."""
 
     @property
     def size(self) -> tuple[int, int]:
@@ -82,7 +84,8 @@ class Profile:
                 "camera": self.camera.to_dict(),
                 "markers": {str(k): [list(p) for p in v] for k, v in sorted(self.markers.items())},
                 "zones": [zone.to_dict() for zone in self.zones],
-                "zone_outlines_px": self.zone_outlines()}
+                "zone_outlines_px": self.zone_outlines(),
+                **({"tileset": self.tileset} if self.tileset else {})}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Profile:
@@ -95,7 +98,8 @@ class Profile:
         return cls(TableCamera.from_dict(data["camera"]), markers, float(data["rms_px"]),
                    int(data["frames"]), str(data.get("created", "")),
                    str(data.get("source", "")),
-                   tuple(Zone.from_dict(z) for z in data["zones"]))
+                   tuple(Zone.from_dict(z) for z in data["zones"]),
+                   str(data.get("tileset", "")))
 
     def save(self, path: Path) -> Path:
         path.parent.mkdir(parents=True, exist_ok=True)

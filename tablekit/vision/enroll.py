@@ -113,11 +113,13 @@ def turned_about(image_bgr: np.ndarray, box: np.ndarray, rng: np.random.Generato
 
 
 def cut_faces(image_bgr: np.ndarray, boxes: np.ndarray, size: tuple[int, int],
-              rng: np.random.Generator, copies: int = COPIES, turn: bool = True) -> np.ndarray:
-    """Jittered, varied crops of each box (NCHW float), ``2 * copies`` a box with ``turn``."""
+              rng: np.random.Generator, copies: int = COPIES, turn: bool = True,
+              degrees: float = TURN) -> np.ndarray:
+    """Jittered, varied crops of each box (NCHW float), each turned by up to ``degrees``;
+    ``2 * copies`` a box with ``turn`` (each also upside down)."""
     crops = []
     for box in jitter_boxes(boxes, rng, copies):
-        crop = vary_look(upright_crop(*turned_about(image_bgr, box, rng), size), rng)
+        crop = vary_look(upright_crop(*turned_about(image_bgr, box, rng, degrees), size), rng)
         crops.append(crop)
         if turn:
             crops.append(crop[::-1, ::-1])

@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -256,15 +257,71 @@ def read_mat(image: np.ndarray) -> list[tuple[np.ndarray, list[SlotLook]]]:
     return found
 
 
-def mat_samples(images: Sequence[np.ndarray], size: tuple[int, int], seed: int = 0
-                ) -> tuple[FaceSamples, dict[str, str]]:
-    """Faces cut from every sheet seen in ``images`` and each slot's status (the last
-    image a slot was seen ``ok`` in wins; a slot never ok keeps its worst status)."""
+def sheet_to_table(sheet: Sheet, homography: np.ndarray, camera: Any) -> np.ndarray:
+    """The affine map (2 x 3) from sheet mm to table mm (the sheet lies on the felt)."""
+    width, height = sheet.paper
+    points = np.array([[x, y] for x in np.linspace(0, width, 5)
+                       for y in np.linspace(0, height, 5)], np.float64)
+    pixels = cv2.perspectiveTransform(points.reshape(-1, 1, 2), np.linalg.inv(homography))
+    affine, _ = cv2.estimateAffine2D(points, camera.to_table(pixels.reshape(-1, 2)))
+    return affine
+
+
+MAT_PULL = 5e-2
+"""A mat shows each face once: the head is held nearer the trained one than for photos
+(on the simulated table 5e-2 beat 1e-2 and 0.15: ``benchmarks/enroll_sim.py``)."""
+ALIGNED_DEGREES = 4.0
+"""On the calibrated table the reader cuts faces square to the table: turned only a little."""
+
+
+def face_plane_view(image: np.ndarray, sheet: Sheet, affine: np.ndarray, camera: Any
+                    ) -> np.ndarray:
+    """The sheet seen straight on at :data:`SCALE` px/mm on the plane of the tiles' faces
+    (a tile's thickness above the sheet): faces there lie where they are, at true size,
+    as the calibrated reader's view shows them."""
+    from tablekit.vision.rectify import TableView
+
+    width, height = round(sheet.paper[0] * SCALE), round(sheet.paper[1] * SCALE)
+    step = 8
+    us, vs = np.meshgrid(np.arange(0, width + step, step), np.arange(0, height + step, step))
+    points = np.column_stack([us.ravel(), vs.ravel()]) / SCALE
+    table = points @ affine[:, :2].T + affine[:, 2]
+    lifted = np.column_stack([table, np.full(len(table), TableView(camera).plane_mm)])
+    coarse = camera.project(lifted).astype(np.float32).reshape(*us.shape, 2)
+    at_x, at_y = np.meshgrid(np.arange(width, dtype=np.float32) / step,
+                             np.arange(height, dtype=np.float32) / step)
+    fine = cv2.remap(coarse, at_x, at_y, cv2.INTER_LINEAR)
+    return cv2.remap(image, fine[..., 0], fine[..., 1], cv2.INTER_LINEAR)
+
+
+def face_box(box: tuple[float, float, float, float]) -> np.ndarray:
+    """The face-size box (sheet px) around a slot's tile, tall or wide as it lies."""
+    x0, y0, x1, y1 = box
+    half = np.array(TILE_MM if y1 - y0 >= x1 - x0 else TILE_MM[::-1]) * SCALE / 2
+    middle = np.array([(x0 + x1) / 2, (y0 + y1) / 2])
+    return np.concatenate([middle - half, middle + half]).astype(np.float32)
+
+
+def mat_samples(images: Sequence[np.ndarray], size: tuple[int, int], seed: int = 0,
+                profile: Any = None) -> tuple[FaceSamples, dict[str, str]]:
+    """Faces cut from every sheet seen in ``images`` and each slot's status (a slot seen
+    ``ok`` once is ok; one never ok keeps the first status it was seen with). ``profile``:
+    the table's calibration, to cut the faces on their own plane as the calibrated reader
+    does."""
     rng = np.random.default_rng(seed)
     samples = FaceSamples()
     status: dict[str, str] = {}
     for image in images:
-        for view, looks in read_mat(image):
+        for sheet, homography in find_sheets(image):
+            view = rectified(image, sheet, homography)
+            share = grey_share(view, sheet)
+            looks = [look_at_slot(view, code, corner, share)
+                     for code, corner in sheet.slots.items()]
+            faces = None
+            if profile is not None:
+                affine = sheet_to_table(sheet, homography, profile.camera)
+                faces = face_plane_view(image, sheet, affine, profile.camera)
+                face_share = grey_share(faces, sheet)
             boxes = []
             for look in looks:
                 if look.status != "ok" or look.box is None:
@@ -273,21 +330,29 @@ def mat_samples(images: Sequence[np.ndarray], size: tuple[int, int], seed: int =
                 status[look.code] = "ok"
                 box = np.array(look.box, np.float32)
                 boxes.append(box)
-                samples.add(cut_faces(view, box[None], size, rng, copies=8),
-                            class_index(look.code))
+                label = class_index(look.code)
+                on_faces = look_at_slot(faces, look.code, sheet.slots[look.code], face_share) \
+                    if faces is not None else None
+                if on_faces is not None and on_faces.box is not None:
+                    samples.add(cut_faces(faces, face_box(on_faces.box)[None], size, rng,
+                                          copies=8, degrees=ALIGNED_DEGREES), label)
+                else:
+                    samples.add(cut_faces(view, box[None], size, rng, copies=8), label)
             patches = background_boxes(view.shape, np.array(boxes).reshape(-1, 4), rng, 40)
             samples.add(cut_faces(view, patches, size, rng, copies=1), class_index("none"))
     return samples, status
 
 
-def enroll_from_mat_images(images: Sequence[np.ndarray], out: Path, source: str
-                           ) -> tuple[object, list[str]]:
+def enroll_from_mat_images(images: Sequence[np.ndarray], out: Path, source: str,
+                           profile: Any = None) -> tuple[object, list[str]]:
     """Enroll the set laid on the mat in ``images`` and save it to ``out``; the lines to
-    tell the player (slots not seen, empty or holding two tiles)."""
+    tell the player (slots not seen, empty or holding two tiles). ``profile``: the table's
+    calibration, when the mat lies on the calibrated table (faces are then cut as the
+    calibrated reader cuts them)."""
     from tablekit.vision.tileset import TileSetError, save_tileset
 
     model = FeatureModel(CLASSIFIER_PATH)
-    samples, status = mat_samples(images, model.size)
+    samples, status = mat_samples(images, model.size, profile=profile)
     if not status:
         raise TileSetError("no enrollment mat in view: all its corner markers hidden? "
                            "(print it with `tablekit enroll --mat FILE.png`)")
@@ -302,7 +367,7 @@ def enroll_from_mat_images(images: Sequence[np.ndarray], out: Path, source: str
             report.append(f"slots {problem}: {' '.join(codes)}")
     if not any(value == "ok" for value in status.values()):
         raise TileSetError("no tile on the mat could be read; " + "; ".join(report))
-    tileset = save_tileset(out, enroll(samples, model), CLASSIFIER_PATH,
+    tileset = save_tileset(out, enroll(samples, model, pull=MAT_PULL), CLASSIFIER_PATH,
                            f"enrollment mat ({source})",
                            {"slots": dict(sorted(status.items()))})
     return tileset, report

@@ -46,7 +46,7 @@ class CameraFeed:
             self.warnings = ["camera not calibrated: markers hidden or moved"]
             return []
         events = self.tracker.update(reading)
-        self.warnings = self.tracker.warnings()
+        self.warnings = [*self.tracker.warnings(), *self.pipeline.notices()]
         return events
 
     def _lose(self, why: str) -> list[Event]:

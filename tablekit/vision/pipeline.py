@@ -16,6 +16,7 @@ import numpy as np
 
 from tablekit.vision.busy import FeltMemory
 from tablekit.vision.calibration import CalibrationError, Profile, calibrate, check_profile
+from tablekit.vision.familiar import Familiarity
 from tablekit.vision.table_reader import TableModels, read_table
 from tablekit.vision.table_reading import TableReading
 
@@ -34,12 +35,23 @@ class CameraPipeline:
     _pending: list[np.ndarray] = field(default_factory=list)
     felt: FeltMemory | None = field(default_factory=FeltMemory)
     """The game's memory of the bare felt, for arms (None: each frame read alone)."""
+    familiar: Familiarity = field(default_factory=Familiarity)
+    """How surely the faces read lately were named (an unenrolled set reads unsure)."""
 
     @classmethod
     def open(cls, profile: Profile | None = None, threads: int = 1,
-             felt_memory: bool = True) -> CameraPipeline:
-        return cls(TableModels.load(threads), profile,
+             felt_memory: bool = True, tileset: str | None = None) -> CameraPipeline:
+        """``tileset``: an enrolled tile set's folder (else the one the profile names)."""
+        from tablekit.vision.tileset import classifier_for
+
+        named = tileset or (profile.tileset if profile is not None else None)
+        return cls(TableModels.load(threads, classifier=classifier_for(named)), profile,
                    felt=FeltMemory() if felt_memory else None)
+
+    def notices(self) -> list[str]:
+        """Lines for the screen about the reading itself (an unfamiliar tile set)."""
+        warning = self.familiar.warning()
+        return [warning] if warning else []
 
     def read(self, image: np.ndarray, timestamp: float = 0.0, faint: bool = False
              ) -> TableReading:
@@ -56,8 +68,10 @@ class CameraPipeline:
                 self.profile = None
                 self.felt = FeltMemory() if self.felt is not None else None
                 return TableReading((), (), timestamp, calibrated=False)
-        return read_table(image, self.profile, self.models, timestamp, felt=self.felt,
-                          faint=faint)
+        reading = read_table(image, self.profile, self.models, timestamp, felt=self.felt,
+                             faint=faint)
+        self.familiar.add(tile.score for tile in reading.tiles if tile.face_up)
+        return reading
 
     def _calibrate(self, image: np.ndarray) -> bool:
         self._pending = [*self._pending[-(FRAMES_TO_CALIBRATE - 1):], image]

@@ -86,6 +86,17 @@ class TileSet:
                 f"{self.info.get('source', '?')}")
 
 
+def classifier_for(tileset: str | Path | None) -> Path:
+    """The classifier to load: the tile set's (checked) or the trained one.
+
+    >>> classifier_for(None).name
+    'tile_classifier.onnx'
+    """
+    from tablekit.vision.onnx_model import CLASSIFIER_PATH
+
+    return TileSet.load(tileset).classifier if tileset else CLASSIFIER_PATH
+
+
 def save_tileset(folder: Path, enrollment: Any, base_classifier: Path, source: str,
                  extra: dict[str, Any] | None = None) -> TileSet:
     """Write an :class:`~tablekit.vision.enroll.Enrollment` as a profile in ``folder``."""
