@@ -218,6 +218,8 @@ class Enrollment:
     counts: dict[str, int]
     seconds: float
     train_accuracy: float
+    trained_accuracy: float
+    """The trained head's accuracy on the same crops (near 1: the set was read well already)."""
     feature_mean: np.ndarray
     feature_std: np.ndarray
 
@@ -230,7 +232,8 @@ def enroll(samples: FaceSamples, model: FeatureModel, steps: int = STEPS,
     features = model.features(crops)
     head = fit_head(features, labels, model.head, steps, pull)
     accuracy = float(np.mean(head.logits(features).argmax(axis=1) == labels))
-    return Enrollment(head, samples.counts(), time.perf_counter() - start, accuracy,
+    before = float(np.mean(model.head.logits(features).argmax(axis=1) == labels))
+    return Enrollment(head, samples.counts(), time.perf_counter() - start, accuracy, before,
                       features.mean(axis=0), features.std(axis=0))
 
 

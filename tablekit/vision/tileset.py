@@ -82,8 +82,11 @@ class TileSet:
         """One line for the terminal."""
         faces = self.info.get("faces", {})
         kinds = sum(1 for code in faces if code not in ("none",))
+        before, after = self.info.get("trained_accuracy"), self.info.get("train_accuracy")
+        read = (f"; the trained reader named {before:.0%} of these faces, the enrolled one "
+                f"{after:.0%}" if before is not None and after is not None else "")
         return (f"tile set {self.name!r}: {kinds} classes enrolled from "
-                f"{self.info.get('source', '?')}")
+                f"{self.info.get('source', '?')}{read}")
 
 
 def classifier_for(tileset: str | Path | None) -> Path:
@@ -120,6 +123,7 @@ def save_tileset(folder: Path, enrollment: Any, base_classifier: Path, source: s
         "classes": list(CLASSES),
         "faces": enrollment.counts,
         "train_accuracy": round(enrollment.train_accuracy, 4),
+        "trained_accuracy": round(enrollment.trained_accuracy, 4),
         "fit_seconds": round(enrollment.seconds, 2),
         **(extra or {}),
     }
