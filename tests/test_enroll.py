@@ -132,3 +132,12 @@ def test_a_profile_names_its_tileset(tmp_path):
     named = replace(profile, tileset="sets/club")
     assert Profile.load(named.save(tmp_path / "p.json")).tileset == "sets/club"
     assert Profile.load(profile.save(tmp_path / "q.json")).tileset == ""
+
+
+def test_the_camera_pipeline_passes_the_warning_on():
+    from tablekit.vision.pipeline import CameraPipeline
+
+    pipeline = CameraPipeline(models=None, felt=None)  # type: ignore[arg-type]
+    assert pipeline.notices() == []
+    pipeline.familiar.add([0.5] * 100)
+    assert pipeline.notices() == [WARNING]
