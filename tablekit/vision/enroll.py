@@ -24,7 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
-from tablekit.vision.classes import CLASSES, NOT_A_TILE, class_index
+from tablekit.vision.classes import CLASSES
 from tablekit.vision.classifier_graph import FEATURES, Head, read_head, with_features
 from tablekit.vision.classify import upright_crop
 from tablekit.vision.onnx_model import CLASSIFIER_PATH
@@ -236,5 +236,3 @@ def enroll(samples: FaceSamples, model: FeatureModel, steps: int = STEPS,
     return Enrollment(head, samples.counts(), time.perf_counter() - start, accuracy, before,
                       features.mean(axis=0), features.std(axis=0))
 
-
-NONE_INDEX = class_index(NOT_A_TILE)
