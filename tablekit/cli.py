@@ -12,6 +12,7 @@ from tablekit.commands import (
     demo,
     detect,
     doctor,
+    enroll,
     export,
     league,
     replay,
@@ -25,7 +26,7 @@ from tablekit.commands import (
 from tablekit.errors import TablekitError, one_line
 
 COMMANDS = (demo, score, replay, export, league, screens, run, web, sim, simulate, detect,
-            calibrate, doctor)
+            calibrate, enroll, doctor)
 
 
 def build_parser() -> argparse.ArgumentParser:

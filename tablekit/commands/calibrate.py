@@ -44,6 +44,8 @@ def add_parser(subparsers: Any) -> None:
                         help="the felt's side, measured (default: tablekit's 960 mm table)")
     parser.add_argument("--marker-inset-mm", type=float, default=45.0, metavar="MM",
                         help="from each felt corner to its marker's centre (default 45)")
+    parser.add_argument("--tileset", metavar="SET", default=None,
+                        help="an enrolled tile set the profile names (its readers use it)")
     parser.set_defaults(run=run)
 
 
@@ -109,6 +111,12 @@ def run(args: argparse.Namespace) -> int:
         if args.check and args.out.is_file() and check_first(args, images):
             return 0
         profile = calibrate(images, source=args.camera, layout=layout(args))
+        if args.tileset:
+            from dataclasses import replace
+
+            from tablekit.vision.tileset import TileSet
+
+            profile = replace(profile, tileset=str(TileSet.load(args.tileset).folder))
         profile.save(args.out)
     except TablekitError as error:
         print(f"tablekit calibrate: {error}", file=sys.stderr)

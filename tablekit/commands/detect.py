@@ -39,6 +39,9 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--calibration", metavar="PROFILE", default=None,
                         help="a calibration profile of the camera that took the images: read "
                              "the rectified table (tiles in table mm)")
+    parser.add_argument("--tileset", metavar="SET", default=None,
+                        help="an enrolled tile set (see tablekit enroll); with --calibration "
+                             "the profile's own by default")
     parser.set_defaults(run=run)
 
 
@@ -48,11 +51,20 @@ def run(args: argparse.Namespace) -> int:
     require_files(args.images)
     if args.calibration:
         return run_calibrated(args)
+    from tablekit.vision.familiar import Familiarity
+    from tablekit.vision.tileset import classifier_for
+
     try:
-        reader = TileReader.load(threads=args.threads)
+        reader = TileReader.load(threads=args.threads, classifier=classifier_for(args.tileset))
     except TablekitError as error:
         print(f"tablekit detect: {error}", file=sys.stderr)
         return 2
+    familiar = Familiarity()
+
+    def read(image: Any) -> list:
+        readings = reader.read(image)
+        familiar.add(r.score for r in readings if r.tile != "back")
+        return readings
 
     def as_json(readings: list) -> dict[str, object]:
         return {"tiles": [r.as_json() for r in readings]}
@@ -60,17 +72,22 @@ def run(args: argparse.Namespace) -> int:
     def as_text(readings: list) -> str:
         return f"{len(readings)} tiles  {' '.join(r.tile for r in readings)}"
 
-    return _read_images(args, reader.read, as_json, as_text)
+    status = _read_images(args, read, as_json, as_text)
+    if (warning := familiar.warning()) is not None:
+        print(f"tablekit detect: {warning}", file=sys.stderr)
+    return status
 
 
 def run_calibrated(args: argparse.Namespace) -> int:
     """Read each image through the profile's rectified view."""
     from tablekit.vision.calibration import Profile
     from tablekit.vision.table_reader import TableModels, read_table
+    from tablekit.vision.tileset import classifier_for
 
     try:
         profile = Profile.load(Path(args.calibration))
-        models = TableModels.load(threads=args.threads)
+        models = TableModels.load(threads=args.threads,
+                                  classifier=classifier_for(args.tileset or profile.tileset))
     except TablekitError as error:
         print(f"tablekit detect: {error}", file=sys.stderr)
         return 2

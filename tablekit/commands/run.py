@@ -45,6 +45,8 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--calibration", type=Path, default=Path("calibration") / "table.json",
                         metavar="PROFILE", help="the table's layout comes from this profile "
                         "(tablekit calibrate) when there is one; the camera is fitted afresh")
+    parser.add_argument("--tileset", metavar="SET", default=None,
+                        help="read the tiles with this enrolled set (see tablekit enroll)")
     parser.set_defaults(run=run)
 
 
@@ -83,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
     from tablekit.web.server import start_web
 
     web = start_web(args.web, args.journal or default_journal(), args.league, report)
-    feed = _open_camera(args.camera, session, fault, args.calibration)
+    feed = _open_camera(args.camera, session, fault, args.calibration, args.tileset)
     reader = feed.tracker if feed is not None else None
     app = App(Flow(session, reader=reader, layout=args.layout),
               open_display(pick_display(args.display), _size(args.size), fault))
@@ -126,7 +128,8 @@ def _players(args: argparse.Namespace, report: Any) -> tuple[str, ...]:
 
 
 def _open_camera(spec: str, session: Any, report: Any,
-                 calibration: Path = Path("calibration") / "table.json") -> Any:
+                 calibration: Path = Path("calibration") / "table.json",
+                 tileset: str | None = None) -> Any:
     """A camera feed for ``spec``, or None (reported) when there is no camera to use."""
     from tablekit.devices import on_raspberry_pi
 
@@ -144,7 +147,7 @@ def _open_camera(spec: str, session: Any, report: Any,
 
         layout = table_layout(calibration)
         source = open_camera(spec)
-        return CameraFeed(source, CameraPipeline.open(layout=layout),
+        return CameraFeed(source, CameraPipeline.open(layout=layout, tileset=tileset),
                           Tracker(lambda: session.state))
     except Exception as error:  # a camera that fails at start is a fallback, never a crash
         report(f"camera: {one_line(error)}; the buttons keep the score")

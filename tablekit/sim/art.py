@@ -5,7 +5,9 @@ Sets read from ``../shared/data/tile-art`` when it is there (it is not in a clon
 * ``fluffystuff`` and ``fluffystuff-black``: FluffyStuff/riichi-mahjong-tiles (CC0), the
   PNG exports (faces are overlays on ``Front.png``),
 * ``lietxia``: lietxia/mahjong_graphic (M+ FONTS LICENSE), the transparent PNG faces on a
-  drawn ivory face.
+  drawn ivory face,
+* ``hongkong`` (by name only, never for a random rig): samoheen/mahjong-tiles (CC0), the
+  Hong Kong faces, fives inked red for red fives.
 
 ``fallback`` is always there: a small atlas committed in ``tablekit/sim/assets`` (made from
 the CC0 FluffyStuff faces, see its ATTRIBUTION.md), so tests and CI render without
@@ -88,6 +90,9 @@ def load_art(name: str) -> ArtSet:
     """Load (once) the art set ``name``; an unknown or absent set raises ``ValueError``."""
     if name == "fallback":
         return _fallback()
+    if name in HELD_OUT and (shared_art_dir() / HELD_OUT[name][0]).is_dir():
+        folder, loader = HELD_OUT[name]
+        return loader(shared_art_dir() / folder)
     if name not in _SHARED or name not in available_art():
         raise ValueError(f"tile art {name!r} is not available here (have: "
                          f"{', '.join(available_art())})")
@@ -147,11 +152,41 @@ def drawn_face(size: tuple[int, int], colour: tuple[int, int, int]) -> np.ndarra
     return np.clip(face, 0, 255).astype(np.uint8)
 
 
+# --- samoheen Hong Kong (held out: loaded by name only) ---------------------------------------
+
+_HONGKONG_DIR = "hongkong/png"
+_HONGKONG_ORDER = ("5z", "6z", "7z", "1z", "2z", "3z", "4z", *(f"{n}m" for n in range(1, 10)),
+                   *(f"{n}p" for n in range(1, 10)), *(f"{n}s" for n in range(1, 10)))
+HONGKONG_IVORY = (226, 236, 240)
+RED_INK = (40, 40, 200)
+
+
+def _hongkong(root: Path) -> ArtSet:
+    """samoheen/mahjong-tiles' Hong Kong faces on a drawn face; this set has no red fives,
+    so each five's glyph is inked red for one (as red fives are made)."""
+    folder = root / _HONGKONG_DIR
+    files = sorted(folder.glob("*.png"))
+    base = drawn_face(FACE_SIZE, HONGKONG_IVORY)
+    glyphs = {code: _read_rgba(path, FACE_SIZE)
+              for code, path in zip(_HONGKONG_ORDER, files, strict=False)}
+    for suit in "mps":
+        red = glyphs[f"5{suit}"].copy()
+        red[:, :, :3] = RED_INK
+        glyphs[f"0{suit}"] = red
+    faces = {code: _over(base, glyphs[code]) for code in FACE_CODES}
+    return ArtSet("hongkong", faces, HONGKONG_IVORY, "samoheen/mahjong-tiles", "CC0")
+
+
 _SHARED: dict[str, tuple[str, Callable[[Path], ArtSet]]] = {
     "fluffystuff": ("fluffystuff-riichi", _fluffy("Regular")),
     "fluffystuff-black": ("fluffystuff-riichi", _fluffy("Black")),
     "lietxia": ("lietxia-mahjong-graphic", _lietxia),
 }
+HELD_OUT: dict[str, tuple[str, Callable[[Path], ArtSet]]] = {
+    "hongkong": ("samoheen-hongkong", _hongkong),
+}
+"""Sets loaded by name only, never drawn for a random rig: art the sim's training never
+used (the enrollment benchmark's unseen set)."""
 
 
 # --- the committed fallback atlas ------------------------------------------------------------

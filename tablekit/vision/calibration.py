@@ -69,6 +69,8 @@ class Profile:
     zones: tuple[Zone, ...] = ()
     """The zones; none given: the layout's (:func:`tablekit.vision.table_zones.table_zones`)."""
     layout: TableLayout = DEFAULT_LAYOUT
+    tileset: str = ""
+    """The enrolled tile set (folder) to read this table with; empty: the trained one."""
 
     def __post_init__(self) -> None:
         if not self.zones:
@@ -94,7 +96,8 @@ class Profile:
                 "markers": {str(k): [list(p) for p in v] for k, v in sorted(self.markers.items())},
                 "layout": self.layout.to_dict(),
                 "zones": [zone.to_dict() for zone in self.zones],
-                "zone_outlines_px": self.zone_outlines()}
+                "zone_outlines_px": self.zone_outlines(),
+                **({"tileset": self.tileset} if self.tileset else {})}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Profile:
@@ -108,7 +111,8 @@ class Profile:
                    int(data["frames"]), str(data.get("created", "")),
                    str(data.get("source", "")),
                    tuple(Zone.from_dict(z) for z in data["zones"]),
-                   TableLayout.from_dict(data.get("layout", {})))
+                   TableLayout.from_dict(data.get("layout", {})),
+                   str(data.get("tileset", "")))
 
     def save(self, path: Path) -> Path:
         path.parent.mkdir(parents=True, exist_ok=True)

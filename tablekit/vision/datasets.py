@@ -23,6 +23,7 @@ import numpy as np
 
 HUST = "hust-riichi"
 CHINESE = "chinese-mahjong-nohust"
+IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png")
 
 
 @dataclass(frozen=True)
@@ -73,7 +74,8 @@ def load_split(set_dir: Path, split: str, keep: Callable[[str], bool] = lambda _
     """Every labelled image of ``set_dir/split`` whose source photo passes ``keep``."""
     class_map = read_class_map(set_dir)
     images = []
-    for path in sorted((set_dir / split / "images").glob("*.jpg")):
+    for path in sorted(p for p in (set_dir / split / "images").iterdir()
+                       if p.suffix.lower() in IMAGE_SUFFIXES):
         group = source_photo(path.name)
         if not keep(group):
             continue

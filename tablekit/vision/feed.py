@@ -70,6 +70,12 @@ def frame_problem(image: Any, shape: tuple[int, ...] | None) -> str:
     return ""
 
 
+def _notices(pipeline: Any) -> list[str]:
+    """The pipeline's lines about the reading itself (an unfamiliar tile set), if it has any."""
+    notices = getattr(pipeline, "notices", None)
+    return notices() if notices is not None else []
+
+
 @dataclass
 class CameraFeed:
     """``poll()`` returns the events the newest frame makes certain."""
@@ -121,7 +127,7 @@ class CameraFeed:
             self._warn(self.pipeline.warnings or ["camera: the table is not calibrated"])
             return []
         events = self.tracker.update(reading)
-        self._warn([*self.pipeline.warnings, *self.tracker.warnings(),
+        self._warn([*self.pipeline.warnings, *self.tracker.warnings(), *_notices(self.pipeline),
                     *self._frozen(image, now), *self._covered(bool(reading.busy), now)])
         return events
 

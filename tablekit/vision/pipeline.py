@@ -29,6 +29,7 @@ import numpy as np
 
 from tablekit.vision.busy import FeltMemory
 from tablekit.vision.calibration import CalibrationError, Profile, calibrate, check_profile
+from tablekit.vision.familiar import Familiarity
 from tablekit.vision.layout import DEFAULT_LAYOUT, TableLayout
 from tablekit.vision.markers import find_markers
 from tablekit.vision.table_reader import TableModels, read_table
@@ -64,13 +65,25 @@ class CameraPipeline:
     """The game's memory of the bare felt, for arms (None: each frame read alone)."""
     layout: TableLayout = DEFAULT_LAYOUT
     """The table the frames show, for calibrating (a given profile brings its own)."""
+    familiar: Familiarity = field(default_factory=Familiarity)
+    """How surely the faces read lately were named (an unenrolled set reads unsure)."""
 
     @classmethod
     def open(cls, profile: Profile | None = None, threads: int = 1,
-             felt_memory: bool = True, layout: TableLayout | None = None) -> CameraPipeline:
+             felt_memory: bool = True, layout: TableLayout | None = None,
+             tileset: str | None = None) -> CameraPipeline:
+        """``tileset``: an enrolled tile set's folder (else the one the profile names)."""
+        from tablekit.vision.tileset import classifier_for
+
         layout = layout or (profile.layout if profile is not None else DEFAULT_LAYOUT)
-        return cls(TableModels.load(threads), profile,
+        named = tileset or (profile.tileset if profile is not None else None)
+        return cls(TableModels.load(threads, classifier=classifier_for(named)), profile,
                    felt=FeltMemory() if felt_memory else None, layout=layout)
+
+    def notices(self) -> list[str]:
+        """Lines for the screen about the reading itself (an unfamiliar tile set)."""
+        warning = self.familiar.warning()
+        return [warning] if warning else []
 
     def read(self, image: np.ndarray, timestamp: float = 0.0, faint: bool = False
              ) -> TableReading:
@@ -94,8 +107,10 @@ class CameraPipeline:
                 self.felt = FeltMemory() if self.felt is not None else None
                 return TableReading((), (), timestamp, calibrated=False)
         self._last_small = small
-        return read_table(image, self.profile, self.models, timestamp, felt=self.felt,
-                          faint=faint)
+        reading = read_table(image, self.profile, self.models, timestamp, felt=self.felt,
+                             faint=faint)
+        self.familiar.add(tile.score for tile in reading.tiles if tile.face_up)
+        return reading
 
     def read_frame(self, frame: Any, timestamp: float, faint: bool = False) -> TableReading:
         """:meth:`read` for a camera frame (anything with ``image``)."""

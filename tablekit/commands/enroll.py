@@ -1,0 +1,136 @@
+"""``tablekit enroll``: teach the reader a club's own tile set (a tile-set profile).
+
+* ``tablekit enroll --mat FILE.png [--paper A3|A4]`` writes the enrollment mat to print: a
+  labelled slot for each of the 34 kinds, the three red fives and a face-down tile, with
+  ArUco markers at its corners (A4: two halves, each with its own markers).
+* ``tablekit enroll [--camera SPEC | --image PHOTO...] --out SET``: lay one tile of each kind
+  on its slot, face up (any way round), the face-down tile on its slot; the mat is found
+  anywhere on the table, empty or crowded slots are reported, every face is cut and the
+  classifier's head is refitted to this set (:mod:`tablekit.vision.enroll`).
+* ``tablekit enroll --from-labels DIR --out SET``: the same from labelled photos: ``DIR``
+  holds ``images/``, ``labels/`` (YOLO ``class cx cy w h`` normalised, or polygons) and
+  ``class_map.json`` (class id -> ``{"canonical": "5m"}``, null for no riichi kind).
+
+Then ``tablekit detect``, ``run`` and ``calibrate`` take ``--tileset SET``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from tablekit.errors import TablekitError
+
+
+def add_parser(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "enroll", help="teach the reader your own tile set (and print its mat)",
+        description="Enroll a tile set from the enrollment mat (camera or photo) or from "
+                    "labelled photos, and save a tile-set profile for --tileset.")
+    parser.add_argument("--mat", type=Path, metavar="FILE.png", default=None,
+                        help="write the printable enrollment mat here and stop")
+    parser.add_argument("--paper", choices=("A3", "A4"), default="A3",
+                        help="mat paper: one A3 sheet, or two A4 halves (FILE-1/-2.png)")
+    parser.add_argument("--dpi", type=int, default=200)
+    parser.add_argument("--from-labels", type=Path, metavar="DIR", default=None,
+                        help="enroll from labelled photos (images/, labels/, class_map.json)")
+    parser.add_argument("--image", type=Path, nargs="+", metavar="PHOTO", default=None,
+                        help="photos of the laid-out mat (instead of the camera)")
+    parser.add_argument("--camera", default="picamera2", metavar="SPEC",
+                        help="picamera2, opencv:N, opencv:FILE, folder:DIR, sim")
+    parser.add_argument("--calibration", type=Path, metavar="PROFILE", default=None,
+                        help="the table's calibration, when the mat lies on the calibrated "
+                             "table (faces are then cut as the reader cuts them)")
+    parser.add_argument("--out", type=Path, metavar="SET", default=None,
+                        help="the tile-set folder to write")
+    parser.set_defaults(run=run)
+
+
+def _say(line: str) -> None:
+    print(f"tablekit enroll: {line}", file=sys.stderr)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.mat:
+        return write_mat(args)
+    if args.out is None:
+        _say("say where to save the tile set: --out SET")
+        return 2
+    try:
+        if args.from_labels:
+            return from_labels(args)
+        return from_mat(args)
+    except TablekitError as error:
+        _say(str(error))
+        return 2
+
+
+def from_labels(args: argparse.Namespace) -> int:
+    from tablekit.vision.datasets import load_split
+    from tablekit.vision.enroll import FeatureModel, enroll
+    from tablekit.vision.enroll_labels import samples_from_photos
+    from tablekit.vision.onnx_model import CLASSIFIER_PATH, DETECTOR_PATH, load_model
+    from tablekit.vision.tileset import TileSetError, save_tileset
+
+    folder = args.from_labels
+    if not (folder / "images").is_dir() or not (folder / "class_map.json").is_file():
+        raise TileSetError(f"{folder}: wants images/, labels/ and class_map.json")
+    start = time.perf_counter()
+    try:
+        images = load_split(folder, "")
+    except (OSError, ValueError, KeyError) as error:
+        raise TileSetError(f"{folder}: cannot read its labels ({error})") from None
+    if not images:
+        raise TileSetError(f"{folder}/images: no labelled photos")
+    model = FeatureModel(CLASSIFIER_PATH)
+    samples = samples_from_photos(images, load_model(DETECTOR_PATH), model.size)
+    tileset = save_tileset(args.out, enroll(samples, model), CLASSIFIER_PATH,
+                           f"{len(images)} labelled photos in {folder}")
+    print(f"{args.out}: {tileset.summary()} in {time.perf_counter() - start:.1f} s")
+    return 0
+
+
+def write_mat(args: argparse.Namespace) -> int:
+    from tablekit.vision.enroll_mat import write_mat_files
+
+    for path in write_mat_files(args.mat, args.paper, args.dpi):
+        print(f"{path}: print at 100% (no fit to page) on {args.paper}")
+    return 0
+
+
+def from_mat(args: argparse.Namespace) -> int:
+    from tablekit.vision.enroll_mat import enroll_from_mat_images
+
+    images = _images(args)
+    start = time.perf_counter()
+    from tablekit.vision.calibration import Profile
+
+    profile = Profile.load(args.calibration) if args.calibration else None
+    source = ", ".join(str(p) for p in args.image) if args.image else args.camera
+    tileset, report = enroll_from_mat_images(images, args.out, source, profile)
+    for line in report:
+        _say(line)
+    print(f"{args.out}: {tileset.summary()} in {time.perf_counter() - start:.1f} s")
+    return 0
+
+
+def _images(args: argparse.Namespace) -> list:
+    import cv2
+
+    from tablekit.vision.tileset import TileSetError
+
+    if args.image:
+        images = [cv2.imread(str(path)) for path in args.image]
+        missing = [str(p) for p, image in zip(args.image, images, strict=True) if image is None]
+        if missing:
+            raise TileSetError(f"cannot read {', '.join(missing)}")
+        return images
+    from tablekit.commands.calibrate import grab
+
+    images = grab(args.camera, 3)
+    if not images:
+        raise TileSetError(f"no frames from the camera {args.camera}")
+    return images

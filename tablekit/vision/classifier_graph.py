@@ -1,0 +1,93 @@
+"""Editing the classifier's ONNX graph for enrollment (needs the ``onnx`` package).
+
+The classifier ends ``... ReduceMean -> Gemm -> Div(temperature) -> Softmax``: the mean-pooled
+vector is its penultimate feature (256 numbers a face), the Gemm its head.
+:func:`with_features` adds that vector as a second output (``features``) so enrollment can
+fit a new head; :func:`with_head` writes a copy whose Gemm weights and temperature are
+replaced, a whole classifier that onnxruntime alone runs (the reader needs nothing else).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+FEATURES = "features"
+
+
+@dataclass(frozen=True)
+class Head:
+    """A linear head over the features: ``probs = softmax((features @ weight.T + bias) / T)``."""
+
+    weight: np.ndarray
+    bias: np.ndarray
+    temperature: float
+
+    def logits(self, features: np.ndarray) -> np.ndarray:
+        """Temperature-scaled logits ``(N, classes)``.
+
+        >>> head = Head(np.eye(2, dtype=np.float32), np.zeros(2, np.float32), 2.0)
+        >>> head.logits(np.array([[2.0, 4.0]], np.float32)).tolist()
+        [[1.0, 2.0]]
+        """
+        return (features @ self.weight.T + self.bias) / np.float32(self.temperature)
+
+
+def _load(path: Path):  # type: ignore[no-untyped-def]
+    import onnx
+
+    return onnx.load(str(path))
+
+
+def _gemm(model) -> object:  # type: ignore[no-untyped-def]
+    return next(node for node in model.graph.node if node.op_type == "Gemm")
+
+
+def _temperature_div(model, gemm):  # type: ignore[no-untyped-def]
+    return next(node for node in model.graph.node
+                if node.op_type == "Div" and node.input[0] == gemm.output[0])
+
+
+def _initializers(model) -> dict:  # type: ignore[no-untyped-def]
+    return {init.name: init for init in model.graph.initializer}
+
+
+def read_head(path: Path) -> Head:
+    """The head of the classifier at ``path`` (its Gemm and temperature)."""
+    from onnx import numpy_helper
+
+    model = _load(path)
+    gemm, inits = _gemm(model), _initializers(model)
+    div = _temperature_div(model, gemm)
+    weight = numpy_helper.to_array(inits[gemm.input[1]]).astype(np.float32)
+    bias = numpy_helper.to_array(inits[gemm.input[2]]).astype(np.float32)
+    temperature = float(numpy_helper.to_array(inits[div.input[1]]).reshape(-1)[0])
+    return Head(weight, bias, temperature)
+
+
+def with_features(path: Path) -> bytes:
+    """The classifier at ``path`` with its penultimate features as a second output."""
+    from onnx import TensorProto, helper
+
+    model = _load(path)
+    gemm = _gemm(model)
+    model.graph.node.append(helper.make_node("Identity", [gemm.input[0]], [FEATURES]))
+    model.graph.output.append(
+        helper.make_tensor_value_info(FEATURES, TensorProto.FLOAT, ["N", None]))
+    return model.SerializeToString()
+
+
+def with_head(path: Path, head: Head) -> bytes:
+    """The classifier at ``path`` with ``head`` in place of its own."""
+    from onnx import numpy_helper
+
+    model = _load(path)
+    gemm, inits = _gemm(model), _initializers(model)
+    div = _temperature_div(model, gemm)
+    temperature = numpy_helper.to_array(inits[div.input[1]])
+    for name, value in ((gemm.input[1], head.weight), (gemm.input[2], head.bias),
+                        (div.input[1], np.full_like(temperature, head.temperature))):
+        inits[name].CopyFrom(numpy_helper.from_array(np.asarray(value, np.float32), name))
+    return model.SerializeToString()

@@ -1,0 +1,131 @@
+"""A tile-set profile: what ``tablekit enroll`` saves and ``--tileset SET`` loads.
+
+A profile is a folder::
+
+    SET/tileset.json         what it is: classes, faces per class, source, base classifier
+    SET/head.npz             the fitted head (weight, bias, temperature) and feature stats
+    SET/tile_classifier.onnx the classifier with that head: the reader runs this one
+
+The reader needs onnxruntime alone: the head is baked into ``tile_classifier.onnx``.
+
+>>> import tempfile
+>>> folder = Path(tempfile.mkdtemp()) / "club"
+>>> TileSet.load(folder)
+Traceback (most recent call last):
+...
+tablekit.vision.tileset.TileSetError: no tile set at ... (make one with `tablekit enroll`)
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from tablekit.errors import TablekitError
+from tablekit.vision.classes import CLASSES
+
+INFO = "tileset.json"
+HEAD = "head.npz"
+CLASSIFIER = "tile_classifier.onnx"
+VERSION = 1
+
+
+class TileSetError(TablekitError, ValueError):
+    """A tile-set folder that is missing, broken or made for other classes."""
+
+
+def file_digest(path: Path) -> str:
+    """The first 16 hex digits of the file's SHA-256."""
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
+
+
+@dataclass(frozen=True)
+class TileSet:
+    """A loaded profile: its folder and its description."""
+
+    folder: Path
+    info: dict[str, Any]
+
+    @property
+    def classifier(self) -> Path:
+        """The adapted classifier ONNX the reader loads in place of the trained one."""
+        return self.folder / CLASSIFIER
+
+    @property
+    def name(self) -> str:
+        return str(self.info.get("name", self.folder.name))
+
+    @classmethod
+    def load(cls, folder: Path | str) -> TileSet:
+        """Read ``folder``; a one-line :class:`TileSetError` when it is not a tile set."""
+        folder = Path(folder)
+        info_path = folder / INFO
+        if not info_path.is_file():
+            raise TileSetError(f"no tile set at {folder} (make one with `tablekit enroll`)")
+        try:
+            info = json.loads(info_path.read_text())
+        except (OSError, ValueError) as error:
+            raise TileSetError(f"{info_path}: not a tile-set description ({error})") from None
+        if info.get("version") != VERSION or tuple(info.get("classes", ())) != CLASSES:
+            raise TileSetError(f"{folder}: made for another classifier; enroll the set again")
+        if not (folder / CLASSIFIER).is_file():
+            raise TileSetError(f"{folder}: {CLASSIFIER} is missing; enroll the set again")
+        return cls(folder, info)
+
+    def summary(self) -> str:
+        """One line for the terminal."""
+        faces = self.info.get("faces", {})
+        kinds = sum(1 for code in faces if code not in ("none",))
+        before, after = self.info.get("trained_accuracy"), self.info.get("train_accuracy")
+        read = (f"; the trained reader named {before:.0%} of these faces, the enrolled one "
+                f"{after:.0%}" if before is not None and after is not None else "")
+        return (f"tile set {self.name!r}: {kinds} classes enrolled from "
+                f"{self.info.get('source', '?')}{read}")
+
+
+def classifier_for(tileset: str | Path | None) -> Path:
+    """The classifier to load: the tile set's (checked) or the trained one.
+
+    >>> classifier_for(None).name
+    'tile_classifier.onnx'
+    """
+    from tablekit.vision.onnx_model import CLASSIFIER_PATH
+
+    return TileSet.load(tileset).classifier if tileset else CLASSIFIER_PATH
+
+
+def save_tileset(folder: Path, enrollment: Any, base_classifier: Path, source: str,
+                 extra: dict[str, Any] | None = None) -> TileSet:
+    """Write an :class:`~tablekit.vision.enroll.Enrollment` as a profile in ``folder``."""
+    from tablekit.vision.classifier_graph import with_head
+
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    head = enrollment.head
+    (folder / CLASSIFIER).write_bytes(with_head(base_classifier, head))
+    np.savez(folder / HEAD, weight=head.weight, bias=head.bias,
+             temperature=np.float32(head.temperature), feature_mean=enrollment.feature_mean,
+             feature_std=enrollment.feature_std)
+    info = {
+        "version": VERSION,
+        "name": folder.name,
+        "source": source,
+        "created": dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "method": "softmax head refitted on the classifier's pooled features",
+        "base_classifier": {"file": Path(base_classifier).name,
+                            "sha256": file_digest(base_classifier)},
+        "classes": list(CLASSES),
+        "faces": enrollment.counts,
+        "train_accuracy": round(enrollment.train_accuracy, 4),
+        "trained_accuracy": round(enrollment.trained_accuracy, 4),
+        "fit_seconds": round(enrollment.seconds, 2),
+        **(extra or {}),
+    }
+    (folder / INFO).write_text(json.dumps(info, indent=1) + "\n")
+    return TileSet(folder, info)

@@ -1,0 +1,143 @@
+"""Enrollment: the classifier's head refitted to a tile set, saved as a profile, read back."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tablekit.cli import main as tablekit
+from tablekit.vision.classes import CLASSES
+from tablekit.vision.classifier_graph import Head, read_head, with_head
+from tablekit.vision.familiar import WARNING, Familiarity
+from tablekit.vision.onnx_model import CLASSIFIER_PATH, load_model
+from tablekit.vision.tileset import TileSet, TileSetError
+
+
+@pytest.fixture(scope="module")
+def features():
+    from tablekit.vision.enroll import FeatureModel
+
+    return FeatureModel(CLASSIFIER_PATH)
+
+
+def _softmax(logits: np.ndarray) -> np.ndarray:
+    exp = np.exp(logits - logits.max(axis=1, keepdims=True))
+    return exp / exp.sum(axis=1, keepdims=True)
+
+
+def test_features_and_head_give_the_classifiers_probabilities(features):
+    crops = np.random.default_rng(0).random((5, 3, *features.size), np.float32)
+    probs = load_model(CLASSIFIER_PATH).run(crops)["probs"]
+    assert np.allclose(_softmax(features.head.logits(features.features(crops))), probs,
+                       atol=1e-5)
+
+
+def test_a_baked_head_is_the_classifier_that_runs(features, tmp_path):
+    rng = np.random.default_rng(1)
+    head = read_head(CLASSIFIER_PATH)
+    other = Head(head.weight + rng.normal(0, 0.05, head.weight.shape).astype(np.float32),
+                 head.bias, head.temperature * 1.5)
+    path = tmp_path / "c.onnx"
+    path.write_bytes(with_head(CLASSIFIER_PATH, other))
+    crops = rng.random((4, 3, *features.size), np.float32)
+    probs = load_model(path).run(crops)["probs"]
+    assert np.allclose(_softmax(other.logits(features.features(crops))), probs, atol=1e-5)
+
+
+def test_tileset_errors_are_one_line(tmp_path):
+    with pytest.raises(TileSetError, match="no tile set"):
+        TileSet.load(tmp_path / "none")
+    (tmp_path / "bad").mkdir()
+    (tmp_path / "bad" / "tileset.json").write_text("{")
+    with pytest.raises(TileSetError, match="not a tile-set description"):
+        TileSet.load(tmp_path / "bad")
+    (tmp_path / "bad" / "tileset.json").write_text(json.dumps({"version": 1, "classes": ["1m"]}))
+    with pytest.raises(TileSetError, match="enroll the set again"):
+        TileSet.load(tmp_path / "bad")
+
+
+def test_enroll_needs_somewhere_to_save(capsys):
+    assert tablekit(["enroll"]) == 2
+    assert "--out SET" in capsys.readouterr().err
+
+
+def test_enroll_from_a_labelled_folder_that_is_not_one(tmp_path, capsys):
+    assert tablekit(["enroll", "--from-labels", str(tmp_path), "--out", str(tmp_path / "s")]) == 2
+    assert "images/, labels/ and class_map.json" in capsys.readouterr().err
+
+
+def _labelled_folder(shared: Path, tmp_path: Path, names: list[str]) -> Path:
+    source = shared / "photos" / "chinese-mahjong-nohust"
+    folder = tmp_path / "labelled"
+    (folder / "images").mkdir(parents=True)
+    (folder / "labels").mkdir()
+    (folder / "class_map.json").symlink_to(source / "class_map.json")
+    for path in sorted((source / "valid" / "images").iterdir()):
+        if any(path.name.startswith(name) for name in names):
+            (folder / "images" / path.name).symlink_to(path)
+            label = source / "valid" / "labels" / f"{path.stem}.txt"
+            (folder / "labels" / label.name).symlink_to(label)
+    return folder
+
+
+def test_enroll_from_labelled_photos_saves_a_profile_the_reader_loads(
+        shared_data, tmp_path, capsys):
+    import cv2
+
+    from tablekit.vision.reader import TileReader
+
+    folder = _labelled_folder(shared_data, tmp_path, ["IMG_2750"])
+    out = tmp_path / "club"
+    assert tablekit(["enroll", "--from-labels", str(folder), "--out", str(out)]) == 0
+    assert "classes enrolled" in capsys.readouterr().out
+    tileset = TileSet.load(out)
+    assert tuple(tileset.info["classes"]) == CLASSES
+    assert {"5m", "9m", "7z", "none"} <= set(tileset.info["faces"])
+    assert tileset.info["train_accuracy"] > 0.9
+    image = cv2.imread(str(next((folder / "images").iterdir())))
+    readings = TileReader.load(classifier=tileset.classifier).read(image)
+    assert len(readings) >= 10
+
+
+def test_familiarity_forgets_old_faces():
+    watch = Familiarity()
+    watch.add([0.3] * 100)
+    assert watch.warning() == WARNING
+    watch.add([0.99] * 300)
+    assert watch.warning() is None
+
+
+def test_detect_takes_a_tileset(shared_data, tmp_path, capsys):
+    folder = _labelled_folder(shared_data, tmp_path, ["IMG_2742", "IMG_2745"])
+    out = tmp_path / "club"
+    assert tablekit(["enroll", "--from-labels", str(folder), "--out", str(out)]) == 0
+    capsys.readouterr()
+    photos = [str(p) for p in sorted((folder / "images").iterdir())]
+    assert tablekit(["detect", "--json", "--tileset", str(out), *photos]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert len(lines) == 2 and all(json.loads(line)["tiles"] for line in lines)
+    assert tablekit(["detect", "--tileset", str(tmp_path / "nothing"), *photos]) == 2
+    assert "no tile set at" in capsys.readouterr().err
+
+
+def test_a_profile_names_its_tileset(tmp_path):
+    from dataclasses import replace
+
+    from tablekit.vision.calibration import Profile
+
+    profile = Profile.load(Path(__file__).parents[1] / "calibration" / "example-sim.json")
+    named = replace(profile, tileset="sets/club")
+    assert Profile.load(named.save(tmp_path / "p.json")).tileset == "sets/club"
+    assert Profile.load(profile.save(tmp_path / "q.json")).tileset == ""
+
+
+def test_the_camera_pipeline_passes_the_warning_on():
+    from tablekit.vision.pipeline import CameraPipeline
+
+    pipeline = CameraPipeline(models=None, felt=None)  # type: ignore[arg-type]
+    assert pipeline.notices() == []
+    pipeline.familiar.add([0.5] * 100)
+    assert pipeline.notices() == [WARNING]

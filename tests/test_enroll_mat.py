@@ -1,0 +1,58 @@
+"""The enrollment mat: printed, laid on the simulated table, found, read, enrolled."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from tablekit.cli import main as tablekit
+from tablekit.sim.mat_scene import render_mat
+from tablekit.sim.rig import make_rig
+from tablekit.vision.enroll_mat import SHEETS, find_sheets, read_mat
+from tablekit.vision.tileset import TileSet
+
+
+@pytest.fixture(scope="module")
+def mat_photo():
+    rig = make_rig(8, art="fallback")
+    return render_mat(rig, SHEETS["A3"][0], np.random.default_rng(8), centre=(40.0, -60.0),
+                      turn=2.4, leave_out={"3p"}, doubled={"5s"})
+
+
+def test_mat_files_are_a3_or_two_a4_halves(tmp_path, capsys):
+    assert tablekit(["enroll", "--mat", str(tmp_path / "mat.png"), "--dpi", "50"]) == 0
+    assert cv2.imread(str(tmp_path / "mat.png")).shape[:2] == (585, 827)
+    assert tablekit(["enroll", "--mat", str(tmp_path / "m.png"), "--paper", "A4",
+                     "--dpi", "50"]) == 0
+    halves = [cv2.imread(str(tmp_path / f"m-{i}.png")) for i in (1, 2)]
+    assert [h.shape[:2] for h in halves] == [(585, 413)] * 2
+    assert [sheet.name for sheet, _ in find_sheets(halves[1])] == ["A4 right half"]
+    assert "print at 100%" in capsys.readouterr().out
+
+
+def test_the_mat_is_found_and_its_slots_read(mat_photo):
+    (_view, looks), = read_mat(mat_photo)
+    status = {look.code: look.status for look in looks}
+    assert status.pop("3p") == "empty"
+    assert status.pop("5s") in ("two tiles", "ok")  # pushed together they read as one
+    assert set(status.values()) == {"ok"} and len(status) == 36
+
+
+def test_enroll_from_a_mat_photo(mat_photo, tmp_path, capsys):
+    photo = tmp_path / "mat.png"
+    cv2.imwrite(str(photo), mat_photo)
+    out = tmp_path / "set"
+    assert tablekit(["enroll", "--image", str(photo), "--out", str(out)]) == 0
+    err = capsys.readouterr().err
+    assert "slots empty: 3p" in err
+    tileset = TileSet.load(out)
+    assert tileset.info["slots"]["0p"] == "ok" and "3p" not in tileset.info["faces"]
+    assert tileset.info["train_accuracy"] > 0.8  # held near the trained head: not all fit
+
+
+def test_enroll_without_a_mat_in_view_says_so(tmp_path, capsys):
+    photo = tmp_path / "felt.png"
+    cv2.imwrite(str(photo), np.full((200, 300, 3), 90, np.uint8))
+    assert tablekit(["enroll", "--image", str(photo), "--out", str(tmp_path / "s")]) == 2
+    assert "no enrollment mat in view" in capsys.readouterr().err
