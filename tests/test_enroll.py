@@ -126,9 +126,9 @@ def test_detect_takes_a_tileset(shared_data, tmp_path, capsys):
 def test_a_profile_names_its_tileset(tmp_path):
     from dataclasses import replace
 
-    from tablekit.vision.calibration import Profile
+    from tablekit.vision.calibration import EXAMPLE_PROFILE, Profile
 
-    profile = Profile.load(Path(__file__).parents[1] / "calibration" / "example-sim.json")
+    profile = Profile.load(EXAMPLE_PROFILE)
     named = replace(profile, tileset="sets/club")
     assert Profile.load(named.save(tmp_path / "p.json")).tileset == "sets/club"
     assert Profile.load(profile.save(tmp_path / "q.json")).tileset == ""
