@@ -17,6 +17,10 @@ faint reads there count as that pond's tile from then on (:class:`FaintSpots`).
 False
 >>> next_slot(6, Place(0, POND, 0, 65.0), Place(0, POND, 1, FIRST_X))  # a new row
 True
+>>> club = TableLayout(pond_row_length=8)  # a club whose ponds are rows of eight
+>>> at = Place(0, POND, 0, club.pond_left_x + club.tile_width / 2)
+>>> next_slot(0, None, at), next_slot(0, None, at, club)
+(False, True)
 """
 
 from __future__ import annotations
@@ -28,31 +32,34 @@ from dataclasses import dataclass, field
 from tablekit.game.state import SEATS
 from tablekit.rules.reading import TileRead
 from tablekit.tracking.hand_reading import vote
-from tablekit.vision.layout import DEFAULT_LAYOUT as LAYOUT
+from tablekit.vision.layout import DEFAULT_LAYOUT, TableLayout
 from tablekit.vision.table_reading import SeenTile
 from tablekit.vision.zones import Place, TileZone  # noqa: F401 (doctest)
 
 FAINT_FRAMES = 3
 """Frames in a row a faint read must lie in the next slot."""
 SAME_PLACE_MM = 8.0
-FIRST_X = LAYOUT.pond_left_x + LAYOUT.tile_width / 2
-"""Where the first tile of a pond row lies across its seat."""
+FIRST_X = DEFAULT_LAYOUT.pond_left_x + DEFAULT_LAYOUT.tile_width / 2
+"""Where the first tile of a pond row lies across its seat (on the default table)."""
 
 
-def next_slot(index: int, last: Place | None, place: Place) -> bool:
+def next_slot(index: int, last: Place | None, place: Place,
+              layout: TableLayout = DEFAULT_LAYOUT) -> bool:
     """Whether ``place`` is where discard ``index`` of a pond goes, after the pond's
-    last tile at ``last`` (None: the pond is empty)."""
-    row = min(index // LAYOUT.pond_row_length, LAYOUT.pond_rows - 1)
+    last tile at ``last`` (None: the pond is empty), on the table ``layout``."""
+    row = min(index // layout.pond_row_length, layout.pond_rows - 1)
     if place.row != row:
         return False
-    width, length = LAYOUT.tile_width, LAYOUT.tile_length
+    width, length = layout.tile_width, layout.tile_length
     if last is None or last.row != row:
-        return abs(place.x - FIRST_X) <= (length - width) / 2 + 6
+        first_x = layout.pond_left_x + width / 2
+        return abs(place.x - first_x) <= (length - width) / 2 + 6
     return width * 0.6 <= place.x - last.x <= length + 12
 
 
 def faint_discard(recent: Sequence[list[tuple[Place, SeenTile]] | None], index: int,
-                  last: SeenTile | None) -> tuple[TileRead, SeenTile] | None:
+                  last: SeenTile | None, layout: TableLayout = DEFAULT_LAYOUT
+                  ) -> tuple[TileRead, SeenTile] | None:
     """The read of discard ``index`` of a seat's pond, and where it lies, from its faint
     reads of the last frames (``recent``, oldest first): one in the next slot after
     ``last`` in each, all in one place; else None."""
@@ -61,7 +68,7 @@ def faint_discard(recent: Sequence[list[tuple[Place, SeenTile]] | None], index: 
     after = last.place if last is not None else None
     found: list[SeenTile] = []
     for frame in recent[-FAINT_FRAMES:]:
-        fits = [tile for place, tile in frame or () if next_slot(index, after, place)]
+        fits = [tile for place, tile in frame or () if next_slot(index, after, place, layout)]
         if len(fits) != 1 or (found and math.dist(found[0].xy, fits[0].xy) > SAME_PLACE_MM):
             return None
         found.append(fits[0])

@@ -61,6 +61,7 @@ from tablekit.tracking.meld_reading import (
     read_missed_pon,
     read_own_kan,
 )
+from tablekit.vision.layout import DEFAULT_LAYOUT, TableLayout
 from tablekit.vision.table_reading import SeenTile, TableReading
 from tablekit.vision.zones import Place, TileZone
 
@@ -168,6 +169,8 @@ class Tracker:
     the state holds it (a refused one is not)."""
     now: float = 0.0
     """The last reading's timestamp (s)."""
+    layout: TableLayout = DEFAULT_LAYOUT
+    """The table the last reading was read on (where a pond's slots lie)."""
     hand_rows: deque[tuple[int, float, list[list[tuple[float, SeenTile]] | None]]] = field(
         default_factory=lambda: deque(maxlen=HAND_ROWS_KEPT))
     """The hand rows of the last :data:`HAND_SECONDS`, each with its frame number and time
@@ -237,6 +240,7 @@ class Tracker:
         self.now = reading.timestamp
         if not reading.calibrated:
             return []
+        self.layout = reading.layout
         state = self.state()
         self._keep_faint(state)
         kept = self.faint_spots.kept(reading.faint)
@@ -314,7 +318,8 @@ class Tracker:
             read = pond[lies]
         elif self._turn_passed(state, seat):  # the discard must be there: a faint read?
             found = faint_discard([s.faint[seat] for s in self.history], lies,
-                                  self.history[-1].ponds[seat][-1] if pond else None)
+                                  self.history[-1].ponds[seat][-1] if pond else None,
+                                  self.layout)
             if found is None:
                 return []
             read = found[0]

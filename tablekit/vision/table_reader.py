@@ -349,7 +349,7 @@ def read_frame(image: np.ndarray, profile: Profile, models: TableModels,
     faint_tiles = seen_tiles([tile for tile in every if tile.score < floor], view, small)
     gaps = seen_tiles(look_in_gaps(models.classifier, image, view, tiles), view, small)
     reading = TableReading(seen_tiles(tiles, view, small), tuple(busy), timestamp, calibrated,
-                           faint_tiles, gaps)
+                           faint_tiles, gaps, profile.layout)
     return reading, tiles
 
 

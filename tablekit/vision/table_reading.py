@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tablekit.tiles import Tile
-from tablekit.vision.layout import table_to_seat
+from tablekit.vision.layout import DEFAULT_LAYOUT, TableLayout, table_to_seat
 from tablekit.vision.zones import Place, TileZone, locate  # noqa: F401 (doctest)
 
 Box = tuple[float, float, float, float]
@@ -82,6 +82,7 @@ class TableReading:
     calibrated: bool = True          # False: markers lost, nothing here can be trusted
     faint: tuple[SeenTile, ...] = ()  # pond tiles the detector was unsure of, read apart
     gaps: tuple[SeenTile, ...] = ()   # faces named in a hand row's gaps, read apart
+    layout: TableLayout = DEFAULT_LAYOUT  # the table read (its profile's)
 
     def in_busy(self, xy: tuple[float, float], margin: float = 20.0) -> bool:
         x, y = xy
