@@ -49,7 +49,7 @@ def replay(log: Path, folder: Path, hands: int, screens: Path) -> dict:
     report = simulate_game(log, CameraPipeline.open(), max_hands=hands, frames_in=folder,
                            display=display)
     seconds = time.perf_counter() - started
-    return {**report.summary(), "screens_drawn": len(display.saved),
+    return {**report.summary(), "screens_drawn": display.shown,
             "ms_per_frame_all": round(1000 * seconds / max(report.frames, 1), 2)}
 
 

@@ -18,7 +18,7 @@ def test_doctor_lists_every_check_and_passes_here(tmp_path, capsys) -> None:
     lines = capsys.readouterr().out.splitlines()
     names = [line[5:].split(":")[0] for line in lines]
     for name in ("versions", "machine", "camera", "pin map", "display", "kmsdrm libraries",
-                 "model", "journal", "calibration"):
+                 "model", "journal", "calibration", "tile set"):
         assert name in names
     assert all(line[:4] in ("OK  ", "FIX ", "--  ") for line in lines)
     assert any(line.startswith("OK   camera:") and "330x150" in line for line in lines)
@@ -33,3 +33,10 @@ def test_doctor_fails_with_a_fix_for_a_broken_pin_map(tmp_path, capsys) -> None:
                  str(tmp_path / "game.jsonl")]) == 1
     out = capsys.readouterr().out
     assert "FIX  gpio:" in out and "Traceback" not in out
+
+
+def test_doctor_names_the_tile_set_and_a_broken_one(tmp_path, capsys) -> None:
+    assert main(["doctor", "--journal", str(tmp_path / "game.jsonl"), "--tileset",
+                 str(tmp_path / "nowhere")]) == 1
+    out = capsys.readouterr().out
+    assert "FIX  tile set: no tile set at" in out and "tablekit enroll" in out

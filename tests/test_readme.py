@@ -32,7 +32,9 @@ def test_the_readme_has_examples_to_run() -> None:
     assert len(RUN) >= 8
 
 
-@pytest.mark.parametrize("line", RUN)
+@pytest.mark.parametrize("line", [
+    pytest.param(line, marks=pytest.mark.slow) if "tablekit simulate" in line else line
+    for line in RUN])   # a game on the simulated table takes a minute or more
 def test_a_readme_example_runs(line: str, tmp_path: Path, monkeypatch) -> None:
     for name in ("tablekit", "tests", "examples"):
         (tmp_path / name).symlink_to(ROOT / name)

@@ -289,6 +289,7 @@ def test_the_shared_art_sets_load_when_present(shared_data: Path) -> None:
         assert len({f.shape for f in art.faces.values()}) == 1
 
 
+@pytest.mark.slow
 def test_simulate_runs_the_app_s_loop_keeps_its_journal_and_draws_the_screen(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """A hand played through App: buttons on mock pins, the camera feed, a driven clock;

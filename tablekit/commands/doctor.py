@@ -54,6 +54,8 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--pinout", type=Path, default=None, help="the pin map to check")
     parser.add_argument("--journal", type=Path, default=None, help="the journal to check")
     parser.add_argument("--calibration", type=Path, default=Path("calibration/table.json"))
+    parser.add_argument("--tileset", default=None, metavar="SET",
+                        help="the enrolled tile set to check (default: the profile's, if any)")
     parser.set_defaults(run=run)
 
 
@@ -62,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
 
     pi = on_raspberry_pi()
     checks = (versions, lambda _a, _pi: machine(), camera, gpio, display, models, journal,
-              calibration)
+              calibration, tileset)
     failed = False
     for check in checks:
         for result in _safely(check, args, pi):
@@ -198,3 +200,22 @@ def calibration(args: argparse.Namespace, _: bool) -> Iterator[Check]:
     profile = Profile.load(args.calibration)
     yield Check("calibration", True, f"{args.calibration}: valid, {profile.size[0]}x"
                 f"{profile.size[1]}, fit {profile.rms_px:.2f} px")
+
+
+def tileset(args: argparse.Namespace, _: bool) -> Iterator[Check]:
+    """The tile set the reader would use: an enrolled one (given, or named by the profile)
+    that loads, or the trained reader."""
+    from tablekit.vision.calibration import Profile
+    from tablekit.vision.tileset import TileSet, TileSetError
+
+    named = args.tileset or (Profile.load(args.calibration).tileset
+                             if args.calibration.exists() else "")
+    if not named:
+        yield Check("tile set", True, "none enrolled: the trained reader (if the screen says "
+                    "the tiles look unfamiliar, enroll your set with `tablekit enroll`)")
+        return
+    try:
+        yield Check("tile set", True, TileSet.load(named).summary())
+    except TileSetError as error:
+        yield Check("tile set", False, str(error), "enroll the set again with `tablekit "
+                    "enroll --out SET`, or leave it out to read with the trained reader")

@@ -43,7 +43,9 @@ class Display(Protocol):
 
 class PngDisplay:
     """Renders off-screen and saves each frame as ``frame-0001.png``, ``frame-0002.png``...,
-    or (``numbered=False``) replaces ``scoreboard.png`` each time. ``saved`` is the history."""
+    or (``numbered=False``) replaces ``scoreboard.png`` each time. ``saved`` is the history of
+    numbered frames (unnumbered: only the last, so an evening's display keeps no growing
+    list); ``shown`` counts every frame saved."""
 
     def __init__(self, folder: Path | str, size: tuple[int, int] = DEFAULT_SIZE,
                  numbered: bool = True) -> None:
@@ -51,10 +53,11 @@ class PngDisplay:
         self.size = size
         self.numbered = numbered
         self.saved: list[Path] = []
+        self.shown = 0
         self.folder.mkdir(parents=True, exist_ok=True)
 
     def show(self, model: ScreenModel) -> Frame:
-        name = f"frame-{len(self.saved) + 1:04d}" if self.numbered else "scoreboard"
+        name = f"frame-{self.shown + 1:04d}" if self.numbered else "scoreboard"
         return self.save(model, name)[1]
 
     def save(self, model: ScreenModel, name: str) -> tuple[Path, Frame]:
@@ -65,6 +68,9 @@ class PngDisplay:
         partial = self.folder / f".{name}.partial.png"
         pygame.image.save(surface, str(partial))
         os.replace(partial, path)
+        self.shown += 1
+        if not self.numbered:
+            self.saved.clear()
         self.saved.append(path)
         return path, frame
 

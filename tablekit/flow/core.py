@@ -224,6 +224,9 @@ class Flow:
             self.riichi_waiting.discard(seat)
             self.message = f"riichi by {seat_name(self.session.state, seat)} taken back"
             return
+        if not redo and self.session.state.events <= 1:  # only the game's start is there
+            self.message = "nothing to take back: the game has just started"
+            return
         try:
             self.session.redo() if redo else self.session.undo()
             self.message = "put back the last action" if redo else "took back the last action"
