@@ -66,13 +66,17 @@ def _record(files: list[Path], league: Path, season: str) -> None:
 
 
 def _print_tables(files: list[Path]) -> int:
+    """Each game's table; a file that is no game it can play is one line and exit 2."""
+    status = 0
     for path in files:
         report = check_game(path)
-        print(f"== {path}")
         if report.skipped:
-            print(f"   skipped: {report.skipped}")
+            print(f"tablekit replay: {report.refusal or path}", file=sys.stderr)
+            status = 2
+            continue
+        print(f"== {path}")
         print("\n".join(report.table))
-    return 0
+    return status
 
 
 def _check(files: list[Path], show: int) -> int:

@@ -27,7 +27,8 @@ from tablekit.game.state import Phase, TableState
 @dataclass
 class GameReport:
     path: Path
-    skipped: str | None = None
+    skipped: str | None = None  # why it was not played, in short (the summary counts these)
+    refusal: str = ""           # the importer's whole message
     hands: int = 0
     hands_ok: int = 0
     wins: int = 0
@@ -57,7 +58,7 @@ def check_game(path: Path) -> GameReport:
     try:
         game = read_tenhou6_file(path) if path.suffix == ".json" else import_file(path)
     except TablekitError as error:
-        report.skipped = _reason(error)
+        report.skipped, report.refusal = _reason(error, path), str(error)
         return report
     _run(game, report)
     report.seconds = time.perf_counter() - start
@@ -71,8 +72,13 @@ def check_imported(game: ImportedGame, path: Path) -> GameReport:
     return report
 
 
-def _reason(error: Exception) -> str:
-    text = str(error)
+def _reason(error: Exception, path: Path) -> str:
+    """The kind of refusal, for counting: the message's first part after the file's name.
+
+    >>> _reason(ValueError("/tmp/a.xml: not XML: line 1"), Path("/tmp/a.xml"))
+    'not XML'
+    """
+    text = str(error).removeprefix(f"{path}: ")
     return text.split(":")[0] if "three-player" not in text else "three-player (sanma) game"
 
 
