@@ -1,5 +1,6 @@
-"""Write ``tablekit/models/README.md``, the model card, from the training logs and benchmark
-figures.
+"""Write ``card-draft.md`` beside the models: the model card's figures as the training logs
+and benchmarks give them, to be merged by hand into ``tablekit/models/README.md`` (the card
+itself is written by hand; this never overwrites it).
 
 Reads ``train_log.json`` (photo models), ``table_train_log.json`` (rectified-view detector,
 the classifier's fine-tuning), ``metrics.json`` and ``speed.json`` (photo benchmarks),
@@ -215,4 +216,4 @@ hust photos side by side), one thread on this project's 2-core x86 machine: tabl
 {_calibrated(sim, cal)}
 {_training(log, table)}
 {_commands(log)}"""
-    (out / "README.md").write_text(text)
+    (out / "card-draft.md").write_text(text)

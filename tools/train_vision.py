@@ -9,7 +9,8 @@ Training is an extra (``pip install -e .[train]``), never needed at run time. St
 
 ``pack`` reads the photo sets and tile art into one portable file (so a GPU machine without
 ``../shared`` can train), ``fit`` trains both models with a fixed seed and exports them,
-``card`` writes ``tablekit/models/README.md`` from ``train_log.json`` and the benchmark's metrics.
+``card`` writes ``card-draft.md`` (the card's figures from ``train_log.json`` and the
+benchmark's metrics, to merge by hand into ``tablekit/models/README.md``).
 """
 
 from __future__ import annotations
