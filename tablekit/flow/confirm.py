@@ -63,4 +63,7 @@ def reread(flow: Flow) -> None:
         flow.message = "; ".join(reading.doubts) or flow.message.removesuffix(FIX_HINT)
         flow.message = (flow.message or "reading the revealed hand...") + FIX_HINT
         return
+    if flow.message.endswith(FIX_HINT) or flow.message.startswith((
+            "reading the revealed hand", "the camera is catching up")):
+        flow.message = ""  # the scored hand is on the screen now, its doubts with it
     win.propose(won, shown, corrections)
