@@ -196,6 +196,29 @@ def test_the_game_loop_hook_records_a_game_once_it_is_over(tmp_path):
     assert db.execute("SELECT COUNT(*) FROM games").fetchone()[0] == 1
 
 
+def test_the_app_hook_records_each_game_of_a_journal_once(tmp_path):
+    """``tablekit run --league``: the app's hook records a game as it ends, once, and the
+    journal's next game as a game of its own."""
+    from types import SimpleNamespace
+
+    from tablekit.game.session import Session
+    from tablekit.league.record import game_recorder
+
+    db = connect(tmp_path / "league.sqlite")
+    journal = tmp_path / "game.jsonl"
+    hook = game_recorder(db, journal)
+    session = Session.open(journal)
+    app = SimpleNamespace(flow=SimpleNamespace(session=session))
+    for path in EVENING[:2]:
+        for event in import_file(path).events:
+            session.submit(event)
+            hook(app)
+            hook(app)
+    assert db.execute("SELECT COUNT(*) FROM games").fetchone()[0] == 2
+    names = {name for (name,) in db.execute("SELECT name FROM players")}
+    assert "Xenia" in names
+
+
 def test_the_hook_warns_about_a_game_the_league_cannot_take(tmp_path):
     from types import SimpleNamespace
 

@@ -34,7 +34,8 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--web", default=None, metavar="[HOST]:PORT",
                         help="also serve a read-only scoreboard page (':8080': every interface)")
     parser.add_argument("--league", type=Path, default=None, metavar="DB",
-                        help="the league file the web page shows")
+                        help="the league file: each game that ends is recorded in it (and "
+                             "the web page shows it)")
     parser.add_argument("--players", default=None, metavar="A,B,C,D",
                         help="names for a new game, first dealer first")
     parser.add_argument("--roster", type=Path, default=None,
@@ -95,6 +96,12 @@ def run(args: argparse.Namespace) -> int:
         app.buttons = open_terminal_keys(app.keyboard, fault)  # polled like a button board
         if app.buttons is not None:
             report(f"buttons: reading keys from this terminal; {HELP}")
+    if args.league is not None:  # each game that ends goes into the league
+        from tablekit.league.database import connect
+        from tablekit.league.record import game_recorder
+
+        app.hooks.append(game_recorder(connect(args.league), args.journal or default_journal(),
+                                       warn=fault))
     _greet(app.flow, faults, feed is not None)
     signal.signal(signal.SIGTERM, lambda *_: setattr(app, "running", False))
     try:

@@ -19,9 +19,10 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
-from tablekit.game.events import Event
+from tablekit.game.events import Event, GameStarted
 from tablekit.game.session import in_force
 from tablekit.game.state import Phase
 from tablekit.game.summary import GameSummary, summarise
@@ -102,3 +103,29 @@ def recorder(db: sqlite3.Connection, names: Sequence[str] | None = None, season:
                 raise
             warn(f"not recorded in the league: {error}")
     return on_hand
+
+
+def game_recorder(db: sqlite3.Connection, journal: Path, season: str = "",
+                  warn: Callable[[str], None] | None = None) -> Callable[[Any], None]:
+    """A hook for the app's loop (``App.hooks``): each game of the journal that ends goes
+    into the league once, under the names it was played with (its key: the journal and
+    where the game starts in it, so a journal's next game is a game of its own)."""
+    done: set[str] = set()
+
+    def hook(app: Any) -> None:
+        session = app.flow.session
+        if session.state.phase is not Phase.GAME_OVER:
+            return
+        active = in_force(session.history)[0]
+        start = max(i for i, event in enumerate(active) if isinstance(event, GameStarted))
+        key = f"run:{Path(journal).resolve()}:{start}"
+        if key in done:
+            return
+        done.add(key)
+        try:
+            record_game(db, active[start:], season=season, key=key)
+        except LeagueError as error:
+            if warn is None:
+                raise
+            warn(f"not recorded in the league: {error}")
+    return hook
