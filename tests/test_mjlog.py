@@ -251,6 +251,7 @@ def _agari_records(data: Path) -> dict[Path, list[dict]]:
     return dict(records)
 
 
+@pytest.mark.slow  # every log in ../shared: over ten seconds
 def test_every_shared_log_parses_or_is_refused_for_a_known_reason(shared_data):
     games, refused = _all_logs(shared_data / "tenhou" / "logs")
     logs = shared_data / "tenhou" / "logs"
