@@ -166,7 +166,8 @@ CHOICES: dict[Action, Callable[[Flow, MenuItem], None]] = {
         flow, Chombo(item.argument)),  # type: ignore[arg-type]
     Action.LAYOUT: _layout,
     Action.END_GAME: lambda flow, _: _submit_and_rest(flow, GameEnded("ended from the menu")),
-    Action.NEW_GAME: lambda flow, item: flow.start_game(PRESETS[str(item.argument)]),
+    Action.NEW_GAME: lambda flow, item: flow.start_game(  # the same players, new rules
+        PRESETS[str(item.argument)], flow.session.state.names),
     Action.NEXT_RULES: _next_rules,
 }
 """What choosing each kind of menu item does."""
