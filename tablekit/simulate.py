@@ -192,6 +192,9 @@ class ReadingPipeline:
     def read_frame(self, frame: Any, timestamp: float, faint: bool = False) -> TableReading:
         return self.read(frame, faint)
 
+    def notices(self) -> list[str]:
+        return []
+
 
 class TruthPipeline:
     """The simulated table's ground truth read as the camera would (``misread``: that
@@ -204,6 +207,9 @@ class TruthPipeline:
 
     def read_frame(self, frame: Any, timestamp: float, faint: bool = False) -> TableReading:
         return self.reader.read(frame.truth, timestamp)
+
+    def notices(self) -> list[str]:
+        return []  # the truth is always familiar
 
 
 class FeedSource:

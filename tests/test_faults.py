@@ -61,6 +61,9 @@ class FakePipeline:
             raise ValueError("the detector choked")
         return TableReading((), (), now)
 
+    def notices(self):
+        return []
+
 
 class FakeTracker:
     def wants_faint(self):

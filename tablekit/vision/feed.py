@@ -55,6 +55,10 @@ class FramePipeline(Protocol):
     def read_frame(self, frame: Any, timestamp: float, faint: bool = False
                    ) -> TableReading: ...
 
+    def notices(self) -> list[str]:
+        """Lines about the reading itself (an unfamiliar tile set)."""
+        ...
+
 
 def frame_problem(image: Any, shape: tuple[int, ...] | None) -> str:
     """Why ``image`` cannot go through the pipeline ("" when it can); ``shape`` is the
@@ -68,12 +72,6 @@ def frame_problem(image: Any, shape: tuple[int, ...] | None) -> str:
         return (f"a frame of {width}x{height} with {channels} channel(s) ({image.dtype}), "
                 f"not {want[1]}x{want[0]} colour")
     return ""
-
-
-def _notices(pipeline: Any) -> list[str]:
-    """The pipeline's lines about the reading itself (an unfamiliar tile set), if it has any."""
-    notices = getattr(pipeline, "notices", None)
-    return notices() if notices is not None else []
 
 
 @dataclass
@@ -127,7 +125,7 @@ class CameraFeed:
             self._warn(self.pipeline.warnings or ["camera: the table is not calibrated"])
             return []
         events = self.tracker.update(reading)
-        self._warn([*self.pipeline.warnings, *self.tracker.warnings(), *_notices(self.pipeline),
+        self._warn([*self.pipeline.warnings, *self.tracker.warnings(), *self.pipeline.notices(),
                     *self._frozen(image, now), *self._covered(bool(reading.busy), now)])
         return events
 
