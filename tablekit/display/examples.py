@@ -6,17 +6,27 @@ double ron) written as events. Win previews are the engine's own scoring of the 
 event, before it is applied. No pygame here: the app and tests can build these freely.
 
 >>> names = [example.name for example in example_screens()]
->>> names[:4], names[-1]
-(['scoreboard', 'differences', 'warnings', 'win-confirm'], 'new-game')
+>>> names[:4], names[-3:]
+(['scoreboard', 'differences', 'warnings', 'win-confirm'], ['new-game', 'evening', 'league'])
 """
 
 from __future__ import annotations
 
+import sqlite3
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from tablekit.display.model import Layout, Menu, Mode, ScreenModel, TileFixView, WinPreview
+from tablekit.display.model import (
+    Layout,
+    Menu,
+    Mode,
+    ScreenModel,
+    TileFixView,
+    WinPreview,
+    league_lines,
+)
 from tablekit.formats.tenhou import ImportedGame, import_file
+from tablekit.game.evening import Evening
 from tablekit.game.events import (
     AbortiveDraw,
     BadEvent,
@@ -31,6 +41,9 @@ from tablekit.game.events import (
 )
 from tablekit.game.reducer import apply, replay
 from tablekit.game.state import TableState, seat_name
+from tablekit.league.database import migrate
+from tablekit.league.record import record_game
+from tablekit.league.standings import league_table
 from tablekit.resources import packaged
 from tablekit.tiles import Tile, parse_tiles
 
@@ -72,7 +85,8 @@ def preview(state: TableState, won: Won, doubts: tuple[str, ...] = ()) -> WinPre
 
 def example_screens(game: Path = FIXTURE_GAME, layout: Layout = "facing") -> list[Example]:
     """Every screen the scoreboard has, from the game in ``game`` (a Tenhou mjlog file)."""
-    hands = replay_hands(import_file(game))
+    imported = import_file(game)
+    hands = replay_hands(imported)
     draw, ron, big_tsumo, last = hands[0], hands[2], hands[3], hands[-1]
     assert isinstance(last.last, Won) and isinstance(ron.last, Won)
     examples = [
@@ -95,8 +109,26 @@ def example_screens(game: Path = FIXTURE_GAME, layout: Layout = "facing") -> lis
                                          fix=_fixing(last.last, last.before.dora))),
         Example("new-game", ScreenModel(apply(TableState.new(), GameStarted(
             {"base": "tenhou"}, names=hands[0].before.names)))),
+        *_between_games(imported, last.after),
     ]
     return [Example(e.name, replace(e.model, layout=layout)) for e in examples]
+
+
+def _between_games(game: ImportedGame, final: TableState) -> list[Example]:
+    """An evening of the game played three times, the players changing seats and one of
+    them giving hers to a fifth player in the third; and the league of those games."""
+    names = final.names
+    seatings = [names, (*names[1:], names[0]), ("Emi", *names[2:], names[1])]
+    games = [[replace(game.start, names=tuple(seating)), *game.events[1:]]
+             for seating in seatings]
+    evening = Evening.of([event for events in games for event in events])
+    db = sqlite3.connect(":memory:", isolation_level=None)
+    migrate(db)
+    for events in games:
+        record_game(db, events)
+    return [Example("evening", ScreenModel(final, Mode.EVENING, evening=evening, league=())),
+            Example("league", ScreenModel(final, Mode.LEAGUE,
+                                          league=league_lines(league_table(db))))]
 
 
 def _fixing(won: Won, dora: tuple[Tile, ...]) -> TileFixView:

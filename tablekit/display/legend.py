@@ -19,7 +19,9 @@ from tablekit.game.state import Phase, TableState
 IN_PLAY = ("WIN: ron (held: tsumo)   RIICHI: riichi   CALL held: point differences   "
            "OK: exhaustive draw   UNDO: undo (held: menu)")
 MENU = "UNDO, CALL or WIN: next   RIICHI: back   OK: choose   UNDO held: close"
-FINAL = "UNDO: take back the last hand   UNDO held: menu (new game)"
+FINAL = "OK: the evening so far   UNDO: take back the last hand   UNDO held: menu"
+NEXT_GAME = "OK: next game (same players)"
+BACK = "   UNDO: back   UNDO held: menu"
 CONFIRM = "OK to apply, UNDO to cancel"
 CONFIRM_FIXABLE = "OK to apply, CALL to fix the tiles (held: han and fu), UNDO to cancel"
 ENTERING = "RIICHI: han +1   CALL: next fu   OK: done   UNDO: cancel"
@@ -40,6 +42,19 @@ def strip_legend(model: ScreenModel) -> str:
     if state.phase is Phase.GAME_OVER:
         return FINAL
     return f"{deal_prompt(state)}   UNDO held: menu"
+
+
+def between_legend(model: ScreenModel) -> str:
+    """The footer between games: the evening so far leads to the league table (when one
+    is kept), and that to the next game.
+
+    >>> from tablekit.game.state import TableState
+    >>> between_legend(ScreenModel(TableState.new(), Mode.EVENING, league=()))
+    'OK: the league table   UNDO: back   UNDO held: menu'
+    """
+    if model.mode is Mode.EVENING and model.league is not None:
+        return "OK: the league table" + BACK
+    return NEXT_GAME + BACK
 
 
 def deal_prompt(state: TableState) -> str:

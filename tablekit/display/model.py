@@ -10,10 +10,12 @@ screen can be rendered from any example state (``tablekit screens``).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
-from typing import Literal
+from typing import Any, Literal
 
+from tablekit.game.evening import Evening
 from tablekit.game.state import TableState, WinResult
 from tablekit.tiles import Tile
 
@@ -28,6 +30,8 @@ class Mode(Enum):
     FINAL = "final"                  # the final standings with oka and uma
     MENU = "menu"                    # the UNDO-hold menu
     FIX_TILES = "fix tiles"          # a misread win's tiles put right with the buttons
+    EVENING = "evening"              # between games: the evening so far, game by game
+    LEAGUE = "league"                # between games: the league table (when one is kept)
 
 
 @dataclass(frozen=True)
@@ -61,6 +65,25 @@ class Menu:
 
 
 @dataclass(frozen=True)
+class LeagueLine:
+    """One player's line of the league table as the screen shows it (``points``: game
+    points with uma and oka, in thousands)."""
+
+    name: str
+    games: int
+    points: float
+    average_placement: float
+    rating: float
+
+
+def league_lines(table: Iterable[Any]) -> tuple[LeagueLine, ...]:
+    """The screen's lines of a league table: anything with a :class:`LeagueLine`'s fields
+    (the league's own standings), in its order."""
+    return tuple(LeagueLine(p.name, p.games, p.points, p.average_placement, p.rating)
+                 for p in table)
+
+
+@dataclass(frozen=True)
 class ScreenModel:
     """Everything one frame of the scoreboard shows."""
 
@@ -74,3 +97,5 @@ class ScreenModel:
     message: str = ""                # the last refusal or hint, one line
     differences_for: int | None = None  # a seat asking for its point differences
     fix: TileFixView | None = None   # FIX_TILES: the tiles being put right
+    evening: Evening | None = None   # EVENING: the games of the evening so far
+    league: tuple[LeagueLine, ...] | None = None  # kept: the league table (None: no league)

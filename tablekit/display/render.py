@@ -18,6 +18,7 @@ import pygame
 
 from tablekit.display import theme
 from tablekit.display.canvas import Canvas, Frame
+from tablekit.display.evening import draw_evening, draw_league
 from tablekit.display.final import draw_final
 from tablekit.display.fix_screen import draw_fix_tiles
 from tablekit.display.geometry import inset
@@ -37,6 +38,8 @@ SCREENS: dict[Mode, Screen] = {
     Mode.FINAL: draw_final,
     Mode.MENU: draw_menu,
     Mode.FIX_TILES: draw_fix_tiles,
+    Mode.EVENING: draw_evening,
+    Mode.LEAGUE: draw_league,
 }
 
 
@@ -64,7 +67,8 @@ def _has_data(model: ScreenModel) -> bool:
     """Whether the model carries what its mode shows (else the scoreboard is shown)."""
     needs = {Mode.WIN_CONFIRM: model.preview, Mode.HAND_RESULT: model.state.result,
              Mode.FINAL: model.state.standings, Mode.MENU: model.menu,
-             Mode.FIX_TILES: model.fix}
+             Mode.FIX_TILES: model.fix, Mode.EVENING: model.evening,
+             Mode.LEAGUE: model.league is not None}
     return bool(needs.get(model.mode, True))
 
 

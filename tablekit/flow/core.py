@@ -27,8 +27,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from tablekit.display.model import Layout, Menu, Mode, ScreenModel, WinPreview
-from tablekit.flow import by_hand, claims, confirm, play
+from tablekit.display.model import Layout, LeagueLine, Menu, Mode, ScreenModel, WinPreview
+from tablekit.flow import between, by_hand, claims, confirm, play
 from tablekit.flow.camera_side import CameraSide
 from tablekit.flow.menu import MenuItem
 from tablekit.flow.saved import default_rules, restore, save
@@ -48,14 +48,15 @@ HANDLERS: dict[Stage, Handler] = {
     Stage.CHOOSE_DISCARDER: claims.on_choose_discarder,
     Stage.ENTER_VALUE: by_hand.on_enter_value, Stage.CONFIRM_WIN: confirm.on_confirm_win,
     Stage.FIX_TILES: by_hand.on_fix_tiles, Stage.TENPAI: play.on_tenpai,
-    Stage.MENU: play.on_menu, Stage.FINAL: play.on_final,
+    Stage.MENU: play.on_menu, Stage.FINAL: between.on_final,
+    Stage.EVENING: between.on_evening, Stage.LEAGUE: between.on_league,
 }
 """What each stage does with a button press."""
 
 MODES = {
     Stage.CONFIRM_WIN: Mode.WIN_CONFIRM, Stage.ENTER_VALUE: Mode.WIN_CONFIRM,
     Stage.TENPAI: Mode.TENPAI_ENTRY, Stage.MENU: Mode.MENU, Stage.FINAL: Mode.FINAL,
-    Stage.FIX_TILES: Mode.FIX_TILES,
+    Stage.FIX_TILES: Mode.FIX_TILES, Stage.EVENING: Mode.EVENING, Stage.LEAGUE: Mode.LEAGUE,
 }
 
 
@@ -78,7 +79,10 @@ class Flow:
     differences_for: int | None = None
     differences_until: float = 0.0
     next_rules: str = "tenhou"
+    league: Callable[[], tuple[LeagueLine, ...]] | None = None  # the table, when kept
     saved: dict[str, Any] = field(default_factory=dict, repr=False)  # as last written
+    evening_cache: tuple[int, Any] | None = field(default=None, repr=False)
+    league_cache: tuple[Any, Any] | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         self.stage = self.resting_stage()
@@ -142,7 +146,16 @@ class Flow:
             menu=Menu("Menu", tuple(item.label for item in self.menu), self.selected)
             if self.stage is Stage.MENU else None, warnings=self.warnings,
             message=self.message, differences_for=self.differences_for,
-            fix=fix.view() if fix else None)
+            fix=fix.view() if fix else None,
+            evening=between.evening(self) if self.stage is Stage.EVENING else None,
+            league=self._league_shown())
+
+    def _league_shown(self) -> tuple[LeagueLine, ...] | None:
+        """The league table on its screen; an empty one on the evening's (its legend says
+        where OK goes); None elsewhere or when no league is kept."""
+        if self.league is None or self.stage not in (Stage.EVENING, Stage.LEAGUE):
+            return None
+        return between.league(self) if self.stage is Stage.LEAGUE else ()
 
     @property
     def preview(self) -> WinPreview | None:

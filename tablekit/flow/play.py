@@ -85,10 +85,6 @@ def on_menu(flow: Flow, press: ButtonPress) -> None:
         CHOICES[item.action](flow, item)
 
 
-def on_final(flow: Flow, press: ButtonPress) -> None:
-    flow.common(press)
-
-
 def camera_event(flow: Flow, event: Event) -> None:
     """A draw, discard, call or dora the camera saw; a seat's discard after its draw, and
     a dora indicator after what turned it, are part of the same action (one UNDO)."""

@@ -27,6 +27,8 @@ class Stage(Enum):
     TENPAI = "tenpai"
     MENU = "menu"
     FINAL = "final"
+    EVENING = "evening"
+    LEAGUE = "league"
 
 
 WIN_STAGES = frozenset({Stage.COLLECT_WINS, Stage.CHOOSE_DISCARDER, Stage.ENTER_VALUE,

@@ -20,6 +20,10 @@ from tablekit.game.events import Chombo, Event
 from tablekit.game.reducer import apply
 from tablekit.game.state import SEATS, LedgerEntry, Phase, TableState
 
+CANCELLED = "cancelled by the players"
+"""The reason of a ``GameEnded`` that cancels the game: it ends, but it does not count
+(no league record, no place in the evening's totals)."""
+
 
 @dataclass(frozen=True)
 class PlayerResult:
@@ -39,7 +43,8 @@ class PlayerResult:
 
 @dataclass(frozen=True)
 class GameSummary:
-    """One game; ``finished`` only when the rules (or the players) ended it."""
+    """One game; ``finished`` only when the rules (or the players) ended it, and not
+    when the players cancelled it (see :data:`CANCELLED`)."""
 
     rules: str
     finished: bool
@@ -48,6 +53,10 @@ class GameSummary:
     players: tuple[PlayerResult, ...] = field(default_factory=tuple)
     leftover_sticks: int = 0  # riichi sticks on the table at the end, given to first place
     ledger: tuple[LedgerEntry, ...] = ()  # penalties, line by line
+
+    @property
+    def cancelled(self) -> bool:
+        return self.end_reason == CANCELLED
 
     def with_names(self, names: Sequence[str]) -> GameSummary:
         """The same game under other names (seat order)."""
@@ -87,7 +96,7 @@ def _count(counts: list[list[int]], before: TableState, after: TableState, event
 
 
 def _summary(state: TableState, counts: list[list[int]], hands: int) -> GameSummary:
-    finished = state.phase is Phase.GAME_OVER
+    finished = state.phase is Phase.GAME_OVER and state.end_reason != CANCELLED
     names = state.names or tuple(default_name(s) for s in range(SEATS))
     ranks = {s.seat: s for s in state.standings}
     players = []

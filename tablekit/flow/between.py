@@ -1,0 +1,82 @@
+"""Between games: the final standings, the evening so far, the league table (when a league
+is kept), then the next game with the same players.
+
+OK moves on a screen at a time; UNDO goes back a screen (on the final standings it takes
+back the last hand), and at the start of the next game UNDO takes that start back (the
+final standings again): one action per UNDO. Held UNDO opens the menu everywhere, where
+"Next game: choose the players" seats the players again. None of the screens writes to the
+journal, so a power cut comes back to the same screen (the flow's note) and the same
+evening (the journal keeps every game of it).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from tablekit.flow.stage import Stage
+from tablekit.game.evening import Evening
+from tablekit.game.session import in_force
+from tablekit.io.presses import ButtonName, ButtonPress
+
+LEAGUE_FRESH = 5.0  # seconds the league table shown is read again after
+
+if TYPE_CHECKING:
+    from tablekit.display.model import LeagueLine
+    from tablekit.flow.core import Flow
+
+
+def on_final(flow: Flow, press: ButtonPress) -> None:
+    if press.name is ButtonName.OK and not press.long:
+        flow.stage = Stage.EVENING
+    else:
+        flow.common(press)
+
+
+def on_evening(flow: Flow, press: ButtonPress) -> None:
+    if press.name is ButtonName.OK and not press.long:
+        if flow.league is not None:
+            flow.stage = Stage.LEAGUE
+        else:
+            next_game(flow)
+    else:
+        _back_or_menu(flow, press, Stage.FINAL)
+
+
+def on_league(flow: Flow, press: ButtonPress) -> None:
+    if press.name is ButtonName.OK and not press.long:
+        next_game(flow)
+    else:
+        _back_or_menu(flow, press, Stage.EVENING)
+
+
+def _back_or_menu(flow: Flow, press: ButtonPress, back: Stage) -> None:
+    if press.name is ButtonName.UNDO and not press.long:
+        flow.stage = back
+    else:
+        flow.common(press)
+
+
+def next_game(flow: Flow) -> None:
+    """The next game: the same rules, the same players in the same seats."""
+    state = flow.session.state
+    flow.start_game(state.rules, state.names, state.first_dealer)
+    flow.message = "next game: OK deals East 1 (UNDO: back to the last game's standings)"
+
+
+def evening(flow: Flow) -> Evening:
+    """The evening of the flow's journal (worked out again only when the journal grows)."""
+    at = len(flow.session.history)
+    if flow.evening_cache is None or flow.evening_cache[0] != at:
+        flow.evening_cache = (at, Evening.of(in_force(flow.session.history)[0]))
+    return flow.evening_cache[1]
+
+
+def league(flow: Flow) -> tuple[LeagueLine, ...] | None:
+    """The league table (None: no league kept), read again when the journal grows and
+    every few seconds (the app records a game after the step it ended in)."""
+    if flow.league is None:
+        return None
+    at = (len(flow.session.history), int(flow.clock() // LEAGUE_FRESH))
+    if flow.league_cache is None or flow.league_cache[0] != at:
+        flow.league_cache = (at, flow.league())
+    return flow.league_cache[1]

@@ -1,0 +1,102 @@
+"""The evening in the flow: after the final standings OK shows the evening so far (and the
+league table when one is kept), then starts the next game with the same players; UNDO goes
+back one screen or one action; a power cut comes back to the same screen and evening."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import DATA
+
+from tablekit.display.model import LeagueLine, Mode
+from tablekit.flow import Flow, Stage
+from tablekit.formats.tenhou import import_file
+from tablekit.game.session import Session
+from tablekit.io.presses import ButtonName, ButtonPress
+
+GAME = import_file(DATA / "tenhou-python-bot-28.xml")
+OK, UNDO = ButtonPress(ButtonName.OK), ButtonPress(ButtonName.UNDO)
+TABLE = (LeagueLine("Kaavi", 1, 48.0, 1.0, 4.1),)
+
+
+def play_game(flow: Flow, start: bool = True) -> None:
+    """The fixture game's hands (its start too when ``start``) straight into the journal."""
+    for event in GAME.events[0 if start else 1:]:
+        flow.session.submit(event)
+    flow.rest()
+
+
+@pytest.fixture
+def journal(tmp_path):
+    return tmp_path / "game.jsonl"
+
+
+def test_ok_after_the_final_standings_shows_the_evening_then_deals_the_next_game(journal):
+    flow = Flow(Session.open(journal))
+    play_game(flow)
+    assert flow.stage is Stage.FINAL
+    flow.handle(OK)
+    screen = flow.screen()
+    assert screen.mode is Mode.EVENING and screen.league is None
+    assert [(line.name, line.places, line.total) for line in screen.evening.lines()][:1] == [
+        ("Kaavi", (1,), 48.0)]
+    flow.handle(OK)                                  # no league: the next game
+    state = flow.session.state
+    assert flow.stage is Stage.BETWEEN_HANDS and state.names == GAME.start.names
+    assert state.scores == (25000,) * 4 and state.round_label == "East 1"
+    play_game(flow, start=False)
+    flow.handle(OK)
+    lines = {line.name: line for line in flow.screen().evening.lines()}
+    assert flow.screen().evening.counted == 2
+    assert (lines["Kaavi"].places, lines["Kaavi"].total) == ((1, 1), 96.0)
+    assert lines["Xenia"].scores == (-40.0, -40.0)
+
+
+def test_undo_goes_back_a_screen_and_takes_back_the_next_games_start(journal):
+    flow = Flow(Session.open(journal), league=lambda: TABLE)
+    play_game(flow)
+    final = flow.screen()
+    flow.handle(OK)
+    flow.handle(OK)
+    assert flow.stage is Stage.LEAGUE and flow.screen().league == TABLE
+    flow.handle(UNDO)
+    assert flow.stage is Stage.EVENING
+    flow.handle(UNDO)
+    assert flow.screen() == final                    # no journal line for a screen
+    for _ in range(3):
+        flow.handle(OK)
+    assert flow.stage is Stage.BETWEEN_HANDS
+    flow.handle(UNDO)                                # one action: the next game's start
+    assert flow.stage is Stage.FINAL and flow.session.state.standings == final.state.standings
+    flow.handle(ButtonPress(ButtonName.UNDO, long=True))
+    assert flow.stage is Stage.MENU
+
+
+@pytest.mark.parametrize("presses", [1, 2])
+def test_a_power_cut_between_games_comes_back_to_the_same_screen(journal, presses):
+    flow = Flow(Session.open(journal), league=lambda: TABLE)
+    play_game(flow)
+    for _ in range(presses):
+        flow.handle(OK)
+    before = flow.screen()
+    flow.session.close()
+    again = Flow(Session.open(journal), league=lambda: TABLE)
+    assert again.screen() == before
+    again.handle(OK if presses == 2 else UNDO)
+    assert again.stage is (Stage.BETWEEN_HANDS if presses == 2 else Stage.FINAL)
+    again.session.close()
+
+
+def test_a_cancelled_game_is_listed_but_does_not_count(journal):
+    from tablekit.game.events import GameEnded
+    from tablekit.game.summary import CANCELLED
+
+    flow = Flow(Session.open(journal))
+    play_game(flow)
+    flow.handle(OK)
+    flow.handle(OK)
+    flow.session.submit(GameEnded(CANCELLED))
+    flow.rest()
+    flow.handle(OK)
+    evening = flow.screen().evening
+    assert len(evening.games) == 2 and evening.counted == 1
+    assert evening.games[1].cancelled and not evening.games[1].finished
