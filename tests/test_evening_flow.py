@@ -100,3 +100,21 @@ def test_a_cancelled_game_is_listed_but_does_not_count(journal):
     evening = flow.screen().evening
     assert len(evening.games) == 2 and evening.counted == 1
     assert evening.games[1].cancelled and not evening.games[1].finished
+
+
+def test_run_with_a_league_records_a_game_that_ended_before_a_power_cut(journal, tmp_path):
+    """``tablekit run --league``: the league catches up with the journal at the start, and
+    the flow has the league's table for the screen between games."""
+    from tablekit.cli import main
+    from tablekit.league.database import connect
+    from tablekit.league.standings import league_table
+
+    session = Session.open(journal)
+    for event in GAME.events:
+        session.submit(event)
+    session.close()
+    league = tmp_path / "club.sqlite"
+    assert main(["run", "--camera", "none", "--buttons", "none", "--display",
+                 f"headless:{tmp_path / 'screens'}", "--journal", str(journal),
+                 "--league", str(league), "--frames", "2"]) == 0
+    assert [p.name for p in league_table(connect(league))][:1] == ["Kaavi"]

@@ -32,8 +32,12 @@ def _owari(path):
 
 def _expected_table():
     """Each player's games, total points and places, from the logs alone."""
+    return _expected_table_of(EVENING)
+
+
+def _expected_table_of(logs):
     totals = defaultdict(lambda: {"games": 0, "points": 0.0, "placements": [0, 0, 0, 0]})
-    for path in EVENING:
+    for path in logs:
         names, final, points = _owari(path)
         order = sorted(range(4), key=lambda s: (-final[s], s))  # Tenhou: ties by seat
         for place, seat in enumerate(order):
@@ -245,3 +249,84 @@ def test_replay_records_an_evening_in_the_league(tmp_path, capsys):
     expected = _expected_table()
     assert {n: (p.games, p.points) for n, p in table.items()} == {
         n: (e["games"], e["points"]) for n, e in expected.items()}
+
+
+def test_the_league_follows_a_final_hand_taken_back_and_played_again(tmp_path):
+    """UNDO on the final standings takes the game out of the league; its new end goes in."""
+    from types import SimpleNamespace
+
+    from tablekit.game.session import Session
+    from tablekit.league.record import game_recorder
+
+    db = connect(tmp_path / "league.sqlite")
+    journal = tmp_path / "game.jsonl"
+    hook = game_recorder(db, journal)
+    session = Session.open(journal)
+    app = SimpleNamespace(flow=SimpleNamespace(session=session))
+    for event in import_file(EVENING[0]).events:
+        session.submit(event)
+        hook(app)
+    games = "SELECT COUNT(*) FROM games"
+    assert db.execute(games).fetchone()[0] == 1
+    session.undo()
+    hook(app)
+    assert db.execute(games).fetchone()[0] == 0
+    assert db.execute("SELECT COUNT(*) FROM results").fetchone()[0] == 0
+    session.redo()
+    hook(app)
+    assert db.execute(games).fetchone()[0] == 1
+
+
+MID_EVENING = textwrap.dedent("""
+    import os, signal, sys
+    from pathlib import Path
+    from types import SimpleNamespace
+    from tablekit.formats.tenhou import import_file
+    from tablekit.game.session import Session
+    from tablekit.league.database import connect
+    from tablekit.league.record import game_recorder
+
+    journal, logs, unhooked = Path(sys.argv[2]), sys.argv[3:6], sys.argv[6] == "unhooked"
+    hook = game_recorder(connect(Path(sys.argv[1])), journal)
+    session = Session.open(journal)
+    app = SimpleNamespace(flow=SimpleNamespace(session=session))
+    for number, log in enumerate(logs):
+        events = import_file(Path(log)).events
+        for index, event in enumerate(events):
+            session.submit(event)
+            if number == 2 and index == len(events) // 2:
+                os.kill(os.getpid(), signal.SIGKILL)  # the power goes in the third game
+            if not (unhooked and number == 1 and index == len(events) - 1):
+                hook(app)  # (unhooked: the power went before the loop saw game 2 end)
+""")
+
+
+@pytest.mark.parametrize("seen", ["hooked", "unhooked"])
+def test_a_power_cut_mid_evening_loses_no_finished_game(tmp_path, seen):
+    """Two games played and a third half played at the table when the power goes: after
+    the restart the league holds the two finished games (one recorded at the restart when
+    the power went before the loop saw it end), whole, and nothing of the third."""
+    from types import SimpleNamespace
+
+    from tablekit.game.session import Session
+    from tablekit.league.record import game_recorder
+
+    path, journal = tmp_path / "league.sqlite", tmp_path / "game.jsonl"
+    process = subprocess.run(
+        [sys.executable, "-c", MID_EVENING, str(path), str(journal), *map(str, EVENING), seen],
+        env={**os.environ, "PYTHONPATH": os.getcwd()}, timeout=120, capture_output=True,
+        text=True)
+    assert process.returncode == -signal.SIGKILL, process.stderr
+    db = connect(path)
+    recorded = db.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+    assert recorded == (2 if seen == "hooked" else 1)
+    session = Session.open(journal)                       # the restart
+    game_recorder(db, journal)(SimpleNamespace(flow=SimpleNamespace(session=session)))
+    assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    assert db.execute("SELECT COUNT(*) FROM games").fetchone()[0] == 2
+    per_game = db.execute("SELECT game_id, COUNT(*) FROM results GROUP BY game_id").fetchall()
+    assert [count for _, count in per_game] == [4, 4]
+    expected = _expected_table_of(EVENING[:2])
+    table = {p.name: p for p in league_table(db)}
+    assert {name: (p.games, p.points) for name, p in table.items()} == {
+        name: (entry["games"], entry["points"]) for name, entry in expected.items()}

@@ -97,11 +97,7 @@ def run(args: argparse.Namespace) -> int:
         if app.buttons is not None:
             report(f"buttons: reading keys from this terminal; {HELP}")
     if args.league is not None:  # each game that ends goes into the league
-        from tablekit.league.database import connect
-        from tablekit.league.record import game_recorder
-
-        app.hooks.append(game_recorder(connect(args.league), args.journal or default_journal(),
-                                       warn=fault))
+        _keep_league(app, args.league, args.journal or default_journal(), fault)
     _greet(app.flow, faults, feed is not None)
     signal.signal(signal.SIGTERM, lambda *_: setattr(app, "running", False))
     try:
@@ -118,6 +114,23 @@ def run(args: argparse.Namespace) -> int:
         if web is not None:
             web.stop()
     return 0
+
+
+def _keep_league(app: Any, path: Path, journal: Path, fault: Any) -> None:
+    """The league follows the journal's finished games; its table is shown between games.
+    A league file that cannot be opened is a fault: the games are played without it."""
+    from tablekit.display.model import league_lines
+    from tablekit.league.database import connect
+    from tablekit.league.record import game_recorder
+    from tablekit.league.standings import league_table
+
+    try:
+        db = connect(path)
+    except (TablekitError, OSError) as error:
+        fault(f"league: {one_line(error)}; games are not recorded")
+        return
+    app.hooks.append(game_recorder(db, journal, warn=fault))
+    app.flow.league = lambda: league_lines(league_table(db))
 
 
 def _players(args: argparse.Namespace, report: Any) -> tuple[str, ...]:

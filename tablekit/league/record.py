@@ -105,25 +105,62 @@ def recorder(db: sqlite3.Connection, names: Sequence[str] | None = None, season:
     return on_hand
 
 
+def forget_game(db: sqlite3.Connection, key: str) -> bool:
+    """Take the game recorded under ``key`` out of the league (its last hand was taken back
+    at the table), in one transaction; whether there was one."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        gone = db.execute("DELETE FROM games WHERE game_key = ?", (key,)).rowcount
+        db.execute("COMMIT")
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    return bool(gone)
+
+
+def sync_journal(db: sqlite3.Connection, events: Sequence[Event], journal: Path,
+                 season: str = "") -> list[str]:
+    """Make the league hold exactly the finished games of a journal's events in force:
+    each finished game is recorded (once, under a key naming the journal and where the
+    game starts in it), a game recorded before but no longer finished (taken back) is
+    taken out. The keys written or removed."""
+    prefix = f"run:{Path(journal).resolve()}:"
+    active = in_force(list(events))[0]
+    starts = [i for i, event in enumerate(active) if isinstance(event, GameStarted)]
+    finished = {}
+    for start, end in zip(starts, [*starts[1:], len(active)], strict=True):
+        summary = summarise(active[start:end])
+        if summary.finished:
+            finished[f"{prefix}{start}"] = summary
+    changed = [key for key in _keys(db, prefix) if key not in finished and forget_game(db, key)]
+    for key, summary in finished.items():
+        if record_game(db, summary, season=season, key=key) is not None:
+            changed.append(key)
+    return changed
+
+
+def _keys(db: sqlite3.Connection, prefix: str) -> list[str]:
+    rows = db.execute("SELECT game_key FROM games WHERE substr(game_key, 1, ?) = ?",
+                      (len(prefix), prefix))
+    return [key for (key,) in rows]
+
+
 def game_recorder(db: sqlite3.Connection, journal: Path, season: str = "",
                   warn: Callable[[str], None] | None = None) -> Callable[[Any], None]:
-    """A hook for the app's loop (``App.hooks``): each game of the journal that ends goes
-    into the league once, under the names it was played with (its key: the journal and
-    where the game starts in it, so a journal's next game is a game of its own)."""
-    done: set[str] = set()
+    """A hook for the app's loop (``App.hooks``): the league follows the journal's finished
+    games (:func:`sync_journal`): once when the loop starts (a game that ended just before
+    a power cut is recorded then), and whenever a game ends or its end is taken back."""
+    seen: list[tuple[Phase, int] | None] = [None]  # the phase and journal length synced at
 
     def hook(app: Any) -> None:
         session = app.flow.session
-        if session.state.phase is not Phase.GAME_OVER:
+        now, was = (session.state.phase, len(session.history)), seen[0]
+        over = Phase.GAME_OVER in (now[0], was[0] if was else Phase.GAME_OVER)
+        if now == was or not over:
             return
-        active = in_force(session.history)[0]
-        start = max(i for i, event in enumerate(active) if isinstance(event, GameStarted))
-        key = f"run:{Path(journal).resolve()}:{start}"
-        if key in done:
-            return
-        done.add(key)
+        seen[0] = now
         try:
-            record_game(db, active[start:], season=season, key=key)
+            sync_journal(db, session.history, journal, season)
         except LeagueError as error:
             if warn is None:
                 raise
