@@ -118,3 +118,71 @@ def test_run_with_a_league_records_a_game_that_ended_before_a_power_cut(journal,
                  f"headless:{tmp_path / 'screens'}", "--journal", str(journal),
                  "--league", str(league), "--frames", "2"]) == 0
     assert [p.name for p in league_table(connect(league))][:1] == ["Kaavi"]
+
+
+# -- penalties and ending a game early, from the menu -----------------------------------
+
+def dealt(journal, **options) -> Flow:
+    from tablekit.rules.presets import TENHOU, with_options
+
+    flow = Flow(Session.open(journal))
+    flow.start_game(with_options(TENHOU, **options), ("Aki", "Ben", "Cho", "Dai"))
+    flow.handle(OK)                                   # no camera: the hand from the buttons
+    return flow
+
+
+def choose(flow: Flow, label: str, held: bool = False) -> None:
+    """Open the menu (unless one is open) and choose the item that starts with ``label``."""
+    if flow.stage is not Stage.MENU:
+        flow.handle(ButtonPress(ButtonName.UNDO, long=True))
+    labels = [item.label for item in flow.menu]
+    target = next(i for i, text in enumerate(labels) if text.startswith(label))
+    while flow.selected != target:
+        flow.handle(UNDO)                             # UNDO moves down the menu
+    flow.handle(ButtonPress(ButtonName.OK, long=held))
+
+
+@pytest.mark.parametrize("shared", [False, True])
+def test_a_penalty_from_the_menu_goes_into_the_ledger_and_the_final_standings(journal, shared):
+    flow = dealt(journal, penalties_shared=shared)
+    choose(flow, "Penalty: West (Cho)")
+    assert flow.screen().menu.title == "Penalty: West (Cho)"
+    flow.session.close()
+    flow = Flow(Session.open(journal))                # a power cut: the amounts again
+    choose(flow, "6,000" if shared else "2,000")
+    state = flow.session.state
+    assert state.penalties[2] == (6000 if shared else 2000) and flow.stage is Stage.PLAY
+    assert sum(entry.points for entry in state.ledger) == (0 if shared else 2000)
+    choose(flow, "End the game now", held=True)
+    choose(flow, "End it")
+    final = flow.screen()
+    assert final.mode is Mode.FINAL
+    assert {s.seat: s.score for s in final.state.standings}[2] == (
+        -21.0 if shared else -17.0)                   # 25,000, 3rd by seat: -5 -10, less
+    #                                                   the penalty (in thousands)
+    flow.handle(UNDO)                                 # the end taken back: play on
+    assert flow.stage is Stage.PLAY and flow.session.state.penalties[2]
+
+
+def test_ending_a_game_early_needs_a_held_ok_and_a_confirmation(journal):
+    flow = dealt(journal)
+    choose(flow, "End the game now")
+    assert flow.stage is Stage.MENU and "hold OK" in flow.message
+    flow.handle(ButtonPress(ButtonName.OK, long=True))
+    assert flow.screen().menu.title == "End the game now?"
+    flow.handle(OK)                                   # the first item: play on
+    assert flow.stage is Stage.PLAY
+    choose(flow, "End the game now", held=True)
+    choose(flow, "Cancel it")
+    flow.handle(OK)
+    evening = flow.screen().evening
+    assert evening.games[0].cancelled and evening.counted == 0
+
+
+def test_a_chombo_that_ends_the_game_takes_the_penalty_off_the_offender(journal):
+    flow = dealt(journal, chombo="end_game", chombo_penalty=20000)
+    choose(flow, "Chombo: South (Ben)")
+    state = flow.session.state
+    assert flow.stage is Stage.FINAL and "chombo by South (Ben)" in state.end_reason
+    assert state.penalties == (0, 20000, 0, 0)
+    assert {s.seat: s.score for s in state.standings}[1] == -15.0  # 2nd by seat: -5 +10 -20

@@ -35,6 +35,7 @@ from tablekit.game.events import (
     Event,
     GameStarted,
     HandStarted,
+    Penalty,
     RiichiDeclared,
     WinnerHand,
     Won,
@@ -104,6 +105,9 @@ def example_screens(game: Path = FIXTURE_GAME, layout: Layout = "facing") -> lis
         Example("hand-result-draw", ScreenModel(draw.after, Mode.HAND_RESULT)),
         Example("hand-result-abortive", ScreenModel(_four_winds(draw.after), Mode.HAND_RESULT)),
         Example("final", ScreenModel(last.after, Mode.FINAL)),
+        Example("final-penalties", ScreenModel(replay(
+            [Penalty(last.before.dealer, 8000, "penalty from the menu"), last.last],
+            last.before), Mode.FINAL)),
         Example("menu", ScreenModel(big_tsumo.before, Mode.MENU, menu=_menu(big_tsumo.before))),
         Example("fix-tiles", ScreenModel(last.before, Mode.FIX_TILES,
                                          fix=_fixing(last.last, last.before.dora))),

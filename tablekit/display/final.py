@@ -2,7 +2,8 @@
 as the rules say), and the riichi sticks left on the table going to first place.
 
 Names: ``final.rankN``, ``final.seatN``, ``final.pointsN``, ``final.scoreN`` (N the rank,
-1-4) and ``final.rules``.
+1-4), ``final.rules`` and, when the game had penalties, ``final.ledger`` (what the ledger
+took off or gave each seat: the scores include it).
 
 >>> ordinal(1), ordinal(2), ordinal(3), ordinal(4)
 ('1st', '2nd', '3rd', '4th')
@@ -56,7 +57,8 @@ def draw_final(canvas: Canvas, model: ScreenModel, area: pygame.Rect) -> None:
     if state.leftover_sticks:
         reason += f" · {leftover_text(state.leftover_sticks, state.rules)}"
     body = overlay_frame(canvas, area, "Final standings", reason, rules_line(state.rules))
-    height = min(body.height / (SEATS + 1), canvas.unit * 13)
+    ledger = ledger_text(state)
+    height = min(body.height / (SEATS + 1 + bool(ledger)), canvas.unit * 13)
     header = pygame.Rect(body.left, body.top, body.width, round(height * 0.6))
     table_row(canvas, header.inflate(-round(canvas.unit * 3), 0),
               [("", "left", ""), ("", "left", ""), ("points", "right", "final.head_points"),
@@ -65,6 +67,25 @@ def draw_final(canvas: Canvas, model: ScreenModel, area: pygame.Rect) -> None:
         row = pygame.Rect(body.left, round(header.bottom + index * height), body.width,
                           round(height))
         _standing_row(canvas, row, standing, state)
+    if ledger:
+        line = pygame.Rect(body.left, round(header.bottom + SEATS * height), body.width,
+                           round(height * 0.8))
+        canvas.text(line.inflate(-round(canvas.unit * 3), 0), ledger, line.height * 0.55,
+                    theme.NEGATIVE, "left", "final.ledger", shrink=0.6)
+
+
+def ledger_text(state: TableState) -> str:
+    """``Penalties: West (Chie) −8,000``: each seat's ledger total, by starting wind ('':
+    no penalties).
+
+    >>> from dataclasses import replace
+    >>> ledger_text(replace(TableState.new(), penalties=(0, 0, 8000, 0)))
+    'Penalties: West −8,000'
+    """
+    starting = tuple((seat - state.first_dealer) % SEATS for seat in range(SEATS))
+    parts = [f"{seat_label(seat, starting, state.names)} {theme.signed(-points)}"
+             for seat, points in enumerate(state.penalties) if points]
+    return "Penalties: " + " · ".join(parts) if parts else ""
 
 
 def _standing_row(canvas: Canvas, row: pygame.Rect, standing: Standing,

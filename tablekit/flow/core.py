@@ -75,6 +75,7 @@ class Flow:
     riichi_waiting: set[int] = field(default_factory=set)
     tenpai: list[bool] = field(default_factory=lambda: [False] * SEATS)
     menu: tuple[MenuItem, ...] = ()
+    menu_title: str = "Menu"
     selected: int = 0
     differences_for: int | None = None
     differences_until: float = 0.0
@@ -143,7 +144,7 @@ class Flow:
         return ScreenModel(
             state=state, mode=mode, layout=self.layout, preview=self.preview,
             tenpai=tuple(self.tenpai) if self.stage is Stage.TENPAI else None,
-            menu=Menu("Menu", tuple(item.label for item in self.menu), self.selected)
+            menu=Menu(self.menu_title, tuple(item.label for item in self.menu), self.selected)
             if self.stage is Stage.MENU else None, warnings=self.warnings,
             message=self.message, differences_for=self.differences_for,
             fix=fix.view() if fix else None,

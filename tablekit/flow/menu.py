@@ -3,6 +3,8 @@
 >>> from tablekit.game.state import TableState
 >>> [item.label for item in menu_items(TableState.new())[:3]]
 ['Close', 'Undo', 'Redo']
+>>> [item.label for item in penalty_items(TableState.new(), 1)][:3]
+['Back', '1,000 off South', '2,000 off South']
 >>> abort_item("four_winds")
 MenuItem(label='Abortive draw: four winds', action=<Action.ABORTIVE_DRAW: 'abortive draw'>, \
 argument='four_winds')
@@ -26,9 +28,20 @@ class Action(Enum):
     ABORTIVE_DRAW = "abortive draw"   # argument: the kind
     CHOMBO = "chombo"                 # argument: the seat
     LAYOUT = "layout"                 # argument: the layout to switch to
-    END_GAME = "end game"
+    PENALTY = "penalty"               # argument: the seat; opens the amounts
+    PENALTY_AMOUNT = "penalty amount"  # argument: "seat:points"
+    END_GAME = "end game"             # held OK: opens the confirmation
+    END_COUNTED = "end counted"       # the game ends, the points as they stand count
+    END_CANCELLED = "end cancelled"   # the game ends and does not count
     NEW_GAME = "new game"             # argument: the preset's name
     NEXT_RULES = "next rules"
+
+
+HELD = frozenset({Action.END_GAME})
+"""The items only a held OK chooses (a plain OK says so): ending a game early."""
+PENALTY_STEPS = (1000, 2000, 4000, 8000)
+"""The amounts a penalty from the menu may have (in points; three times as much when the
+rules share penalties among the other three, so that each of them gets a whole amount)."""
 
 
 @dataclass(frozen=True)
@@ -51,12 +64,33 @@ def menu_items(state: TableState, layout: str = "facing", next_rules: str = "ten
             items += [abort_item(kind) for kind in ABORTS]
         items += [MenuItem(f"Chombo: {seat_name(state, s)}", Action.CHOMBO, s)
                   for s in range(SEATS)]
+    if state.phase in (Phase.HAND_IN_PLAY, Phase.HAND_OVER):
+        items += [MenuItem(f"Penalty: {seat_name(state, s)}", Action.PENALTY, s)
+                  for s in range(SEATS)]
     other = "centre" if layout == "facing" else "facing"
-    items += [MenuItem(f"Layout: {other}", Action.LAYOUT, other),
-              MenuItem("End the game now", Action.END_GAME),
-              MenuItem(f"New game ({next_rules})", Action.NEW_GAME, next_rules),
+    items.append(MenuItem(f"Layout: {other}", Action.LAYOUT, other))
+    if state.phase in (Phase.HAND_IN_PLAY, Phase.HAND_OVER):
+        items.append(MenuItem("End the game now (hold OK)", Action.END_GAME))
+    items += [MenuItem(f"New game ({next_rules})", Action.NEW_GAME, next_rules),
               MenuItem("Rules for a new game", Action.NEXT_RULES)]
     return tuple(items)
+
+
+def penalty_items(state: TableState, seat: int) -> tuple[MenuItem, ...]:
+    """The amounts a penalty against ``seat`` may have, after a way back."""
+    share = 3 if state.rules.penalties_shared else 1
+    to = " to the others" if share > 1 else ""
+    return (MenuItem("Back", Action.CLOSE), *(
+        MenuItem(f"{points * share:,} off {seat_name(state, seat)}{to}", Action.PENALTY_AMOUNT,
+                 f"{seat}:{points * share}") for points in PENALTY_STEPS))
+
+
+def end_items() -> tuple[MenuItem, ...]:
+    """The confirmation of a game ended early: play on first (an OK too many changes
+    nothing), then end it and count it, or cancel it (see :data:`CANCELLED`)."""
+    return (MenuItem("No: play on", Action.CLOSE),
+            MenuItem("End it: the points as they stand count", Action.END_COUNTED),
+            MenuItem("Cancel it: the game does not count", Action.END_CANCELLED))
 
 
 def abort_item(kind: str) -> MenuItem:

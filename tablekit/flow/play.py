@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from tablekit.flow.menu import Action, MenuItem, menu_items
+from tablekit.flow.menu import HELD, Action, MenuItem, end_items, menu_items, penalty_items
 from tablekit.flow.stage import MISSED_AT_END, WIN_WINDOW, Stage
 from tablekit.flow.win import WinInProgress
 from tablekit.game.events import (
@@ -18,9 +18,11 @@ from tablekit.game.events import (
     ExhaustiveDraw,
     GameEnded,
     HandStarted,
+    Penalty,
     RiichiDeclared,
 )
 from tablekit.game.state import SEATS, seat_name
+from tablekit.game.summary import CANCELLED
 from tablekit.io.presses import ButtonName, ButtonPress
 from tablekit.rules.presets import PRESETS
 
@@ -80,8 +82,11 @@ def on_menu(flow: Flow, press: ButtonPress) -> None:
         step = -1 if press.name is ButtonName.RIICHI else 1
         flow.selected = (flow.selected + step) % len(flow.menu)
     elif press.name is ButtonName.OK:
-        flow.rest()
         item = flow.menu[flow.selected]
+        if item.action in HELD and not press.long:
+            flow.message = f"hold OK to choose '{item.label}'"
+            return
+        flow.rest()
         CHOICES[item.action](flow, item)
 
 
@@ -131,9 +136,36 @@ def open_tenpai(flow: Flow) -> None:
 
 
 def open_menu(flow: Flow, selected: int = 0) -> None:
-    flow.menu = menu_items(flow.session.state, flow.layout, flow.next_rules)
+    open_submenu(flow, "Menu", menu_items(flow.session.state, flow.layout, flow.next_rules),
+                 selected)
+
+
+def open_submenu(flow: Flow, title: str, items: tuple[MenuItem, ...], selected: int = 0
+                 ) -> None:
+    """A menu of its own (a penalty's amounts, a confirmation): the same buttons."""
+    flow.menu_title, flow.menu = title, items
     flow.selected = selected % len(flow.menu)
     flow.stage = Stage.MENU
+
+
+def _penalty(flow: Flow, item: MenuItem) -> None:
+    seat = int(item.argument or 0)
+    open_submenu(flow, f"Penalty: {seat_name(flow.session.state, seat)}",
+                 penalty_items(flow.session.state, seat))
+
+
+def _penalty_amount(flow: Flow, item: MenuItem) -> None:
+    seat, points = (int(part) for part in str(item.argument).split(":"))
+    shared = flow.session.state.rules.penalties_shared
+    if flow.submit(Penalty(seat, points, "penalty from the menu", shared)):
+        flow.message = f"{points:,} off {seat_name(flow.session.state, seat)}" + (
+            " to the others" if shared else "") + " (UNDO takes it back)"
+
+
+def _end(flow: Flow, reason: str) -> None:
+    """End the game now, an action of its own: UNDO on the final standings takes the end
+    back and the game goes on."""
+    _submit_and_rest(flow, GameEnded(reason))
 
 
 def _next_rules(flow: Flow, _: MenuItem) -> None:
@@ -161,7 +193,11 @@ CHOICES: dict[Action, Callable[[Flow, MenuItem], None]] = {
     Action.CHOMBO: lambda flow, item: _submit_and_rest(
         flow, Chombo(item.argument)),  # type: ignore[arg-type]
     Action.LAYOUT: _layout,
-    Action.END_GAME: lambda flow, _: _submit_and_rest(flow, GameEnded("ended from the menu")),
+    Action.PENALTY: _penalty,
+    Action.PENALTY_AMOUNT: _penalty_amount,
+    Action.END_GAME: lambda flow, _: open_submenu(flow, "End the game now?", end_items()),
+    Action.END_COUNTED: lambda flow, _: _end(flow, "ended early by the players"),
+    Action.END_CANCELLED: lambda flow, _: _end(flow, CANCELLED),
     Action.NEW_GAME: lambda flow, item: flow.start_game(  # the same players, new rules
         PRESETS[str(item.argument)], flow.session.state.names),
     Action.NEXT_RULES: _next_rules,

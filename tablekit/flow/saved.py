@@ -1,10 +1,11 @@
 """What the flow knows beyond the journal's events, saved beside the journal after every
 input that changes it: the stage and its message, a win in progress (claims, reading,
 proposal, tiles being fixed, values being entered), a riichi waiting for its discard, the
-tenpai declarations and the menu. The note names how many journal lines it goes with; a
-note older than the journal (a power cut between the two writes) is not used, and the
-flow rests at the stage the table's phase calls for. Previews are scored again from the
-proposal, so only events, tiles and numbers are written.
+tenpai declarations and the menu (its items as shown: a penalty's amounts, a
+confirmation). The note names how many journal lines it goes with; a note older than the
+journal (a power cut between the two writes) is not used, and the flow rests at the stage
+the table's phase calls for. Previews are scored again from the proposal, so only events,
+tiles and numbers are written.
 
 >>> tiles_out([Tile.from_code("0p"), None]), tiles_in(["0p", None])
 (['0p', None], [Tile('0p'), None])
@@ -18,7 +19,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from tablekit.flow.menu import menu_items
+from tablekit.flow.menu import Action, MenuItem
 from tablekit.flow.stage import WIN_STAGES, Stage
 from tablekit.flow.win import Entry, WinInProgress
 from tablekit.game.events import BadEvent, Won, from_dict, to_dict
@@ -84,7 +85,8 @@ def snapshot(flow: Flow) -> dict[str, Any]:
     if flow.stage is Stage.TENPAI:
         data["tenpai"] = list(flow.tenpai)
     if flow.stage is Stage.MENU:
-        data["selected"] = flow.selected
+        data["menu"] = {"title": flow.menu_title, "selected": flow.selected, "items": [
+            [item.label, item.action.name, item.argument] for item in flow.menu]}
     if flow.win is not None:
         data["win"] = win_out(flow.win)
     return data
@@ -100,8 +102,10 @@ def _apply(flow: Flow, data: dict[str, Any]) -> None:
     if stage is Stage.TENPAI:
         flow.tenpai = [bool(x) for x in data["tenpai"]]
     if stage is Stage.MENU:
-        flow.menu = menu_items(flow.session.state, flow.layout, flow.next_rules)
-        flow.selected = data["selected"] % len(flow.menu)
+        menu = data["menu"]
+        flow.menu = tuple(MenuItem(label, Action[action], argument)
+                          for label, action, argument in menu["items"])
+        flow.menu_title, flow.selected = menu["title"], menu["selected"] % len(flow.menu)
     if "win" in data:
         flow.win = win_in(data["win"], flow.clock() + data.get("left", 0.0))
         _score_again(flow, flow.win, stage, tuple(data["win"]["doubts"]))

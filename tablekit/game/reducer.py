@@ -415,8 +415,12 @@ def _chombo(state: TableState, event: Chombo) -> TableState:
                 deltas[payer_to] += pays
     state = replace(state, sticks=state.sticks - len(refunds), pending_riichi=None)
     result = HandResult(ResultKind.CHOMBO, tuple(deltas), detail=seat_name(state, event.seat))
-    return finish_hand(state, result, dealer_continues=True, replay_hand=True,
-                       penalty_seat=event.seat if state.rules.chombo == "penalty" else None)
+    state = finish_hand(state, result, dealer_continues=True, replay_hand=True,
+                        penalty_seat=None if state.rules.chombo == "mangan" else event.seat)
+    if state.rules.chombo == "end_game":
+        return final_standings(state, f"chombo by {seat_name(state, event.seat)}: the game "
+                                      "ends")
+    return state
 
 
 def _penalty(state: TableState, event: Penalty) -> TableState:

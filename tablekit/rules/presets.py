@@ -71,8 +71,9 @@ class Rules:
     nagashi_mangan: bool = True
     time_limit: int = 0  # minutes a game may last (0: no limit), for tournaments
     end_of_time: Literal["finish_hand", "one_more_hand"] = "finish_hand"
-    chombo: Literal["mangan", "penalty"] = "mangan"
-    chombo_penalty: int = 20000
+    chombo: Literal["mangan", "penalty", "end_game"] = "mangan"
+    chombo_penalty: int = 20000  # points off the final score ("penalty", "end_game")
+    penalties_shared: bool = False  # a penalty is paid to the other three: the ledger sums to 0
     notes: tuple[str, ...] = field(default_factory=tuple)
 
     @property
@@ -118,8 +119,13 @@ class Rules:
             ("Time limit", f"{self.time_limit} minutes, then " + (
                 "the hand in play is finished" if self.end_of_time == "finish_hand"
                 else "one more hand is played") if self.time_limit else "none"),
-            ("Chombo", "mangan payment, hand replayed" if self.chombo == "mangan"
-             else f"{self.chombo_penalty:,} off the final score, hand replayed"),
+            ("Chombo", {"mangan": "mangan payment, hand replayed",
+                        "penalty": f"{self.chombo_penalty:,} off the final score, hand "
+                                   "replayed",
+                        "end_game": f"{self.chombo_penalty:,} off the final score, the "
+                                    "game ends"}[self.chombo]),
+            ("Penalties", "paid to the other three (zero-sum)" if self.penalties_shared
+             else "off the final score"),
         ]
 
 
@@ -184,7 +190,7 @@ PRESETS: dict[str, Rules] = {r.name: r for r in (TENHOU, EMA2016, WRC2025)}
 _FIELDS = {f.name: f for f in dataclasses.fields(Rules)}
 _CHOICES = {"kazoe": ("yakuman", "sanbaiman"), "multi_ron": ("all", "double", "head_bump"),
             "length": ("hanchan", "tonpuusen"), "multi_ron_honba": ("nearest", "each"),
-            "chombo": ("mangan", "penalty"), "double_wind_fu": (2, 4),
+            "chombo": ("mangan", "penalty", "end_game"), "double_wind_fu": (2, 4),
             "final_rounding": ("tenhou", "none"),
             "end_of_time": ("finish_hand", "one_more_hand")}
 
