@@ -186,3 +186,52 @@ def test_a_chombo_that_ends_the_game_takes_the_penalty_off_the_offender(journal)
     assert flow.stage is Stage.FINAL and "chombo by South (Ben)" in state.end_reason
     assert state.penalties == (0, 20000, 0, 0)
     assert {s.seat: s.score for s in state.standings}[1] == -15.0  # 2nd by seat: -5 +10 -20
+
+
+# -- the game timer -----------------------------------------------------------------------
+
+def timed(journal, now, policy="finish_hand") -> Flow:
+    from tablekit.rules.presets import TENHOU, with_options
+
+    flow = Flow(Session.open(journal), wall=lambda: now[0])
+    flow.start_game(with_options(TENHOU, time_limit=60, end_of_time=policy))
+    flow.handle(OK)
+    return flow
+
+
+def draw_hand(flow: Flow) -> None:
+    """An exhaustive draw from the buttons: OK opens the declarations, OK ends the hand."""
+    flow.handle(OK)
+    flow.handle(OK)
+
+
+@pytest.mark.parametrize("policy", ["finish_hand", "one_more_hand"])
+def test_time_called_in_a_hand_ends_the_game_as_the_policy_says(journal, policy):
+    now = [1000.0]
+    flow = timed(journal, now, policy)
+    assert flow.screen().timer == ("60:00 left, about 11 hands" if policy == "finish_hand"
+                                   else "60:00 left, about 12 hands")  # 6 minutes a hand
+    now[0] += 30 * 60
+    flow.tick()
+    assert flow.screen().timer.startswith("30:00 left")
+    now[0] += 31 * 60                                 # time is called in the first hand
+    flow.session.close()
+    flow = Flow(Session.open(journal), wall=lambda: now[0])   # a power cut: the same clock
+    flow.tick()
+    assert flow.screen().timer == ("time is up: 1 more hand" if policy == "finish_hand"
+                                   else "time is up: 2 more hands")
+    draw_hand(flow)
+    if policy == "one_more_hand":
+        assert flow.stage is Stage.BETWEEN_HANDS
+        flow.handle(OK)
+        draw_hand(flow)
+    assert flow.stage is Stage.FINAL and flow.session.state.end_reason == "time is up"
+    assert flow.screen().timer == ""
+    flow.handle(UNDO)                                 # the hand and the end, one action
+    assert flow.stage is Stage.PLAY and flow.session.state.phase.value == "hand in play"
+
+
+def test_a_game_without_a_time_limit_shows_no_clock(journal):
+    flow = Flow(Session.open(journal), wall=lambda: 0.0)
+    flow.start_game(GAME.rules)
+    assert flow.screen().timer == "" and flow.timer is None

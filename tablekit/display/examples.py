@@ -7,7 +7,7 @@ event, before it is applied. No pygame here: the app and tests can build these f
 
 >>> names = [example.name for example in example_screens()]
 >>> names[:4], names[-3:]
-(['scoreboard', 'differences', 'warnings', 'win-confirm'], ['new-game', 'evening', 'league'])
+(['scoreboard', 'differences', 'warnings', 'timed'], ['new-game', 'evening', 'league'])
 """
 
 from __future__ import annotations
@@ -42,10 +42,12 @@ from tablekit.game.events import (
 )
 from tablekit.game.reducer import apply, replay
 from tablekit.game.state import TableState, seat_name
+from tablekit.game.timer import game_clock
 from tablekit.league.database import migrate
 from tablekit.league.record import record_game
 from tablekit.league.standings import league_table
 from tablekit.resources import packaged
+from tablekit.rules.presets import with_options
 from tablekit.tiles import Tile, parse_tiles
 
 FIXTURE_GAME = packaged("data", "tenhou-python-bot-28.xml")
@@ -96,6 +98,9 @@ def example_screens(game: Path = FIXTURE_GAME, layout: Layout = "facing") -> lis
         Example("warnings", ScreenModel(
             big_tsumo.before, warnings=("Camera lost: check the cable", "Low confidence 54%"),
             message=_refusal(big_tsumo.before))),
+        Example("timed", ScreenModel(big_tsumo.before, timer=game_clock(
+            with_options(big_tsumo.before.rules, time_limit=90), elapsed=58 * 60,
+            hands_played=5, time_up_hands=0).text)),
         Example("win-confirm", ScreenModel(last.before, Mode.WIN_CONFIRM, preview=preview(
             last.before, last.last, ("8s read at 64%: 8s or 9s?",)))),
         Example("win-confirm-double-ron", _double_ron()),

@@ -99,3 +99,4 @@ class ScreenModel:
     fix: TileFixView | None = None   # FIX_TILES: the tiles being put right
     evening: Evening | None = None   # EVENING: the games of the evening so far
     league: tuple[LeagueLine, ...] | None = None  # kept: the league table (None: no league)
+    timer: str = ""                  # a timed game: "30:00 left, about 5 hands"

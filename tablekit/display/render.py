@@ -1,5 +1,6 @@
 """Draw one :class:`ScreenModel` on a Surface: the screen for its mode, the warnings banner
-at the top, the status line and the button legend at the bottom.
+at the top, the status line (a timed game's clock, then the message) and the button legend
+at the bottom.
 
 >>> import pygame
 >>> from tablekit.game.state import TableState
@@ -49,13 +50,13 @@ def render(model: ScreenModel, surface: pygame.Surface) -> Frame:
     surface.fill(theme.BACKGROUND)
     shown = model if _has_data(model) else replace(model, mode=Mode.SCOREBOARD)
     legend = strip_legend(shown)
+    line = " · ".join(text for text in (model.timer, model.message) if text)
     banner, content, status, legend_area = screen_areas(
-        surface.get_size(), canvas.unit, bool(model.warnings), bool(model.message),
-        bool(legend))
+        surface.get_size(), canvas.unit, bool(model.warnings), bool(line), bool(legend))
     if banner is not None:
         _banner(canvas, banner, model.warnings)
     if status is not None:
-        _status(canvas, status, model.message)
+        _status(canvas, status, line)
     if legend_area is not None:
         canvas.text(inset(legend_area, legend_area.height * 0.15), legend,
                     legend_area.height * 0.62, theme.MUTED, name="legend")

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tablekit.display.model import Layout, LeagueLine, Menu, Mode, ScreenModel, WinPreview
-from tablekit.flow import between, by_hand, claims, confirm, play
+from tablekit.flow import between, by_hand, claims, confirm, play, timing
 from tablekit.flow.camera_side import CameraSide
 from tablekit.flow.menu import MenuItem
 from tablekit.flow.saved import default_rules, restore, save
@@ -81,6 +81,9 @@ class Flow:
     differences_until: float = 0.0
     next_rules: str = "tenhou"
     league: Callable[[], tuple[LeagueLine, ...]] | None = None  # the table, when kept
+    wall: Callable[[], float] = time.time  # the game timer's clock (it survives a restart)
+    timer: timing.Timer | None = None
+    hands_cache: tuple[int, int] | None = field(default=None, repr=False)
     saved: dict[str, Any] = field(default_factory=dict, repr=False)  # as last written
     evening_cache: tuple[int, Any] | None = field(default=None, repr=False)
     league_cache: tuple[Any, Any] | None = field(default=None, repr=False)
@@ -114,7 +117,7 @@ class Flow:
 
     def tick(self) -> None:
         """Time-based steps: the end of the WIN window, hiding point differences, reading
-        a revealed hand again; then what changed is saved."""
+        a revealed hand again, the game timer; then what changed is saved."""
         now = self.clock()
         if self.stage is Stage.COLLECT_WINS and self.win and now >= self.win.deadline:
             claims.resolve_claims(self)
@@ -123,6 +126,7 @@ class Flow:
         if self.stage is Stage.CONFIRM_WIN and self.reader is not None and self.win and (
                 now >= self.win.reread_at):
             confirm.reread(self)
+        timing.tick(self)
         save(self)
 
     def warn(self, *warnings: str) -> None:
@@ -149,7 +153,7 @@ class Flow:
             message=self.message, differences_for=self.differences_for,
             fix=fix.view() if fix else None,
             evening=between.evening(self) if self.stage is Stage.EVENING else None,
-            league=self._league_shown())
+            league=self._league_shown(), timer=timing.text(self))
 
     def _league_shown(self) -> tuple[LeagueLine, ...] | None:
         """The league table on its screen; an empty one on the evening's (its legend says

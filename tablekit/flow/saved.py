@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from tablekit.flow.menu import Action, MenuItem
 from tablekit.flow.stage import WIN_STAGES, Stage
+from tablekit.flow.timing import Timer
 from tablekit.flow.win import Entry, WinInProgress
 from tablekit.game.events import BadEvent, Won, from_dict, to_dict
 from tablekit.game.win_reading import WinReading
@@ -55,6 +56,8 @@ def restore(flow: Flow) -> None:
     path = note_path(flow.session.path)
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
+        if data.get("timer"):  # the game's timer, even from a note older than the journal
+            flow.timer = Timer(*data["timer"])
         if data.get("at") != len(flow.session.history):
             return
         _apply(flow, data)
@@ -68,6 +71,7 @@ def restore(flow: Flow) -> None:
 def _plain(flow: Flow, data: dict[str, Any]) -> bool:
     """Whether a fresh flow on the journal would show the same without a note."""
     return (flow.stage is flow.resting_stage() and not flow.message and not flow.win
+            and flow.timer is None
             and not flow.riichi_waiting and flow.layout == "facing"
             and flow.next_rules == default_rules(flow.session.state.rules.name))
 
@@ -89,6 +93,8 @@ def snapshot(flow: Flow) -> dict[str, Any]:
             [item.label, item.action.name, item.argument] for item in flow.menu]}
     if flow.win is not None:
         data["win"] = win_out(flow.win)
+    if flow.timer is not None:
+        data["timer"] = [flow.timer.game, flow.timer.started, flow.timer.called_at]
     return data
 
 

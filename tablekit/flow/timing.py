@@ -1,0 +1,100 @@
+"""The tournament timer in the flow: started with the game, shown on the screen (time left,
+hands left estimated), and the rules' end-of-time policy applied when a hand ends.
+
+The timer counts wall-clock time from the game's start and is kept in the flow's note, so a
+power cut does not reset it. When time is called in a hand, that hand is the one the policy
+lets finish (``finish_hand``) or the first of two (``one_more_hand``); called between hands,
+the hand just played counts as that one. The game ends with a ``GameEnded`` joined to the
+hand's end, so one UNDO on the final standings takes both back.
+
+>>> Timer(game=1, started=0.0).called
+False
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from tablekit.game.events import (
+    AbortiveDraw,
+    Chombo,
+    ExhaustiveDraw,
+    GameEnded,
+    GameStarted,
+    Won,
+)
+from tablekit.game.session import in_force
+from tablekit.game.state import Phase
+from tablekit.game.timer import GameClock, game_clock
+
+if TYPE_CHECKING:
+    from tablekit.flow.core import Flow
+
+HAND_ENDS = (Won, ExhaustiveDraw, AbortiveDraw, Chombo)
+TIME_UP = "time is up"
+
+
+@dataclass
+class Timer:
+    """A game's timer: which game (counted in the journal), its wall-clock start, and the
+    hands played when time was called (None: not yet)."""
+
+    game: int
+    started: float
+    called_at: int | None = None
+
+    @property
+    def called(self) -> bool:
+        return self.called_at is not None
+
+
+def tick(flow: Flow) -> None:
+    """Start the game's timer, call time, and end the game when the policy says so."""
+    state = flow.session.state
+    if not state.rules.time_limit or state.phase is Phase.NOT_STARTED:
+        return
+    game = sum(isinstance(event, GameStarted) for event in flow.session.history)
+    if flow.timer is None or flow.timer.game != game:
+        flow.timer = Timer(game, flow.wall())
+    clock = game_clock_of(flow)
+    timer = flow.timer
+    if clock is None or state.phase is Phase.GAME_OVER:
+        return
+    played = hands_played(flow)
+    if clock.remaining <= 0 and not timer.called:
+        timer.called_at = played if state.phase is Phase.HAND_IN_PLAY else max(played - 1, 0)
+        clock = game_clock_of(flow)
+    last = flow.session.last_action()
+    if clock is not None and clock.ends_now and state.phase is Phase.HAND_OVER and last and (
+            isinstance(last[-1], HAND_ENDS)):
+        flow.submit(GameEnded(TIME_UP), joins=True)
+        flow.rest()
+
+
+def game_clock_of(flow: Flow) -> GameClock | None:
+    """The game's clock now (None: no time limit, or not started)."""
+    timer = flow.timer
+    if timer is None or not flow.session.state.rules.time_limit:
+        return None
+    played = hands_played(flow)
+    after = played - timer.called_at if timer.called_at is not None else 0
+    return game_clock(flow.session.state.rules, flow.wall() - timer.started, played, after)
+
+
+def text(flow: Flow) -> str:
+    """What the screen shows: ``30:00 left, about 5 hands`` ('' without a time limit)."""
+    clock = game_clock_of(flow)
+    if clock is None or flow.session.state.phase is Phase.GAME_OVER:
+        return ""
+    return clock.text
+
+
+def hands_played(flow: Flow) -> int:
+    """The hands of the game in play that have ended (worked out when the journal grows)."""
+    at = len(flow.session.history)
+    if flow.hands_cache is None or flow.hands_cache[0] != at:
+        active = in_force(flow.session.history)[0]
+        start = max((i for i, e in enumerate(active) if isinstance(e, GameStarted)), default=0)
+        flow.hands_cache = (at, sum(isinstance(e, HAND_ENDS) for e in active[start:]))
+    return flow.hands_cache[1]
