@@ -3,8 +3,8 @@ is kept), then the next game with the same players.
 
 OK moves on a screen at a time; UNDO goes back a screen (on the final standings it takes
 back the last hand), and at the start of the next game UNDO takes that start back (the
-final standings again): one action per UNDO. Held UNDO opens the menu everywhere, where
-"Next game: choose the players" seats the players again. None of the screens writes to the
+final standings again): one action per UNDO. Held UNDO opens the menu everywhere. None of
+the screens writes to the
 journal, so a power cut comes back to the same screen (the flow's note) and the same
 evening (the journal keeps every game of it).
 """
