@@ -10,7 +10,9 @@ the end of the wall once it shows the wall empty, as a person would (at most
 ``PATIENCE`` seconds after their scripted moment; later presses keep their order). A win
 the app cannot score at all (no complete hand read) a simulated person puts right with
 the buttons (:mod:`tablekit.sim.person`), so that the game goes on; such a hand is
-counted in ``hands_fixed``, never in ``hands_ok``.
+counted in ``hands_fixed``, never in ``hands_ok``. Every game also times the screen
+(:mod:`tablekit.sim.stopwatch`): placed -> shown for each discard, WIN -> scored for each
+win, in ``SimReport.latency``.
 
 >>> SimReport(hands=2, hands_ok=2).summary()["hands_ok"]
 2
@@ -40,6 +42,7 @@ from tablekit.rules.scoring import HandValue
 from tablekit.sim.person import put_right
 from tablekit.sim.script import Script
 from tablekit.sim.source import ReplayedFrames, SimulatedCamera
+from tablekit.sim.stopwatch import KINDS, Stopwatch, counts, figures
 from tablekit.tiles import Tile
 from tablekit.tracking.tracker import Tracker
 from tablekit.vision.feed import CameraFeed, FramePipeline
@@ -71,14 +74,19 @@ class SimReport:
     render_seconds: float = 0.0
     peak_mb: float = 0.0
     mismatches: list[str] = field(default_factory=list)
+    latency: dict[str, list[float]] = field(default_factory=lambda: {k: [] for k in KINDS})
+    """Delays (s) on the simulated clock by kind (:data:`tablekit.sim.stopwatch.KINDS`)."""
+    never_shown: int = 0   # discards placed that no screen showed after (called tiles)
     fixing: bool = False   # a person is putting the current hand's tiles right
 
     def add(self, other: SimReport) -> None:
         for name in ("hands", "hands_ok", "hands_fixed", "tiles_read", "tiles_ok", "frames",
-                     "pipeline_seconds", "render_seconds"):
+                     "pipeline_seconds", "render_seconds", "never_shown"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.peak_mb = max(self.peak_mb, other.peak_mb)
         self.mismatches.extend(other.mismatches)
+        for kind, values in other.latency.items():
+            self.latency[kind].extend(values)
 
     def summary(self) -> dict[str, Any]:
         frames = max(self.frames, 1)
@@ -87,7 +95,10 @@ class SimReport:
                 "tiles_ok": self.tiles_ok, "frames": self.frames,
                 "ms_per_frame": round(1000 * self.pipeline_seconds / frames, 2),
                 "render_ms_per_frame": round(1000 * self.render_seconds / frames, 2),
-                "peak_mb": round(self.peak_mb, 1)}
+                "peak_mb": round(self.peak_mb, 1),
+                "latency": {kind: {**figures(values), "counts": counts(values)}
+                            for kind, values in self.latency.items()},
+                "discards_never_shown": self.never_shown}
 
 
 class PinDriver:
@@ -338,6 +349,7 @@ class SimulatedTable:
         self._seen_result = session.state.result
         self._confirmed: ScreenModel | None = None
         self._pipeline_seconds = 0.0
+        self.stopwatch = Stopwatch(script)
 
     @property
     def flow(self) -> Flow:
@@ -351,6 +363,8 @@ class SimulatedTable:
         report.render_seconds = self.camera.render_seconds
         report.pipeline_seconds = time.perf_counter() - started - report.render_seconds
         report.peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        report.latency = self.stopwatch.samples()
+        report.never_shown = self.stopwatch.never_shown()
         _check_missing_hands(self.game, report)
         return report
 
@@ -375,6 +389,8 @@ class SimulatedTable:
         if self.camera.count != self._frames_seen:
             self._frames_seen = self.camera.count
             self.report.frames += 1
+            if not self.camera.ended:
+                self.stopwatch.frame(self.camera.last, self.clock())
             if self.hooks.on_frame is not None:
                 self.hooks.on_frame(self.camera.last, app)
         result = app.flow.session.state.result
@@ -384,6 +400,7 @@ class SimulatedTable:
             if self.hooks.on_hand is not None:
                 self.hooks.on_hand(app.flow, self.report, self._confirmed)
         self._confirmed = app.screen
+        self.stopwatch.step(app.screen, app.shown_at, self.clock(), self.driver.pressed)
         if self.hooks.on_step is not None:
             self.hooks.on_step(app, self)
 

@@ -302,6 +302,10 @@ def test_simulate_runs_the_app_s_loop_keeps_its_journal_and_draws_the_screen(
                  str(journal)]) == 0
     summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert summary["reader"] == "truth" and summary["hands_ok"] == summary["hands"] == 1
+    discards = sum(type(e).__name__ == "Discard" for e in import_file(LOG).hands[0].events)
+    shown = summary["latency"]["placed_to_shown"]   # the stopwatch of every simulated game
+    assert shown["n"] + summary["discards_never_shown"] == discards
+    assert 0.25 <= shown["p50"] <= shown["p95"] <= 0.75
     kinds = [json.loads(line)["type"] for line in journal.read_text().splitlines()]
     assert kinds[:2] == ["journal", "game_started"]
     assert "exhaustive_draw" in kinds and "discard" in kinds
