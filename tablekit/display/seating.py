@@ -17,8 +17,8 @@ from tablekit.display.canvas import Canvas
 from tablekit.display.legend import SEATING
 from tablekit.display.model import ScreenModel
 from tablekit.display.overlay_frame import overlay_frame, table_row
+from tablekit.tiles import WIND_NAMES
 
-WINDS = ("East", "South", "West", "North")
 ROW = 13.0  # units: a seat's row
 
 
@@ -35,8 +35,8 @@ def draw_choose_players(canvas: Canvas, model: ScreenModel, area: pygame.Rect) -
                 else f"{chosen} of 4 chosen · roster of {seating.roster}")
     body = overlay_frame(canvas, area, "Choose the players", subtitle, SEATING)
     unit = canvas.unit
-    height = min(body.height / len(WINDS), unit * ROW)
-    for seat, (wind, name) in enumerate(zip(WINDS, seating.names, strict=True)):
+    height = min(body.height / len(WIND_NAMES), unit * ROW)
+    for seat, (wind, name) in enumerate(zip(WIND_NAMES, seating.names, strict=True)):
         row = pygame.Rect(body.left, round(body.top + seat * height), body.width, round(height))
         box = row.inflate(0, -round(height * 0.16))
         canvas.box(box, theme.PANEL, "", unit)

@@ -25,7 +25,7 @@ from tablekit.display.model import SeatingView
 from tablekit.flow.stage import Stage
 from tablekit.game.state import SEATS, Phase
 from tablekit.io.presses import ButtonName, ButtonPress
-from tablekit.league.roster import draw_seats, seating_text
+from tablekit.league.roster import WINDS, draw_seats, seating_text
 from tablekit.rules.presets import TENHOU
 
 if TYPE_CHECKING:
@@ -169,8 +169,7 @@ def _draw(flow: Flow, seating: Seating) -> None:
 def _play(flow: Flow, seating: Seating) -> None:
     """Start the game with the chosen players, East the first dealer."""
     if not seating.ready:
-        empty = [wind for wind, name in zip(("East", "South", "West", "North"),
-                                            seating.names, strict=True) if not name]
+        empty = [wind for wind, name in zip(WINDS, seating.names, strict=True) if not name]
         flow.message = f"{', '.join(empty)}: nobody yet ({PROMPT})"
         return
     state = flow.session.state
