@@ -135,13 +135,16 @@ class App:
             self.sleep(max(0.0, FRAME_SECONDS - (self.clock() - started)))
 
 
-def open_session(journal: Path, rules: Rules, report: Report, names: tuple[str, ...] = ()
-                 ) -> Session:
-    """Resume the journal's game, or start a new one under ``rules`` with ``names``."""
+def open_session(journal: Path, rules: Rules, report: Report, names: tuple[str, ...] = (),
+                 start: bool = True) -> Session:
+    """Resume the journal's game, or start a new one under ``rules`` with ``names``
+    (``start`` False: the flow starts it once its players are chosen)."""
     session = Session.open(journal)
     if session.notice:
         report(f"journal: {session.notice}")
-    if session.state.phase is Phase.NOT_STARTED:
+    if session.state.phase is Phase.NOT_STARTED and not start:
+        report("players: choose them with the seat buttons")
+    elif session.state.phase is Phase.NOT_STARTED:
         from tablekit.game.events import GameStarted
         from tablekit.rules.presets import rules_to_dict
         session.submit(GameStarted(rules_to_dict(rules), names))

@@ -551,3 +551,20 @@ def test_example_states_come_from_the_real_game():
     assert examples["scoreboard"].state.names == ("Wanjirou", "Kaavi", "Xenia", "Ichihime")
     assert examples["final"].state.standings[0].points == 38500
     assert examples["final"].state.rules.name == "tenhou"
+
+
+def test_choosing_the_players_shows_each_seat_and_the_buttons(screens):
+    for size in SIZES:
+        model, _, frame = shown(screens, "choose-players", "facing", size)
+        assert [frame.text_of(f"seating.wind{seat}") for seat in range(4)] == list(WIND_NAMES)
+        assert [frame.text_of(f"seating.name{seat}") for seat in range(4)] == list(
+            model.seating.names)
+        assert frame.text_of("overlay.footer") == legend.SEATING
+        assert frame.text_of("overlay.subtitle") == "seats drawn at random"
+        assert all(frame.get(f"seating.drawn{seat}") is not None for seat in range(4))
+    choosing = replace(model, seating=replace(model.seating, names=("Aki", None, None, None),
+                                              drawn=False))
+    frame = render(choosing, pygame.Surface((800, 480)))
+    assert frame.text_of("seating.name1") == "— press RIICHI —"
+    assert frame.text_of("overlay.subtitle") == "1 of 4 chosen · roster of 5"
+    assert frame.get("seating.drawn0") is None

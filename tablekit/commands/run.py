@@ -39,9 +39,11 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--players", default=None, metavar="A,B,C,D",
                         help="names for a new game, first dealer first")
     parser.add_argument("--roster", type=Path, default=None,
-                        help="the club's roster: --players must be on it")
+                        help="the club's roster: --players must be on it; without "
+                             "--players the seat buttons choose each game's players from it")
     parser.add_argument("--draw", action="store_true",
-                        help="draw the seats at random (--seed to repeat a draw)")
+                        help="draw the --players' seats at random (--seed to repeat a "
+                             "draw; with the seat buttons: hold OK)")
     parser.add_argument("--seed", type=int, default=None)
     parser.add_argument("--calibration", type=Path, default=Path("calibration") / "table.json",
                         metavar="PROFILE", help="the table's layout comes from this profile "
@@ -57,6 +59,7 @@ def run(args: argparse.Namespace) -> int:
     from tablekit.display.backends import WindowDisplay
     from tablekit.flow import Flow
     from tablekit.io.terminal import HELP, open_terminal_keys
+    from tablekit.league.roster import read_roster
     from tablekit.rules.presets import load_rules
 
     faults: list[str] = []
@@ -75,11 +78,13 @@ def run(args: argparse.Namespace) -> int:
         return 2
     try:
         names = _players(args, report)
+        roster = tuple(read_roster(args.roster)) if args.roster else ()
     except (TablekitError, OSError) as error:
         report(f"players: {one_line(error)}")
         return 2
-    try:
-        session = open_session(args.journal or default_journal(), rules, report, names)
+    try:  # with a roster and no --players, the seat buttons choose the first game's players
+        session = open_session(args.journal or default_journal(), rules, report, names,
+                               start=not roster or bool(names))
     except (TablekitError, OSError) as error:
         report(f"journal: {one_line(error)}")
         return 2
@@ -88,7 +93,8 @@ def run(args: argparse.Namespace) -> int:
     web = start_web(args.web, args.journal or default_journal(), args.league, report)
     feed = _open_camera(args.camera, session, fault, args.calibration, args.tileset)
     reader = feed.tracker if feed is not None else None
-    app = App(Flow(session, reader=reader, layout=args.layout),
+    app = App(Flow(session, reader=reader, layout=args.layout, roster=roster, rules=rules,
+                   seed=args.seed),
               open_display(pick_display(args.display), _size(args.size), fault))
     app.camera = feed
     app.buttons, app.keyboard = open_buttons(args.buttons, app.inbox, fault, args.pinout)
@@ -178,8 +184,10 @@ def _greet(flow: Any, faults: list[str], camera: bool) -> None:
     """The first screen says what fell back at start (in the warnings banner, or the status
     line when a camera's own warnings own the banner) and what to press to begin."""
     from tablekit.flow import Stage
+    from tablekit.flow.seats import PROMPT
 
-    hint = "press OK to deal the hand" if flow.stage is Stage.BETWEEN_HANDS else ""
+    hint = {Stage.BETWEEN_HANDS: "press OK to deal the hand",
+            Stage.CHOOSE_PLAYERS: PROMPT}.get(flow.stage, "")
     if faults and not camera:
         flow.warn(*faults)
     elif faults:

@@ -7,7 +7,7 @@ event, before it is applied. No pygame here: the app and tests can build these f
 
 >>> names = [example.name for example in example_screens()]
 >>> names[:4], names[-3:]
-(['scoreboard', 'differences', 'warnings', 'timed'], ['new-game', 'evening', 'league'])
+(['scoreboard', 'differences', 'warnings', 'timed'], ['evening', 'league', 'choose-players'])
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from tablekit.display.model import (
     Menu,
     Mode,
     ScreenModel,
+    SeatingView,
     TileFixView,
     WinPreview,
     league_lines,
@@ -45,6 +46,7 @@ from tablekit.game.state import TableState, seat_name
 from tablekit.game.timer import game_clock
 from tablekit.league.database import migrate
 from tablekit.league.record import record_game
+from tablekit.league.roster import seating_text
 from tablekit.league.standings import league_table
 from tablekit.resources import packaged
 from tablekit.rules.presets import with_options
@@ -119,6 +121,7 @@ def example_screens(game: Path = FIXTURE_GAME, layout: Layout = "facing") -> lis
         Example("new-game", ScreenModel(apply(TableState.new(), GameStarted(
             {"base": "tenhou"}, names=hands[0].before.names)))),
         *_between_games(imported, last.after),
+        Example("choose-players", _choosing(last.after)),
     ]
     return [Example(e.name, replace(e.model, layout=layout)) for e in examples]
 
@@ -138,6 +141,15 @@ def _between_games(game: ImportedGame, final: TableState) -> list[Example]:
     return [Example("evening", ScreenModel(final, Mode.EVENING, evening=evening, league=())),
             Example("league", ScreenModel(final, Mode.LEAGUE,
                                           league=league_lines(league_table(db))))]
+
+
+def _choosing(final: TableState) -> ScreenModel:
+    """The players for the next game chosen from a roster of the game's four and a fifth,
+    then drawn to their seats (the seats as a fixed draw gives them)."""
+    names = final.names
+    drawn = (names[2], "Emi", names[0], names[3])
+    return ScreenModel(final, Mode.CHOOSE_PLAYERS, seating=SeatingView(drawn, 5, drawn=True),
+                       message="seats drawn: " + seating_text(drawn), roster=True)
 
 
 def _fixing(won: Won, dora: tuple[Tile, ...]) -> TileFixView:

@@ -21,6 +21,9 @@ IN_PLAY = ("WIN: ron (held: tsumo)   RIICHI: riichi   CALL held: point differenc
 MENU = "UNDO, CALL or WIN: next   RIICHI: back   OK: choose   UNDO held: close"
 FINAL = "OK: the evening so far   UNDO: take back the last hand   UNDO held: menu"
 NEXT_GAME = "OK: next game (same players)"
+CHOOSE_AGAIN = "   CALL: choose the players"
+SEATING = ("Seat buttons: RIICHI next name, CALL previous, WIN clear   "
+           "OK: play (held: draw the seats)   UNDO: back")
 BACK = "   UNDO: back   UNDO held: menu"
 CONFIRM = "OK to apply, UNDO to cancel"
 CONFIRM_FIXABLE = "OK to apply, CALL to fix the tiles (held: han and fu), UNDO to cancel"
@@ -46,15 +49,18 @@ def strip_legend(model: ScreenModel) -> str:
 
 def between_legend(model: ScreenModel) -> str:
     """The footer between games: the evening so far leads to the league table (when one
-    is kept), and that to the next game.
+    is kept), and that to the next game; with a roster, CALL chooses the players again.
 
     >>> from tablekit.game.state import TableState
     >>> between_legend(ScreenModel(TableState.new(), Mode.EVENING, league=()))
     'OK: the league table   UNDO: back   UNDO held: menu'
+    >>> between_legend(ScreenModel(TableState.new(), Mode.LEAGUE, league=(), roster=True))
+    'OK: next game (same players)   CALL: choose the players   UNDO: back   UNDO held: menu'
     """
+    again = CHOOSE_AGAIN if model.roster else ""
     if model.mode is Mode.EVENING and model.league is not None:
-        return "OK: the league table" + BACK
-    return NEXT_GAME + BACK
+        return "OK: the league table" + again + BACK
+    return NEXT_GAME + again + BACK
 
 
 def deal_prompt(state: TableState) -> str:

@@ -32,6 +32,7 @@ class Mode(Enum):
     FIX_TILES = "fix tiles"          # a misread win's tiles put right with the buttons
     EVENING = "evening"              # between games: the evening so far, game by game
     LEAGUE = "league"                # between games: the league table (when one is kept)
+    CHOOSE_PLAYERS = "choose players"  # before a game: each seat's player from the roster
 
 
 @dataclass(frozen=True)
@@ -55,6 +56,16 @@ class TileFixView:
     ura: tuple[Tile | None, ...] = ()
     cursor: int = 0
     dora: tuple[Tile | None, ...] = ()
+
+
+@dataclass(frozen=True)
+class SeatingView:
+    """The players being chosen for a game: each seat's name (East first; None: nobody
+    yet), how many names the roster holds, and whether the seats were just drawn."""
+
+    names: tuple[str | None, ...]
+    roster: int = 0
+    drawn: bool = False
 
 
 @dataclass(frozen=True)
@@ -100,3 +111,5 @@ class ScreenModel:
     evening: Evening | None = None   # EVENING: the games of the evening so far
     league: tuple[LeagueLine, ...] | None = None  # kept: the league table (None: no league)
     timer: str = ""                  # a timed game: "30:00 left, about 5 hands"
+    seating: SeatingView | None = None  # CHOOSE_PLAYERS: the seats being chosen
+    roster: bool = False             # a roster is kept: players may be chosen again

@@ -29,6 +29,7 @@ from tablekit.display.menu import draw_menu
 from tablekit.display.model import Mode, ScreenModel
 from tablekit.display.overlays import draw_hand_result, draw_win_confirm
 from tablekit.display.scoreboard import draw_scoreboard
+from tablekit.display.seating import draw_choose_players
 
 Screen = Callable[[Canvas, ScreenModel, pygame.Rect], None]
 SCREENS: dict[Mode, Screen] = {
@@ -41,6 +42,7 @@ SCREENS: dict[Mode, Screen] = {
     Mode.FIX_TILES: draw_fix_tiles,
     Mode.EVENING: draw_evening,
     Mode.LEAGUE: draw_league,
+    Mode.CHOOSE_PLAYERS: draw_choose_players,
 }
 
 
@@ -69,7 +71,7 @@ def _has_data(model: ScreenModel) -> bool:
     needs = {Mode.WIN_CONFIRM: model.preview, Mode.HAND_RESULT: model.state.result,
              Mode.FINAL: model.state.standings, Mode.MENU: model.menu,
              Mode.FIX_TILES: model.fix, Mode.EVENING: model.evening,
-             Mode.LEAGUE: model.league is not None}
+             Mode.LEAGUE: model.league is not None, Mode.CHOOSE_PLAYERS: model.seating}
     return bool(needs.get(model.mode, True))
 
 

@@ -3,8 +3,9 @@ is kept), then the next game with the same players.
 
 OK moves on a screen at a time; UNDO goes back a screen (on the final standings it takes
 back the last hand), and at the start of the next game UNDO takes that start back (the
-final standings again): one action per UNDO. Held UNDO opens the menu everywhere. None of
-the screens writes to the
+final standings again): one action per UNDO. Held UNDO opens the menu everywhere. With a
+roster, CALL (any seat) chooses the players again (:mod:`tablekit.flow.seats`), and OK
+there starts the next game with them. None of the screens writes to the
 journal, so a power cut comes back to the same screen (the flow's note) and the same
 evening (the journal keeps every game of it).
 """
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from tablekit.flow import seats
 from tablekit.flow.stage import Stage
 from tablekit.game.evening import Evening
 from tablekit.game.session import in_force
@@ -28,7 +30,7 @@ if TYPE_CHECKING:
 def on_final(flow: Flow, press: ButtonPress) -> None:
     if press.name is ButtonName.OK and not press.long:
         flow.stage = Stage.EVENING
-    else:
+    elif not choose_again(flow, press):
         flow.common(press)
 
 
@@ -52,8 +54,17 @@ def on_league(flow: Flow, press: ButtonPress) -> None:
 def _back_or_menu(flow: Flow, press: ButtonPress, back: Stage) -> None:
     if press.name is ButtonName.UNDO and not press.long:
         flow.stage = back
-    else:
+    elif not choose_again(flow, press):
         flow.common(press)
+
+
+def choose_again(flow: Flow, press: ButtonPress) -> bool:
+    """CALL (not held) with a roster: choose the players for the next game (False: not
+    that press)."""
+    if press.name is not ButtonName.CALL or press.long or not flow.roster:
+        return False
+    seats.choose(flow, flow.stage, flow.session.state.names)
+    return True
 
 
 def next_game(flow: Flow) -> None:

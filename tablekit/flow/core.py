@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tablekit.display.model import Layout, LeagueLine, Menu, Mode, ScreenModel, WinPreview
-from tablekit.flow import between, by_hand, claims, confirm, play, timing
+from tablekit.flow import between, by_hand, claims, confirm, play, seats, timing
 from tablekit.flow.camera_side import CameraSide
 from tablekit.flow.menu import MenuItem
 from tablekit.flow.saved import default_rules, restore, save
@@ -50,6 +50,7 @@ HANDLERS: dict[Stage, Handler] = {
     Stage.FIX_TILES: by_hand.on_fix_tiles, Stage.TENPAI: play.on_tenpai,
     Stage.MENU: play.on_menu, Stage.FINAL: between.on_final,
     Stage.EVENING: between.on_evening, Stage.LEAGUE: between.on_league,
+    Stage.CHOOSE_PLAYERS: seats.on_choose_players,
 }
 """What each stage does with a button press."""
 
@@ -57,6 +58,7 @@ MODES = {
     Stage.CONFIRM_WIN: Mode.WIN_CONFIRM, Stage.ENTER_VALUE: Mode.WIN_CONFIRM,
     Stage.TENPAI: Mode.TENPAI_ENTRY, Stage.MENU: Mode.MENU, Stage.FINAL: Mode.FINAL,
     Stage.FIX_TILES: Mode.FIX_TILES, Stage.EVENING: Mode.EVENING, Stage.LEAGUE: Mode.LEAGUE,
+    Stage.CHOOSE_PLAYERS: Mode.CHOOSE_PLAYERS,
 }
 
 
@@ -87,6 +89,10 @@ class Flow:
     saved: dict[str, Any] = field(default_factory=dict, repr=False)  # as last written
     evening_cache: tuple[int, Any] | None = field(default=None, repr=False)
     league_cache: tuple[Any, Any] | None = field(default=None, repr=False)
+    roster: tuple[str, ...] = ()  # the club's names: the seat buttons choose the players
+    rules: Rules | None = None    # the rules of a first game still to be started
+    seed: int | None = None       # the seating draw's (None: a fresh draw every time)
+    seating: seats.Seating | None = None  # the players being chosen
 
     def __post_init__(self) -> None:
         self.stage = self.resting_stage()
@@ -153,7 +159,9 @@ class Flow:
             message=self.message, differences_for=self.differences_for,
             fix=fix.view() if fix else None,
             evening=between.evening(self) if self.stage is Stage.EVENING else None,
-            league=self._league_shown(), timer=timing.text(self))
+            league=self._league_shown(), timer=timing.text(self),
+            seating=seats.current(self).view() if self.stage is Stage.CHOOSE_PLAYERS else None,
+            roster=bool(self.roster))
 
     def _league_shown(self) -> tuple[LeagueLine, ...] | None:
         """The league table on its screen; an empty one on the evening's (its legend says
@@ -211,6 +219,8 @@ class Flow:
         phase = self.session.state.phase
         if phase is Phase.GAME_OVER:
             return Stage.FINAL
+        if phase is Phase.NOT_STARTED and self.roster:
+            return Stage.CHOOSE_PLAYERS
         return Stage.PLAY if phase is Phase.HAND_IN_PLAY else Stage.BETWEEN_HANDS
 
     def rest(self) -> None:
@@ -241,6 +251,9 @@ class Flow:
             seat = max(self.riichi_waiting)
             self.riichi_waiting.discard(seat)
             self.message = f"riichi by {seat_name(self.session.state, seat)} taken back"
+            return
+        if not redo and self.session.state.events == 1 and self.roster:
+            seats.undo_start(self)  # a first game's start: back to its seats
             return
         if not redo and self.session.state.events <= 1:  # only the game's start is there
             self.message = "nothing to take back: the game has just started"

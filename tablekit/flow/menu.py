@@ -35,6 +35,7 @@ class Action(Enum):
     END_CANCELLED = "end cancelled"   # the game ends and does not count
     NEW_GAME = "new game"             # argument: the preset's name
     NEXT_RULES = "next rules"
+    CHOOSE_PLAYERS = "choose players"  # with a roster, between games: the seat buttons
 
 
 HELD = frozenset({Action.END_GAME})
@@ -53,9 +54,10 @@ class MenuItem:
     argument: str | int | None = None
 
 
-def menu_items(state: TableState, layout: str = "facing", next_rules: str = "tenhou"
-               ) -> tuple[MenuItem, ...]:
-    """The menu for this table (UNDO moves down, OK chooses)."""
+def menu_items(state: TableState, layout: str = "facing", next_rules: str = "tenhou",
+               roster: bool = False) -> tuple[MenuItem, ...]:
+    """The menu for this table (UNDO moves down, OK chooses); ``roster``: players may be
+    chosen from one for the next game."""
     items = [MenuItem("Close", Action.CLOSE), MenuItem("Undo", Action.UNDO),
              MenuItem("Redo", Action.REDO)]
     if state.phase is Phase.HAND_IN_PLAY:
@@ -71,6 +73,8 @@ def menu_items(state: TableState, layout: str = "facing", next_rules: str = "ten
     items.append(MenuItem(f"Layout: {other}", Action.LAYOUT, other))
     if state.phase in (Phase.HAND_IN_PLAY, Phase.HAND_OVER):
         items.append(MenuItem("End the game now (hold OK)", Action.END_GAME))
+    if roster and state.phase is Phase.GAME_OVER:
+        items.append(MenuItem("Choose the players again", Action.CHOOSE_PLAYERS))
     items += [MenuItem(f"New game ({next_rules})", Action.NEW_GAME, next_rules),
               MenuItem("Rules for a new game", Action.NEXT_RULES)]
     return tuple(items)

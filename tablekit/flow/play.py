@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from tablekit.flow import seats
 from tablekit.flow.menu import HELD, Action, MenuItem, end_items, menu_items, penalty_items
 from tablekit.flow.stage import MISSED_AT_END, WIN_WINDOW, Stage
 from tablekit.flow.win import WinInProgress
@@ -136,8 +137,8 @@ def open_tenpai(flow: Flow) -> None:
 
 
 def open_menu(flow: Flow, selected: int = 0) -> None:
-    open_submenu(flow, "Menu", menu_items(flow.session.state, flow.layout, flow.next_rules),
-                 selected)
+    open_submenu(flow, "Menu", menu_items(flow.session.state, flow.layout, flow.next_rules,
+                                           bool(flow.roster)), selected)
 
 
 def open_submenu(flow: Flow, title: str, items: tuple[MenuItem, ...], selected: int = 0
@@ -201,5 +202,7 @@ CHOICES: dict[Action, Callable[[Flow, MenuItem], None]] = {
     Action.NEW_GAME: lambda flow, item: flow.start_game(  # the same players, new rules
         PRESETS[str(item.argument)], flow.session.state.names),
     Action.NEXT_RULES: _next_rules,
+    Action.CHOOSE_PLAYERS: lambda flow, _: seats.choose(
+        flow, Stage.FINAL, flow.session.state.names),
 }
 """What choosing each kind of menu item does."""

@@ -1,8 +1,9 @@
 """What the flow knows beyond the journal's events, saved beside the journal after every
 input that changes it: the stage and its message, a win in progress (claims, reading,
 proposal, tiles being fixed, values being entered), a riichi waiting for its discard, the
-tenpai declarations and the menu (its items as shown: a penalty's amounts, a
-confirmation). The note names how many journal lines it goes with; a note older than the
+tenpai declarations, the menu (its items as shown: a penalty's amounts, a
+confirmation) and the players being chosen for a game (each seat's name, the steps UNDO
+takes back). The note names how many journal lines it goes with; a note older than the
 journal (a power cut between the two writes) is not used, and the flow rests at the stage
 the table's phase calls for. Previews are scored again from the proposal, so only events,
 tiles and numbers are written.
@@ -20,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tablekit.flow.menu import Action, MenuItem
+from tablekit.flow.seats import Seating
 from tablekit.flow.stage import WIN_STAGES, Stage
 from tablekit.flow.timing import Timer
 from tablekit.flow.win import Entry, WinInProgress
@@ -71,7 +73,7 @@ def restore(flow: Flow) -> None:
 def _plain(flow: Flow, data: dict[str, Any]) -> bool:
     """Whether a fresh flow on the journal would show the same without a note."""
     return (flow.stage is flow.resting_stage() and not flow.message and not flow.win
-            and flow.timer is None
+            and flow.timer is None and "seating" not in data
             and not flow.riichi_waiting and flow.layout == "facing"
             and flow.next_rules == default_rules(flow.session.state.rules.name))
 
@@ -93,6 +95,8 @@ def snapshot(flow: Flow) -> dict[str, Any]:
             [item.label, item.action.name, item.argument] for item in flow.menu]}
     if flow.win is not None:
         data["win"] = win_out(flow.win)
+    if flow.stage is Stage.CHOOSE_PLAYERS and flow.seating is not None:
+        data["seating"] = flow.seating.out()
     if flow.timer is not None:
         data["timer"] = [flow.timer.game, flow.timer.started, flow.timer.called_at]
     return data
@@ -112,6 +116,10 @@ def _apply(flow: Flow, data: dict[str, Any]) -> None:
         flow.menu = tuple(MenuItem(label, Action[action], argument)
                           for label, action, argument in menu["items"])
         flow.menu_title, flow.selected = menu["title"], menu["selected"] % len(flow.menu)
+    if stage is Stage.CHOOSE_PLAYERS and not flow.roster:
+        raise ValueError("players being chosen without a roster")
+    if stage is Stage.CHOOSE_PLAYERS:
+        flow.seating = Seating.read(flow.roster, data["seating"]) if "seating" in data else None
     if "win" in data:
         flow.win = win_in(data["win"], flow.clock() + data.get("left", 0.0))
         _score_again(flow, flow.win, stage, tuple(data["win"]["doubts"]))

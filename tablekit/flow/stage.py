@@ -29,6 +29,7 @@ class Stage(Enum):
     FINAL = "final"
     EVENING = "evening"
     LEAGUE = "league"
+    CHOOSE_PLAYERS = "choose players"
 
 
 WIN_STAGES = frozenset({Stage.COLLECT_WINS, Stage.CHOOSE_DISCARDER, Stage.ENTER_VALUE,
