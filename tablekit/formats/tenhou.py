@@ -28,7 +28,7 @@ from tablekit.game.events import (
     WinnerHand,
     Won,
 )
-from tablekit.rules.presets import Rules, rules_to_dict
+from tablekit.rules.presets import Rules
 from tablekit.tiles import Tile
 
 YAKU_BY_ID = (  # Tenhou's yaku ids, 0-54
@@ -95,7 +95,7 @@ def import_game(game: mjlog.MjlogGame) -> ImportedGame:
     if game.players != 4:
         raise UnsupportedGame("three-player (sanma) games are not supported yet")
     rules = lobby_rules(game.go_type)
-    start = GameStarted(rules_to_dict(rules), names=game.names, first_dealer=0)
+    start = GameStarted(rules, names=game.names, first_dealer=0)
     hands = [_import_hand(chunk) for chunk in _split_hands(game.events)]
     if hands and set(hands[0].init.scores) != {rules.start_points}:
         points = "/".join(str(s) for s in hands[0].init.scores)
