@@ -28,6 +28,7 @@ from tablekit.game.events import (
     WinnerHand,
     Won,
 )
+from tablekit.rules.hand import MeldKind
 from tablekit.rules.presets import Rules
 from tablekit.tiles import Tile
 
@@ -46,8 +47,9 @@ ABORTS: dict[str, AbortKind] = {
     "yao9": "nine_terminals", "kaze4": "four_winds", "reach4": "four_riichi",
     "kan4": "four_kans", "ron3": "triple_ron",
 }
-MELD_KINDS = {"chi": "chi", "pon": "pon", "daiminkan": "kan", "ankan": "ankan",
-              "shouminkan": "shouminkan"}
+MELD_KINDS: dict[str, MeldKind] = {
+    "chi": "chi", "pon": "pon", "daiminkan": "kan", "ankan": "ankan",
+    "shouminkan": "shouminkan"}
 
 
 class UnsupportedGame(TablekitError, ValueError):
@@ -159,7 +161,7 @@ def _call(meld: mjlog.MjlogMeld) -> Call:
     called = Tile.from_136(meld.called) if meld.called is not None else None
     if meld.kind == "shouminkan" and meld.added is not None:
         called = Tile.from_136(meld.added)
-    return Call(meld.who, MELD_KINDS[meld.kind],  # type: ignore[arg-type]
+    return Call(meld.who, MELD_KINDS[meld.kind],
                 tuple(Tile.from_136(t) for t in meld.tiles), called, meld.from_seat)
 
 

@@ -9,7 +9,7 @@
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -28,7 +28,8 @@ class DoraWatch:
     the time of frames that surely read one registered indicator as another tile
     (registered, read), ``agree`` that of frames that read them all as registered."""
 
-    against: Counter[tuple[Tile, Tile]] = field(default_factory=Counter)
+    against: defaultdict[tuple[Tile, Tile], float] = field(
+        default_factory=lambda: defaultdict(float))
     agree: float = 0.0
     dora_for: tuple[Tile, ...] = ()
 
