@@ -625,3 +625,38 @@ def test_a_winning_tile_glimpsed_in_two_frames_of_eight_gives_way_to_the_rules()
     reading = tracker.read_win((3,), None)
     assert [to_mpsz(w.hand) for w in reading.winners] == ["33m999p"]
     assert any("8p" in doubt for doubt in reading.doubts)
+
+
+def test_windows_and_evidence_are_seconds_whatever_the_frame_rate():
+    """A zone is steady after STABLE_SECONDS, a faint read after FAINT_SECONDS, and a
+    discard is corrected after CORRECTION_SECONDS of reads, at any frame rate (at 4 frames
+    a second: 2, 3 and 6 frames, as when they were counted in frames)."""
+    from engine_helpers import Table
+
+    from tablekit.game.events import DiscardCorrected
+    from tablekit.tracking.faint_discards import FAINT_SECONDS
+    from tablekit.tracking.pond_votes import PondVotes
+    from tablekit.tracking.stable_view import STABLE_SECONDS, StableView
+    from tablekit.vision.table_reading import SeenTile
+
+    empty = [[] for _ in range(4)]
+    for fps, steady, faint, period in ((4, 2, 3, 0.25), (8, 3, 5, 0.125), (2, 2, 2, 0.5)):
+        view = StableView()
+        for i in range(12):
+            view.add(Snapshot(empty, empty, [], [], at=100 + i / fps))
+        assert len(view.covering(STABLE_SECONDS)) == steady
+        assert len(view.covering(FAINT_SECONDS)) == faint
+        assert view.period() == period
+
+    table = Table(dora="9s")
+    table.deal()
+    table.turn(0, "3m")
+    state = table.turn(1, "4m")
+    misread = [SeenTile((0.0, 0.0), 0.0, True, ((Tile.from_code("8m"), 1.0),))]
+    for fps, frames in ((4, 6), (2, 3)):
+        votes = PondVotes()
+        for _ in range(frames - 1):
+            votes.learn(state, [misread, None, None, None], 1 / fps)
+        assert votes.corrections(state) == []
+        votes.learn(state, [misread, None, None, None], 1 / fps)
+        assert votes.corrections(state) == [DiscardCorrected(0, 0, Tile.from_code("8m"))]
