@@ -146,8 +146,7 @@ def open_session(journal: Path, rules: Rules, report: Report, names: tuple[str, 
         report("players: choose them with the seat buttons")
     elif session.state.phase is Phase.NOT_STARTED:
         from tablekit.game.events import GameStarted
-        from tablekit.rules.presets import rules_to_dict
-        session.submit(GameStarted(rules_to_dict(rules), names))
+        session.submit(GameStarted(rules, names))
     else:
         report(f"resumed the game in {journal} at {session.state.round_label}")
     return session

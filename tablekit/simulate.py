@@ -300,7 +300,7 @@ def simulate_game(log: Path, pipeline: FramePipeline | ReadFrame | None = None,
     if pipeline is None:
         pipeline = TruthPipeline()
     elif not hasattr(pipeline, "read_frame"):
-        pipeline = ReadingPipeline(pipeline)  # type: ignore[arg-type]
+        pipeline = ReadingPipeline(pipeline)
     with tempfile.TemporaryDirectory() as folder:
         session = Session.open(journal or Path(folder) / "game.jsonl")
         try:

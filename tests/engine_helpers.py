@@ -7,6 +7,7 @@ from collections import Counter
 from tablekit.game.events import Discard, Draw, Event, GameStarted, HandStarted, WinnerHand, Won
 from tablekit.game.reducer import apply
 from tablekit.game.state import SEATS, Phase, TableState
+from tablekit.rules.presets import rules_from_dict
 from tablekit.tiles import Tile, parse_tiles
 
 FILLER = [Tile(k) for k in range(33, -1, -1)]  # every kind, at most three times a hand
@@ -16,8 +17,8 @@ class Table:
     """A game driven event by event; ``total`` must never change."""
 
     def __init__(self, rules: str | dict = "tenhou", dora: str | None = "1m") -> None:
-        rules_dict = {"base": rules} if isinstance(rules, str) else rules
-        self.state = apply(TableState.new(), GameStarted(rules_dict))
+        options = {"base": rules} if isinstance(rules, str) else rules
+        self.state = apply(TableState.new(), GameStarted(rules_from_dict(options)))
         self.total = self.state.total_points
         self.dora = Tile.from_code(dora) if dora else None
         self.filler = 0

@@ -33,6 +33,10 @@ class FakeCamera:
         self.asked: list[tuple] = []
         self.offered = 0
         self.calls: list[int] = []
+        self.looked = 0
+
+    def look_at_win(self):
+        self.looked += 1
 
     def read_win(self, seats, from_seat):
         self.asked.append((seats, from_seat))
@@ -179,6 +183,7 @@ def test_a_win_is_shown_first_then_confirmed_then_undone(rig):
     assert r.flow.stage is Stage.COLLECT_WINS
     r.advance(2.0)                                   # the WIN window closes
     assert r.flow.stage is Stage.CONFIRM_WIN and reader.asked == [((1,), 0)]
+    assert reader.looked == 1  # each reading after a look at the win
     assert r.state.scores == before                  # nothing moved yet
     screen = r.flow.screen()
     assert screen.mode.value == "win confirm" and screen.preview.deltas[1] > 0

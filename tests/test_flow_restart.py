@@ -42,6 +42,9 @@ class TruthCamera:
         self.truth: Won | None = None
         self.reads: dict[int, tuple[Tile | None, ...]] = {}   # a seat's row as read instead
 
+    def look_at_win(self):
+        pass
+
     def read_win(self, seats, from_seat):
         if self.reads:
             return WinReading((), (), ("not a complete hand; check the tiles",),

@@ -26,7 +26,7 @@ from tablekit.game.events import (
     from_json,
     to_json,
 )
-from tablekit.game.journal import Journal, JournalError, read_journal
+from tablekit.game.journal import Journal, JournalError, read_journal, write_journal
 from tablekit.game.reducer import replay
 from tablekit.game.session import Session, in_force
 from tablekit.sim.journal_damage import CASES, run_case, run_disk_full, write_game
@@ -37,7 +37,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def recorded_game() -> list:
     """Two whole hands of events: draws and discards to the end of the wall, then a draw."""
-    events = [GameStarted({"base": "tenhou"})]
+    events = [GameStarted()]
     table = Table()
 
     def record(*new):
@@ -65,7 +65,7 @@ def test_wins_and_calls_read_back_from_the_journal(tmp_path):
     call = Call(2, "pon", tuple(parse_tiles("550m")), Tile.from_code("0m"), 1)
     won = Won((WinnerHand(1, han=2, fu=30),), None, tuple(parse_tiles("1m2p")))
     assert from_json(to_json(call)) == call and from_json(to_json(won)) == won
-    events = [GameStarted({"base": "tenhou"}), HandStarted(tracked=False),
+    events = [GameStarted(), HandStarted(tracked=False),
               Won((WinnerHand(1, han=2, fu=30),), None)]
     game = Session.open(tmp_path / "g.jsonl")
     for event in events:
@@ -223,3 +223,19 @@ def test_a_journal_that_cannot_be_written_is_a_clear_error(tmp_path):
     (tmp_path / "file").write_text("")
     with pytest.raises(JournalError, match=r"cannot keep the journal .*file/game\.jsonl"):
         Session.open(tmp_path / "file" / "game.jsonl")
+
+
+def test_journals_of_both_formats_load_and_the_rules_are_written_as_before(tmp_path):
+    """A format-1 journal (no header, a preset with an override) and a format-2 one
+    written before the rules were a typed value: both load, and writing the second
+    again gives the same bytes."""
+    from tablekit.rules.presets import EMA2016, WRC2025, with_options
+
+    old = Path(__file__).parent / "fixtures" / "journals"
+    first = read_journal(old / "format1.jsonl")
+    assert first.events[0] == GameStarted(with_options(EMA2016, length="tonpuusen"))
+    second = read_journal(old / "format2.jsonl")
+    assert second.events[0].rules == WRC2025 and second.joins == [False, False, False, True]
+    again = tmp_path / "again.jsonl"
+    write_journal(again, second.events, second.joins)
+    assert again.read_bytes() == (old / "format2.jsonl").read_bytes()

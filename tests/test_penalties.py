@@ -50,7 +50,7 @@ def test_a_penalty_must_be_whole_hundreds_and_threes_when_shared():
 
 def test_undo_takes_a_penalty_back(tmp_path):
     session = Session.open(tmp_path / "game.jsonl")
-    session.submit(GameStarted({"base": "tenhou"}))
+    session.submit(GameStarted())
     assert session.submit(Penalty(1, 1000, "late")).penalties == (0, 1000, 0, 0)
     assert session.undo().ledger == ()
 
@@ -76,7 +76,7 @@ def test_leftover_riichi_sticks_go_to_first_place_visibly():
 
 
 def test_the_league_keeps_the_ledger(tmp_path):
-    events = [GameStarted({"base": "tenhou"}, names=("A", "B", "C", "D")),
+    events = [GameStarted(names=("A", "B", "C", "D")),
               Penalty(2, 3000, "late", shared=True), GameEnded("time")]
     summary = summarise(events)
     assert [p.penalty for p in summary.players] == [-1000, -1000, 3000, -1000]

@@ -76,7 +76,7 @@ RANDOM_EVENTS = st.one_of(
 def legal_move(data: st.DataObject, state: TableState) -> Event:
     """A move that the table allows most of the time (the reducer still has the last word)."""
     if state.phase in (Phase.NOT_STARTED, Phase.GAME_OVER):
-        return GameStarted({"base": data.draw(st.sampled_from(sorted(PRESETS)))})
+        return GameStarted(PRESETS[data.draw(st.sampled_from(sorted(PRESETS)))])
     if state.phase is Phase.HAND_OVER:
         return HandStarted(data.draw(st.none() | tiles), tracked=data.draw(st.booleans()))
     if not state.tracked:

@@ -80,7 +80,7 @@ def test_recorded_edge_cases_round_trip():
 def test_a_table_game_without_starting_hands_is_refused_in_one_line(tmp_path, capsys):
     journal = tmp_path / "game.jsonl"
     with Journal(journal) as out:
-        out.append(GameStarted({"base": "tenhou"}, names=("A", "B", "C", "D")))
+        out.append(GameStarted(names=("A", "B", "C", "D")))
         out.append(HandStarted(tile(11)))
     assert main(["export", str(journal), "--format", "tenhou6"]) == 2
     error = capsys.readouterr().err.strip()

@@ -14,10 +14,20 @@ from tablekit.rules.hand import Meld
 from tablekit.rules.reading import TileRead
 from tablekit.tiles import Tile, to_mpsz
 from tablekit.tracking.hand_reading import read_revealed
+from tablekit.tracking.meld_events import own_kan
 from tablekit.tracking.meld_reading import meld_group, new_reads, read_claimed, read_own_kan
-from tablekit.tracking.tracker import Tracker, own_kan
+from tablekit.tracking.stable_view import Snapshot
+from tablekit.tracking.tracker import Tracker
 
 GAME = DATA / "tenhou-python-bot-28.xml"
+
+
+def show(tracker: Tracker, *frames: Snapshot) -> None:
+    """The tracker's last frames are ``frames``, 4 a second."""
+    tracker.view.history.clear()
+    for i, frame in enumerate(frames):
+        frame.at = i / 4
+        tracker.view.add(frame)
 
 
 @pytest.mark.slow
@@ -163,9 +173,9 @@ def test_a_fifth_tile_corrects_the_discard_the_frames_supported_least():
     tracker = Tracker(lambda: state)
     strong = {Tile.from_code("3m"): 9.0, Tile.from_code("2m"): 1.0}
     weak = {Tile.from_code("3m"): 4.0, Tile.from_code("8m"): 6.0}
-    tracker.pond_votes = [[dict(strong)], [dict(weak)], [dict(strong)], [dict(strong)]]
+    tracker.votes.votes = [[dict(strong)], [dict(weak)], [dict(strong)], [dict(strong)]]
     counts = visible_counts(state, exclude_last_discard=False)
-    share, fix = tracker._weakest_discard(state, Tile.from_code("3m").kind, counts)
+    share, fix = tracker.votes.weakest(state, Tile.from_code("3m").kind, counts)
     assert fix == DiscardCorrected(1, 0, Tile.from_code("8m")) and share == 0.4
 
 
@@ -174,7 +184,6 @@ def test_ura_indicators_are_voted_over_frames_and_a_hidden_one_is_doubted():
 
     from tablekit.game.events import Discard, Draw, RiichiDeclared
     from tablekit.sim.geometry import URA_Y
-    from tablekit.tracking.tracker import Snapshot
     from tablekit.vision.table_reading import SeenTile
 
     table = Table(dora="9s")
@@ -190,9 +199,9 @@ def test_ura_indicators_are_voted_over_frames_and_a_hidden_one_is_doubted():
         return Snapshot([[] for _ in range(4)], [[] for _ in range(4)], [], ura)
 
     tracker = Tracker(lambda: state)
-    tracker.history = [frame("4p"), frame("4p"), frame(), frame("5p"), frame("4p")]
+    show(tracker, frame("4p"), frame("4p"), frame(), frame("5p"), frame("4p"))
     assert tracker.read_win((0,), 1).ura == (Tile.from_code("4p"),)
-    tracker.history = [frame(), frame(), frame(), frame()]
+    show(tracker, frame(), frame(), frame(), frame())
     reading = tracker.read_win((0,), 1)
     assert reading.ura == () and "ura dora: 1 indicator not seen" in reading.doubts
     assert reading.drafts == ((0, (*[None] * 13, state.last_discard[1])),)  # to fix by hand
@@ -203,7 +212,7 @@ def test_ura_indicators_are_voted_over_frames_and_a_hidden_one_is_doubted():
         return Snapshot([[] for _ in range(4)], [[] for _ in range(4)], [],
                         [SeenTile((-20.0, URA_Y), 0.0, True, read)])
 
-    tracker.history = [unsure(("5p", 0.5), ("6p", 0.4))] * 4
+    show(tracker, *(unsure(("5p", 0.5), ("6p", 0.4)) for _ in range(4)))
     reading = tracker.read_win((0,), 1)
     assert reading.ura == (Tile.from_code("5p"),) and "ura dora: 5p read at 50%" in reading.doubts
 
@@ -212,7 +221,6 @@ def test_a_dora_indicator_read_otherwise_at_the_win_is_a_doubt():
     from engine_helpers import Table
 
     from tablekit.game.events import Discard, Draw
-    from tablekit.tracking.tracker import Snapshot
     from tablekit.vision.table_reading import SeenTile
 
     table = Table(dora="9s")
@@ -224,11 +232,11 @@ def test_a_dora_indicator_read_otherwise_at_the_win_is_a_doubt():
         return Snapshot([[] for _ in range(4)], [[] for _ in range(4)], seen, [])
 
     tracker = Tracker(lambda: state)
-    tracker.history = [frame("9s", 0.95)] * 4
+    show(tracker, *(frame("9s", 0.95) for _ in range(4)))
     assert not any("dora" in d for d in tracker.read_win((1,), 0).doubts)
-    tracker.history = [frame("8s", 0.6)] * 4          # unsure: no doubt about the indicator
+    show(tracker, *(frame("8s", 0.6) for _ in range(4)))  # unsure: no doubt about the indicator
     assert not any("dora" in d for d in tracker.read_win((1,), 0).doubts)
-    tracker.history = [frame("8s", 0.95)] * 4
+    show(tracker, *(frame("8s", 0.95) for _ in range(4)))
     doubts = tracker.read_win((1,), 0).doubts
     assert "dora indicator: reads as 8s now, 9s when it was registered" in doubts
 
@@ -237,33 +245,33 @@ def test_a_dora_indicator_many_frames_read_otherwise_is_corrected():
     from engine_helpers import Table
 
     from tablekit.game.events import DoraCorrected
-    from tablekit.tracking.tracker import CORRECTION_FRAMES, Snapshot
+    from tablekit.tracking.dora_watch import DoraWatch
+    from tablekit.tracking.pond_votes import CORRECTION_SECONDS
     from tablekit.vision.table_reading import SeenTile
 
     table = Table(dora="9s")
     table.deal()
     state = table.turn(0, "1z")
 
-    def frame(code: str, p: float) -> Snapshot:
-        seen = [SeenTile((0.0, 0.0), 0.0, True, ((Tile.from_code(code), p),))]
-        return Snapshot([[] for _ in range(4)], [[] for _ in range(4)], seen, [])
+    def frame(code: str, p: float) -> list[SeenTile]:
+        return [SeenTile((0.0, 0.0), 0.0, True, ((Tile.from_code(code), p),))]
 
-    tracker = Tracker(lambda: state)
+    watch = DoraWatch()
 
-    def show(shown: Snapshot, times: int) -> list:
-        for _ in range(times):
-            tracker.history.append(shown)
-            tracker._learn_dora(state)
-        return tracker._dora_corrections(state)
+    def show(shown: list[SeenTile], times: int) -> list:
+        for _ in range(times):  # frames at 4 a second
+            watch.learn(state, shown, 0.25)
+        return watch.corrections(state)
 
+    six = round(CORRECTION_SECONDS * 4)               # frames' worth of seconds
     assert show(frame("9s", 0.95), 4) == []
     assert show(frame("8s", 0.6), 9) == []            # unsure reads: no votes
-    assert show(frame("8s", 0.95), CORRECTION_FRAMES - 1) == []
+    assert show(frame("8s", 0.95), six - 1) == []
     assert show(frame("8s", 0.95), 1) == []           # 6 frames, not yet twice the 4
     assert show(frame("8s", 0.95), 2) == [DoraCorrected(0, Tile.from_code("8s"))]
     fixed = table(DoraCorrected(0, Tile.from_code("8s")))
-    tracker._learn_dora(fixed)                        # the votes were for the old indicator
-    assert tracker._dora_corrections(fixed) == []
+    watch.learn(fixed, None, 0.25)                    # the votes were for the old indicator
+    assert watch.corrections(fixed) == []
 
 
 def test_a_second_dora_indicator_needs_a_kan():
@@ -273,7 +281,6 @@ def test_a_second_dora_indicator_needs_a_kan():
 
     from tablekit.game.events import DoraRevealed
     from tablekit.sim.geometry import WALL_Y
-    from tablekit.tracking.tracker import Snapshot
     from tablekit.vision.table_reading import SeenTile
 
     table = Table(dora="9s")
@@ -282,7 +289,7 @@ def test_a_second_dora_indicator_needs_a_kan():
              for i, c in enumerate(("9s", "3m"))]
     frame = Snapshot([[] for _ in range(4)], [[] for _ in range(4)], shown, [])
     tracker = Tracker(lambda: state)
-    tracker.history = [frame, frame]
+    show(tracker, frame, replace(frame))
     assert tracker._dora(state) == []
     assert tracker._dora(replace(state, kans=1)) == [DoraRevealed(Tile.from_code("3m"))]
 
@@ -335,7 +342,6 @@ def test_a_person_enters_han_and_fu_when_tiles_cannot_fix_the_hand():
 def test_the_tracker_says_when_the_ponds_show_discards_the_state_has_not_taken():
     from engine_helpers import Table
 
-    from tablekit.tracking.tracker import Snapshot
     from tablekit.vision.table_reading import SeenTile
 
     table = Table(dora="9s")
@@ -347,9 +353,9 @@ def test_the_tracker_says_when_the_ponds_show_discards_the_state_has_not_taken()
         return Snapshot([list(pond), [], [], []], [[] for _ in range(4)], [], [])
 
     tracker = Tracker(lambda: state)
-    tracker.history = [frame(), frame()]
+    show(tracker, frame(), frame())
     assert not tracker.behind()
-    tracker.history = [frame(one), frame(one)]
+    show(tracker, frame(one), frame(one))
     assert tracker.behind()
 
 
@@ -396,7 +402,7 @@ def test_a_discard_seen_only_faintly_is_taken_once_the_next_seat_has_discarded()
     refused = Tracker(lambda: table.state)  # the same frames, every event refused
     for time, later in enumerate([()] * 3 + [(tile(1, 0, "1m"),)] * 5):
         refused.update(TableReading(later, (), float(time), faint=(white,)))
-    assert refused.faint_taken is not None and not refused.faint_spots
+    assert refused.discards.faint_taken is not None and not refused.discards.faint_spots
 
 
 def test_a_call_whose_meld_is_never_seen_is_shown_until_the_meld_appears():
@@ -405,7 +411,7 @@ def test_a_call_whose_meld_is_never_seen_is_shown_until_the_meld_appears():
     from engine_helpers import Table
 
     from tablekit.game.events import Call
-    from tablekit.tracking.tracker import CALL_PATIENCE
+    from tablekit.tracking.calls import CALL_PATIENCE
     from tablekit.vision.table_reading import TableReading
 
     table = Table(dora="9s")
@@ -426,7 +432,7 @@ def test_a_call_whose_meld_is_never_seen_is_shown_until_the_meld_appears():
     assert tracker.warnings() == [
         "West called but no meld is seen: lay it face up by the hand, or UNDO"]
     tracker.expect_call(2)  # pressed again: waiting for the meld once more
-    assert tracker.warnings() == [] and tracker.call_pending == 2
+    assert tracker.warnings() == [] and tracker.calls.holds_back(2)
     slow = Tracker(lambda: state[0])  # a camera at 2 frames a second waits as long
     slow.update(TableReading((), (), 0.0))
     slow.expect_call(2)
@@ -472,7 +478,6 @@ def test_a_revealed_row_is_voted_by_where_its_tiles_lie():
 
     from tablekit.game.state import TableState
     from tablekit.tiles import parse_tiles
-    from tablekit.tracking.tracker import Snapshot
     from tablekit.vision.table_reading import SeenTile
 
     new = TableState.new()
@@ -492,7 +497,7 @@ def test_a_revealed_row_is_voted_by_where_its_tiles_lie():
 
     tracker = Tracker(lambda: state)
     for skip, seen in (({4}, 3), ({4, 7}, 2), (set(), 1), ({7}, 3), ({4}, 2)):
-        tracker.hand_rows.append((0, 0.0, frame(skip, seen).hand_rows))
+        tracker.revealed.rows.append((0.0, frame(skip, seen).hand_rows))
     reading = tracker.read_win((1,), 0)
     assert [to_mpsz(w.hand) for w in reading.winners] == ["234567m234p99s"]
     assert reading.unseen == 0
@@ -511,10 +516,10 @@ def test_faces_read_in_a_hand_rows_gaps_count_only_while_a_win_is_read():
     reading = TableReading((tile(-257, "5s"), tile(-203, "6s")), gaps=(tile(-230, "0s"),))
     tracker = Tracker(lambda: TableState.new())
     tracker.update(reading)
-    assert [t.best.code for _, t in tracker.hand_rows[-1][2][1]] == ["5s", "6s"]
-    tracker.read_win((1,), 0)
+    assert [t.best.code for _, t in tracker.revealed.rows[-1][1][1]] == ["5s", "6s"]
+    tracker.look_at_win()
     tracker.update(reading)
-    assert [t.best.code for _, t in tracker.hand_rows[-1][2][1]] == ["5s", "0s", "6s"]
+    assert [t.best.code for _, t in tracker.revealed.rows[-1][1][1]] == ["5s", "0s", "6s"]
 
 
 def test_a_tile_not_seen_is_one_doubt_not_a_read_at_three_percent():
@@ -548,11 +553,12 @@ def test_a_revealed_hand_is_read_from_the_frames_since_the_win_was_first_read():
     state = replace(new, seats=tuple(seats))
     melds = row("555777z999s", *(98 + 33.5 * i for i in range(9)))
     standing = TableReading((*row("576s", -100, -73, -46), *melds))  # tops misread
-    revealed = TableReading((*row("33m99p9p", -262, -235, -208, -181, -145), *melds))
+    revealed = TableReading((*row("33m99p9p", -262, -235, -208, -181, -145), *melds), (), 2.0)
     tracker = Tracker(lambda: state)
-    for _ in range(8):
-        tracker.update(standing)
+    for frame in range(8):
+        tracker.update(replace(standing, timestamp=frame / 4))
     tracker.update(revealed)
+    tracker.look_at_win()
     reading = tracker.read_win((1,), None)
     assert [to_mpsz(w.hand) for w in reading.winners] == ["33m999p"]
 
@@ -595,7 +601,6 @@ def test_a_winning_tile_glimpsed_in_two_frames_of_eight_gives_way_to_the_rules()
     from dataclasses import replace
 
     from tablekit.game.state import TableState
-    from tablekit.tracking.tracker import Snapshot
     from tablekit.vision.table_reading import SeenTile
 
     new = TableState.new()
@@ -615,8 +620,43 @@ def test_a_winning_tile_glimpsed_in_two_frames_of_eight_gives_way_to_the_rules()
     tracker = Tracker(lambda: state)
     for frame in range(8):
         row = [*hand, *([(-142.0, seen("8p", "6s"))] if frame in (2, 5) else []), *melds]
-        tracker.hand_rows.append((frame, frame / 4, Snapshot(
+        tracker.revealed.rows.append((frame / 4, Snapshot(
             [[] for _ in range(4)], [None, None, None, row], [], []).hand_rows))
     reading = tracker.read_win((3,), None)
     assert [to_mpsz(w.hand) for w in reading.winners] == ["33m999p"]
     assert any("8p" in doubt for doubt in reading.doubts)
+
+
+def test_windows_and_evidence_are_seconds_whatever_the_frame_rate():
+    """A zone is steady after STABLE_SECONDS, a faint read after FAINT_SECONDS, and a
+    discard is corrected after CORRECTION_SECONDS of reads, at any frame rate (at 4 frames
+    a second: 2, 3 and 6 frames, as when they were counted in frames)."""
+    from engine_helpers import Table
+
+    from tablekit.game.events import DiscardCorrected
+    from tablekit.tracking.faint_discards import FAINT_SECONDS
+    from tablekit.tracking.pond_votes import PondVotes
+    from tablekit.tracking.stable_view import STABLE_SECONDS, StableView
+    from tablekit.vision.table_reading import SeenTile
+
+    empty = [[] for _ in range(4)]
+    for fps, steady, faint, period in ((4, 2, 3, 0.25), (8, 3, 5, 0.125), (2, 2, 2, 0.5)):
+        view = StableView()
+        for i in range(12):
+            view.add(Snapshot(empty, empty, [], [], at=100 + i / fps))
+        assert len(view.covering(STABLE_SECONDS)) == steady
+        assert len(view.covering(FAINT_SECONDS)) == faint
+        assert view.period() == period
+
+    table = Table(dora="9s")
+    table.deal()
+    table.turn(0, "3m")
+    state = table.turn(1, "4m")
+    misread = [SeenTile((0.0, 0.0), 0.0, True, ((Tile.from_code("8m"), 1.0),))]
+    for fps, frames in ((4, 6), (2, 3)):
+        votes = PondVotes()
+        for _ in range(frames - 1):
+            votes.learn(state, [misread, None, None, None], 1 / fps)
+        assert votes.corrections(state) == []
+        votes.learn(state, [misread, None, None, None], 1 / fps)
+        assert votes.corrections(state) == [DiscardCorrected(0, 0, Tile.from_code("8m"))]

@@ -20,7 +20,7 @@ NAMES = ("<b>Aki</b>", "Ben & co", "Cho", "Dai")
 
 def _first_hand():
     """A hand under names that need escaping, and a chombo (mangan payments) to end it."""
-    return [GameStarted({"base": "tenhou"}, names=NAMES), HandStarted(Tile.from_code("1m")),
+    return [GameStarted(names=NAMES), HandStarted(Tile.from_code("1m")),
             Draw(0, Tile.from_code("9p"))], Chombo(2)
 
 

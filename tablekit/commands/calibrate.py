@@ -68,7 +68,7 @@ def grab(spec: str, count: int) -> list:
     from tablekit.devices import open_camera
 
     images = []
-    with open_camera(spec) as camera:  # type: ignore[attr-defined]
+    with open_camera(spec) as camera:
         while len(images) < count and (frame := camera.read()) is not None:
             images.append(frame.image)
     return images

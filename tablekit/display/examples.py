@@ -119,7 +119,7 @@ def example_screens(game: Path = FIXTURE_GAME, layout: Layout = "facing") -> lis
         Example("fix-tiles", ScreenModel(last.before, Mode.FIX_TILES,
                                          fix=_fixing(last.last, last.before.dora))),
         Example("new-game", ScreenModel(apply(TableState.new(), GameStarted(
-            {"base": "tenhou"}, names=hands[0].before.names)))),
+            names=hands[0].before.names)))),
         *_between_games(imported, last.after),
         Example("choose-players", _choosing(last.after)),
     ]
@@ -171,7 +171,7 @@ def _four_winds(state: TableState) -> TableState:
 
 def _double_ron() -> ScreenModel:
     """A new game: the dealer's first discard is 6s and two players ron on it."""
-    state = replay([GameStarted({"base": "tenhou"}, names=("Ana", "Ben", "Chie", "Dan")),
+    state = replay([GameStarted(names=("Ana", "Ben", "Chie", "Dan")),
                     HandStarted(Tile.from_code("1m")), Draw(0),
                     Discard(0, Tile.from_code("6s"))])
     won = Won((WinnerHand(1, tuple(parse_tiles("234567m234p67899s")), Tile.from_code("6s")),

@@ -6,7 +6,7 @@ WIN in front of each seat, OK and UNDO shared, each also held for a second.
 >>> from tablekit.game.state import TableState
 >>> from tablekit.game.events import GameStarted
 >>> from tablekit.game.reducer import apply
->>> fresh = apply(TableState.new(), GameStarted({"base": "tenhou"}))
+>>> fresh = apply(TableState.new(), GameStarted())
 >>> strip_legend(ScreenModel(fresh))
 'OK: start the game (deal East 1)   UNDO held: menu'
 """

@@ -2,6 +2,7 @@
 it, and a test fakes it whole.
 
 >>> class Blind:
+...     def look_at_win(self): pass
 ...     def read_win(self, seats, from_seat): return WinReading(())
 ...     def behind(self): return False
 ...     def offer_again(self): pass
@@ -21,7 +22,14 @@ from tablekit.game.win_reading import WinReader, WinReading
 class CameraSide(WinReader, Protocol):
     """Reads revealed hands at a win, and says how far it has followed the table."""
 
-    def read_win(self, seats: tuple[int, ...], from_seat: int | None) -> WinReading: ...
+    def look_at_win(self) -> None:
+        """A win is on the table (looked at again): its revealed hands are read from the
+        frames since the first look."""
+        ...
+
+    def read_win(self, seats: tuple[int, ...], from_seat: int | None) -> WinReading:
+        """What the frames since :meth:`look_at_win` show of the winners' hands (a query)."""
+        ...
 
     def behind(self) -> bool:
         """Whether the table shows discards the state has not taken yet."""

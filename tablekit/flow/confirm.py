@@ -45,6 +45,7 @@ def reread(flow: Flow) -> None:
             flow.message = "the camera is catching up with the last discards..."
             return
         play.ensure_drawn(flow, tsumo)  # the camera has caught up with the turn
+    flow.reader.look_at_win()
     reading = flow.reader.read_win(win.seats, win.discarder)
     if win.pending is not None and win.reading is not None and (
             reading.unseen > win.reading.unseen):

@@ -38,7 +38,7 @@ from tablekit.game.events import BadEvent, Draw, Event, GameStarted, RiichiDecla
 from tablekit.game.session import Session
 from tablekit.game.state import SEATS, Phase, TableState, seat_name
 from tablekit.io.presses import ButtonName, ButtonPress
-from tablekit.rules.presets import Rules, rules_to_dict
+from tablekit.rules.presets import Rules
 from tablekit.tile_fix import TileFix
 
 Handler = Callable[["Flow", ButtonPress], None]
@@ -105,7 +105,7 @@ class Flow:
     def start_game(self, rules: Rules, names: tuple[str, ...] = (), first_dealer: int = 0
                    ) -> None:
         """Begin a new game under ``rules`` (the journal keeps the old one's history)."""
-        self.submit(GameStarted(rules_to_dict(rules), names, first_dealer))
+        self.submit(GameStarted(rules, names, first_dealer))
         self.riichi_waiting.clear()
         self.rest()
         save(self)

@@ -16,14 +16,15 @@ from typing import Any
 from tablekit.errors import InvalidHand
 from tablekit.formats.tenhou_check import value_mismatches
 from tablekit.formats.tenhou_rules import lobby_rules
-from tablekit.rules.hand import WINDS, Meld, Win
+from tablekit.rules.hand import WINDS, Meld, MeldKind, Win
 from tablekit.rules.payments import Claim, settle_ron, settle_win
 from tablekit.rules.presets import TENHOU, Rules
 from tablekit.rules.scoring import HandValue, score_hand
 from tablekit.tiles import Tile
 
-MELD_KINDS = {"chi": "chi", "pon": "pon", "daiminkan": "kan", "ankan": "ankan",
-              "shouminkan": "shouminkan"}
+MELD_KINDS: dict[str, MeldKind] = {
+    "chi": "chi", "pon": "pon", "daiminkan": "kan", "ankan": "ankan",
+    "shouminkan": "shouminkan"}
 LIMIT_NAMES = {"kazoe yakuman": "yakuman"}
 
 
@@ -89,7 +90,7 @@ def _tiles(ids: list[int]) -> list[Tile]:
 
 def _meld(data: dict[str, Any]) -> Meld:
     called = Tile.from_136(data["called_tile"]) if data.get("called_tile") is not None else None
-    return Meld(MELD_KINDS[data["type"]], tuple(_tiles(data["tiles"])),  # type: ignore[arg-type]
+    return Meld(MELD_KINDS[data["type"]], tuple(_tiles(data["tiles"])),
                 from_seat=data.get("from_seat"), called=called)
 
 

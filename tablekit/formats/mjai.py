@@ -7,7 +7,7 @@ dora indicator corrected later (by the camera or a person) is written as it was 
 
 >>> from tablekit.game.events import GameStarted, HandStarted, Draw, Discard
 >>> from tablekit.tiles import Tile
->>> lines = to_mjai([GameStarted({"base": "tenhou"}), HandStarted(Tile.from_code("5z")),
+>>> lines = to_mjai([GameStarted(), HandStarted(Tile.from_code("5z")),
 ...                  Draw(0), Discard(0, Tile.from_code("0p"))])
 >>> [line["type"] for line in lines]
 ['start_game', 'start_kyoku', 'tsumo', 'dahai']
@@ -86,7 +86,7 @@ def _rewrite_corrected(out: list[dict[str, Any]], event: DiscardCorrected | Dora
 
     >>> from tablekit.game.events import GameStarted, HandStarted, Draw, Discard
     >>> t = Tile.from_code
-    >>> lines = to_mjai([GameStarted({"base": "tenhou"}), HandStarted(), DoraRevealed(t("1z")),
+    >>> lines = to_mjai([GameStarted(), HandStarted(), DoraRevealed(t("1z")),
     ...                  Draw(0), Discard(0, t("9m")), DiscardCorrected(0, 0, t("8m")),
     ...                  DoraCorrected(0, t("2z"))])
     >>> [(line["type"], line.get("pai") or line.get("dora_marker")) for line in lines[1:]]

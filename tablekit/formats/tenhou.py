@@ -28,7 +28,8 @@ from tablekit.game.events import (
     WinnerHand,
     Won,
 )
-from tablekit.rules.presets import Rules, rules_to_dict
+from tablekit.rules.hand import MeldKind
+from tablekit.rules.presets import Rules
 from tablekit.tiles import Tile
 
 YAKU_BY_ID = (  # Tenhou's yaku ids, 0-54
@@ -46,8 +47,9 @@ ABORTS: dict[str, AbortKind] = {
     "yao9": "nine_terminals", "kaze4": "four_winds", "reach4": "four_riichi",
     "kan4": "four_kans", "ron3": "triple_ron",
 }
-MELD_KINDS = {"chi": "chi", "pon": "pon", "daiminkan": "kan", "ankan": "ankan",
-              "shouminkan": "shouminkan"}
+MELD_KINDS: dict[str, MeldKind] = {
+    "chi": "chi", "pon": "pon", "daiminkan": "kan", "ankan": "ankan",
+    "shouminkan": "shouminkan"}
 
 
 class UnsupportedGame(TablekitError, ValueError):
@@ -95,7 +97,7 @@ def import_game(game: mjlog.MjlogGame) -> ImportedGame:
     if game.players != 4:
         raise UnsupportedGame("three-player (sanma) games are not supported yet")
     rules = lobby_rules(game.go_type)
-    start = GameStarted(rules_to_dict(rules), names=game.names, first_dealer=0)
+    start = GameStarted(rules, names=game.names, first_dealer=0)
     hands = [_import_hand(chunk) for chunk in _split_hands(game.events)]
     if hands and set(hands[0].init.scores) != {rules.start_points}:
         points = "/".join(str(s) for s in hands[0].init.scores)
@@ -159,7 +161,7 @@ def _call(meld: mjlog.MjlogMeld) -> Call:
     called = Tile.from_136(meld.called) if meld.called is not None else None
     if meld.kind == "shouminkan" and meld.added is not None:
         called = Tile.from_136(meld.added)
-    return Call(meld.who, MELD_KINDS[meld.kind],  # type: ignore[arg-type]
+    return Call(meld.who, MELD_KINDS[meld.kind],
                 tuple(Tile.from_136(t) for t in meld.tiles), called, meld.from_seat)
 
 

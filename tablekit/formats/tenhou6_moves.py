@@ -21,6 +21,7 @@ from typing import Any
 
 from tablekit.formats.tenhou6 import TSUMOGIRI, BadTenhou6, tile
 from tablekit.game.events import Call, Discard, DoraRevealed, Draw, Event, RiichiDeclared
+from tablekit.rules.hand import MeldKind
 from tablekit.tiles import Tile
 
 SEATS = 4
@@ -229,8 +230,8 @@ def take_call(text: str, seat: int) -> Call:
     relative = {0: 3, 2: 2}.get(at, 1)
     called = tile(numbers[at // 2])
     tiles = in_tenhou_order(tile(n) for n in numbers)
-    kind = {"c": "chi", "p": "pon", "m": "kan"}[letter]
-    return Call(seat, kind, tiles, called, (seat + relative) % SEATS)  # type: ignore[arg-type]
+    kinds: dict[str, MeldKind] = {"c": "chi", "p": "pon", "m": "kan"}
+    return Call(seat, kinds[letter], tiles, called, (seat + relative) % SEATS)
 
 
 def _given_call(text: str, seat: int, events: list[Event]) -> Call:

@@ -49,7 +49,7 @@ from tablekit.game.events import (
     WinnerHand,
     Won,
 )
-from tablekit.rules.presets import TENHOU, Rules, rules_from_dict, rules_to_dict, with_options
+from tablekit.rules.presets import TENHOU, Rules, rules_from_dict, with_options
 from tablekit.tiles import Tile
 
 SEATS = 4
@@ -85,7 +85,7 @@ def read_tenhou6(data: dict[str, Any]) -> ImportedGame:
     hands = [_hand(row, rules, tenpai[i] if i < len(tenpai) else None) for i, row in
              enumerate(rows)]
     hands = _with_final(hands, data.get("sc"))
-    start = GameStarted(rules_to_dict(rules), names=names, first_dealer=0)
+    start = GameStarted(rules, names=names, first_dealer=0)
     return ImportedGame(rules, start, tuple(hands))
 
 

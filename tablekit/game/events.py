@@ -24,6 +24,7 @@ from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
 
 from tablekit.errors import TablekitError
 from tablekit.rules.hand import Meld, MeldKind
+from tablekit.rules.presets import TENHOU, Rules, rules_from_dict, rules_to_dict
 from tablekit.tiles import Tile, parse_tiles, to_mpsz
 
 AbortKind = Literal["nine_terminals", "four_winds", "four_riichi", "four_kans", "triple_ron"]
@@ -35,9 +36,16 @@ class BadEvent(TablekitError, ValueError):
 
 @dataclass(frozen=True)
 class GameStarted:
-    """A new game: the rules (a preset name or a full option dict) and optional names."""
+    """A new game: its rules and optional names. The journal writes the rules as every
+    option (:func:`~tablekit.rules.presets.rules_to_dict`) and reads a preset's name with
+    overrides too (``{"base": "wrc2025", ...}``, as older journals have it).
 
-    rules: dict[str, Any]
+    >>> started = from_json('{"type": "game_started", "rules": {"base": "wrc2025"}}')
+    >>> started.rules.name, from_json(to_json(started)) == started
+    ('wrc2025', True)
+    """
+
+    rules: Rules = TENHOU
     names: tuple[str, ...] = ()
     first_dealer: int = 0
 
@@ -253,6 +261,8 @@ def from_json(line: str) -> Event:
 
 
 def _encode(value: Any) -> Any:
+    if isinstance(value, Rules):
+        return rules_to_dict(value)
     if isinstance(value, Tile):
         return value.code
     if isinstance(value, tuple) and value and all(isinstance(v, Tile) for v in value):
@@ -279,6 +289,10 @@ def _decode(value: Any, hint: Any) -> Any:
     """
     if value is None:
         return None
+    if hint is Rules:
+        if not isinstance(value, dict):
+            raise TypeError(f"rules must be an object of options, not {value!r}")
+        return rules_from_dict(value)
     args = [arg for arg in get_args(hint) if arg is not type(None)]
     if get_origin(hint) is tuple:
         if args and args[0] is Tile:

@@ -3,7 +3,7 @@ tests and the fault benchmark run.
 
 >>> from tablekit.game.events import GameStarted, HandStarted, Draw
 >>> from tablekit.game.reducer import replay
->>> broken(replay([GameStarted({"base": "tenhou"}), HandStarted(), Draw(0)]))
+>>> broken(replay([GameStarted(), HandStarted(), Draw(0)]))
 []
 """
 

@@ -5,7 +5,7 @@ and the reason, and the state is left as it was (states are immutable).
 
 >>> from tablekit.game.events import GameStarted, HandStarted, Draw, Discard
 >>> from tablekit.tiles import Tile
->>> state = replay([GameStarted({"base": "tenhou"}), HandStarted(), Draw(0)])
+>>> state = replay([GameStarted(), HandStarted(), Draw(0)])
 >>> state = apply(state, Discard(0, Tile.from_code("1z")))
 >>> state.wall, state.turn, state.seats[0].discards
 (69, 1, (Tile('1z'),))
@@ -54,7 +54,7 @@ from tablekit.game.state import (
 )
 from tablekit.game.wins import score_won
 from tablekit.rules.hand import Meld
-from tablekit.rules.presets import TENHOU, rules_from_dict
+from tablekit.rules.presets import TENHOU
 from tablekit.rules.scoring import round_up
 from tablekit.tiles import Tile
 
@@ -117,7 +117,7 @@ def _need_seat(event: Event, seat: int | None) -> None:
 def _game_started(state: TableState, event: GameStarted) -> TableState:
     _need_phase(state, event, Phase.NOT_STARTED, Phase.GAME_OVER)
     _need_seat(event, event.first_dealer)
-    new = TableState.new(rules_from_dict(event.rules), event.names, event.first_dealer)
+    new = TableState.new(event.rules, event.names, event.first_dealer)
     return replace(new, phase=Phase.HAND_OVER)
 
 

@@ -10,7 +10,7 @@ so a game reopened from it undoes the same actions.
 >>> import tempfile, pathlib
 >>> from tablekit.game.events import GameStarted, HandStarted
 >>> game = Session.open(pathlib.Path(tempfile.mkdtemp()) / "game.jsonl")
->>> game.submit(GameStarted({"base": "tenhou"})).phase.value
+>>> game.submit(GameStarted()).phase.value
 'hand over'
 >>> game.submit(HandStarted()).phase.value
 'hand in play'
@@ -71,7 +71,7 @@ def first_refused(events: list[Event]) -> tuple[int, str] | None:
     """The index of the first event a live game would refuse, and why (None: all replay).
 
     >>> from tablekit.game.events import GameStarted, RiichiDeclared
-    >>> first_refused([GameStarted({"base": "tenhou"}), Undo(), Undo()])
+    >>> first_refused([GameStarted(), Undo(), Undo()])
     (2, 'undo: there is nothing left to undo')
     """
     probe = Session(_NoJournal())  # type: ignore[arg-type]

@@ -75,7 +75,8 @@ class PressDetector:
         if down:
             self._down_at, self._reported = now, False
             return None
-        held = now - self._down_at  # type: ignore[operator]
+        assert self._down_at is not None  # an up edge follows a down one (checked above)
+        held = now - self._down_at
         self._down_at = None
         if self._reported:
             return None

@@ -49,7 +49,7 @@ class Meld:
         kind, sep, tiles = text.partition(":")
         if not sep or kind not in MELD_KINDS:
             raise InvalidHand(f"{text}: write a meld as KIND:TILES with KIND one of {MELD_KINDS}")
-        return cls(kind, tuple(parse_tiles(tiles)))  # type: ignore[arg-type]
+        return cls(kind, tuple(parse_tiles(tiles)))
 
     @property
     def opened(self) -> bool:

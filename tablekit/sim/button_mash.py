@@ -82,6 +82,9 @@ class FakeCameraSide:
             return [Draw(state.turn, rinshan=state.kan_draw)]
         return [Discard(state.turn, Tile(self.rng.randrange(34)))]
 
+    def look_at_win(self) -> None:
+        pass
+
     def read_win(self, seats: tuple[int, ...], from_seat: int | None) -> WinReading:
         if self.rng.random() < 0.5:
             return WinReading((), drafts=tuple((s, (None,) * 13) for s in seats))

@@ -25,7 +25,7 @@ from tablekit.game.events import Draw, Event, GameStarted, RiichiDeclared, to_di
 from tablekit.game.journal import Journal
 from tablekit.game.reducer import replay
 from tablekit.game.session import Session, in_force
-from tablekit.rules.presets import TENHOU, rules_to_dict
+from tablekit.rules.presets import TENHOU
 
 Damage = Callable[[list[bytes], int], tuple[bytes, int]]  # lines, middle -> (file, trusted)
 
@@ -150,7 +150,7 @@ def run_case(case: Case, events: list[Event], folder: Path) -> Outcome:
 def _check(outcome: Outcome, case: Case, session: Session, flow: Flow, trusted: list[Event]
            ) -> None:
     expected = (replay(in_force(trusted)[0]) if trusted else
-                replay([GameStarted(rules_to_dict(TENHOU))]))
+                replay([GameStarted(TENHOU)]))
     if session.state != expected:
         outcome.problems.append(f"shows the wrong game ({session.state.events} events)")
     notice = session.notice

@@ -72,4 +72,5 @@ def random_look(rng: np.random.Generator, art: str | None = None,
 
 def _vary(rng: np.random.Generator, colour: BGR, spread: float) -> BGR:
     varied = np.clip(np.asarray(colour) + rng.normal(0, spread, 3), 0, 255)
-    return tuple(int(v) for v in varied)  # type: ignore[return-value]
+    blue, green, red = (int(v) for v in varied)
+    return blue, green, red

@@ -9,7 +9,7 @@ pause between them (a slow SD card), so that kills land in the middle of writes 
 
 >>> import tempfile, pathlib
 >>> from tablekit.game.events import GameStarted, HandStarted
->>> events = [GameStarted({"base": "tenhou"}), HandStarted()]
+>>> events = [GameStarted(), HandStarted()]
 >>> folder = pathlib.Path(tempfile.mkdtemp())
 >>> _ = play(events, folder / "game.jsonl", pace=0.0)
 ready 0

@@ -106,7 +106,8 @@ def _count(ids: np.ndarray, quad: np.ndarray, value: int) -> int:
 
 
 def _scaled(colour: tuple[int, int, int], factor: float) -> tuple[int, int, int]:
-    return tuple(int(min(255, c * factor)) for c in colour)  # type: ignore[return-value]
+    blue, green, red = (int(min(255, c * factor)) for c in colour)
+    return blue, green, red
 
 
 def _fill(image: np.ndarray, polygon: np.ndarray, colour: tuple[int, int, int],

@@ -7,11 +7,20 @@ same over frames and compares it with the engine's state; it is plain Python (no
 no OpenCV):
 
 * :mod:`tablekit.tracking.tracker`: :class:`~tablekit.tracking.tracker.Tracker`, the
-  readings -> events step (discards, calls, dora, corrections) and the reading of a win,
-* :mod:`tablekit.tracking.hand_reading`: a revealed hand voted over frames and read under
-  the rules,
-* :mod:`tablekit.tracking.meld_reading`: melds laid beside the hand,
-* :mod:`tablekit.tracking.faint_discards`: a discard the detector barely saw.
+  readings -> events step, made of the parts below, and what the flow asks of it,
+* :mod:`tablekit.tracking.stable_view`: each frame sorted into zones, and what the last
+  frames agree on,
+* :mod:`tablekit.tracking.discards` and :mod:`tablekit.tracking.faint_discards`: draws
+  and discards, one the detector barely saw,
+* :mod:`tablekit.tracking.calls`, :mod:`tablekit.tracking.meld_events` and
+  :mod:`tablekit.tracking.meld_reading`: CALL presses, and the melds laid beside the hand,
+* :mod:`tablekit.tracking.pond_votes`: second looks at the ponds (corrections),
+* :mod:`tablekit.tracking.dora_watch`: dora indicators revealed or corrected,
+* :mod:`tablekit.tracking.revealed_hands` and :mod:`tablekit.tracking.hand_reading`: a
+  revealed hand voted over frames and read under the rules.
+
+Every time is in seconds (readings carry their timestamps); only the camera feed counts
+frames.
 
 The camera side of ``tablekit run`` that feeds it frames at a steady rate is
 :mod:`tablekit.vision.feed` (it looks at the frames; the tracker is passed in).

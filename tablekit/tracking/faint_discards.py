@@ -36,8 +36,9 @@ from tablekit.vision.layout import DEFAULT_LAYOUT, TableLayout
 from tablekit.vision.table_reading import SeenTile
 from tablekit.vision.zones import Place, TileZone  # noqa: F401 (doctest)
 
-FAINT_FRAMES = 3
-"""Frames in a row a faint read must lie in the next slot."""
+FAINT_SECONDS = 0.5
+"""How long a faint read must lie in the next slot, frame after frame (three frames at 4
+a second)."""
 SAME_PLACE_MM = 8.0
 FIRST_X = DEFAULT_LAYOUT.pond_left_x + DEFAULT_LAYOUT.tile_width / 2
 """Where the first tile of a pond row lies across its seat (on the default table)."""
@@ -61,13 +62,13 @@ def faint_discard(recent: Sequence[list[tuple[Place, SeenTile]] | None], index: 
                   last: SeenTile | None, layout: TableLayout = DEFAULT_LAYOUT
                   ) -> tuple[TileRead, SeenTile] | None:
     """The read of discard ``index`` of a seat's pond, and where it lies, from its faint
-    reads of the last frames (``recent``, oldest first): one in the next slot after
-    ``last`` in each, all in one place; else None."""
-    if len(recent) < FAINT_FRAMES:
+    reads of the frames of the last :data:`FAINT_SECONDS` (``recent``, oldest first): one
+    in the next slot after ``last`` in each, all in one place; else None."""
+    if not recent:
         return None
     after = last.place if last is not None else None
     found: list[SeenTile] = []
-    for frame in recent[-FAINT_FRAMES:]:
+    for frame in recent:
         fits = [tile for place, tile in frame or () if next_slot(index, after, place, layout)]
         if len(fits) != 1 or (found and math.dist(found[0].xy, fits[0].xy) > SAME_PLACE_MM):
             return None

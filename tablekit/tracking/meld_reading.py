@@ -23,13 +23,16 @@ import itertools
 import math
 from collections import Counter
 from collections.abc import Sequence
-from typing import TypeVar
+from typing import Literal, TypeVar
 
 from tablekit.rules.hand import Meld
 from tablekit.rules.reading import TileRead
 from tablekit.tiles import Tile, to_mpsz  # noqa: F401 (doctest)
 
 T = TypeVar("T")
+ClaimKind = Literal["chi", "pon", "kan"]
+"""The melds a called discard makes (``kan``: an open kan)."""
+SAME_KIND: dict[int, ClaimKind] = {3: "pon", 4: "kan"}
 MELD_GAP = 90.0
 """mm between neighbouring tile centres beyond which a tile is not part of the melds
 (tiles of a meld lie 26-35 mm apart, melds 10 mm apart, so an unseen sideways tile leaves
@@ -122,7 +125,7 @@ def kind_probability(read: TileRead, kind: int) -> float:
 
 
 def read_claimed(reads: Sequence[TileRead], called: Tile, chi: bool = True
-                 ) -> tuple[str, tuple[Tile, ...]] | None:
+                 ) -> tuple[ClaimKind, tuple[Tile, ...]] | None:
     """The likeliest chi (only where ``chi``: the discard came from the left), pon or open
     kan (``(kind, tiles)``) the new reads make with the called tile, or None when no
     candidates make one. Two reads are the called tile's partners (the sideways tile
@@ -138,7 +141,7 @@ def read_claimed(reads: Sequence[TileRead], called: Tile, chi: bool = True
     >>> read_claimed([north, north], Tile.from_code("1z")) is None
     True
     """
-    best: tuple[float, str, tuple[Tile, ...]] | None = None
+    best: tuple[float, ClaimKind, tuple[Tile, ...]] | None = None
     for at in range(len(reads)) if len(reads) > 2 else (None,):
         p_called = 1.0 if at is None else max(kind_probability(reads[at], called.kind),
                                                CALLED_FLOOR)
@@ -158,7 +161,7 @@ def read_claimed(reads: Sequence[TileRead], called: Tile, chi: bool = True
 
 
 def read_missed_pon(reads: Sequence[TileRead], visible: Counter[int]
-                    ) -> tuple[str, Tile, tuple[Tile, ...]] | None:
+                    ) -> tuple[ClaimKind, Tile, tuple[Tile, ...]] | None:
     """A pon or open kan (``(kind, called tile, tiles)``) of a discard the camera never
     read in the pond (taken before it was seen): the kind every new face most likely
     shows, each at :data:`MISSED_SURE` or more, of which the table (``visible`` kinds)
@@ -191,7 +194,7 @@ def read_missed_pon(reads: Sequence[TileRead], visible: Counter[int]
     return None if found is None else (found[0], called, found[1])
 
 
-def meld_kind(tiles: Sequence[Tile]) -> str | None:
+def meld_kind(tiles: Sequence[Tile]) -> ClaimKind | None:
     """``chi``, ``pon`` or ``kan`` for tiles that make one, else None.
 
     >>> from tablekit.tiles import parse_tiles
@@ -200,7 +203,7 @@ def meld_kind(tiles: Sequence[Tile]) -> str | None:
     """
     kinds = sorted(t.kind for t in tiles)
     if len(set(kinds)) == 1:
-        return {3: "pon", 4: "kan"}.get(len(kinds))
+        return SAME_KIND.get(len(kinds))
     suited = kinds[-1] < 27 and kinds[0] // 9 == kinds[-1] // 9
     if len(kinds) == 3 and suited and kinds == list(range(kinds[0], kinds[0] + 3)):
         return "chi"

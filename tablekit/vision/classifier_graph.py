@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -35,22 +36,22 @@ class Head:
         return (features @ self.weight.T + self.bias) / np.float32(self.temperature)
 
 
-def _load(path: Path):  # type: ignore[no-untyped-def]
+def _load(path: Path) -> Any:  # an onnx ModelProto (onnx is imported only here)
     import onnx
 
     return onnx.load(str(path))
 
 
-def _gemm(model) -> object:  # type: ignore[no-untyped-def]
+def _gemm(model: Any) -> Any:
     return next(node for node in model.graph.node if node.op_type == "Gemm")
 
 
-def _temperature_div(model, gemm):  # type: ignore[no-untyped-def]
+def _temperature_div(model: Any, gemm: Any) -> Any:
     return next(node for node in model.graph.node
                 if node.op_type == "Div" and node.input[0] == gemm.output[0])
 
 
-def _initializers(model) -> dict:  # type: ignore[no-untyped-def]
+def _initializers(model: Any) -> dict[str, Any]:
     return {init.name: init for init in model.graph.initializer}
 
 

@@ -152,7 +152,7 @@ class _Problem:
     def camera(self, p: np.ndarray) -> TableCamera:
         return TableCamera(self.size[0], self.size[1], float(np.exp(p[0])), float(p[1]),
                            (self.size[0] / 2 + p[2], self.size[1] / 2 + p[3]),
-                           tuple(p[4:7].tolist()), tuple(p[7:10].tolist()),  # type: ignore[arg-type]
+                           tuple(p[4:7].tolist()), tuple(p[7:10].tolist()),
                            float(p[10]))
 
     def edge_residuals(self, camera: TableCamera, lines: np.ndarray) -> np.ndarray:

@@ -1,0 +1,136 @@
+"""Melds as events: a seat that pressed CALL lays new tiles by its hand, and the tiles
+its known melds do not explain make a chi, pon or kan of the discard that may be called,
+or a kan on its own turn (:mod:`tablekit.tracking.meld_reading` reads them).
+
+>>> from tablekit.tiles import Tile, to_mpsz
+>>> to_mpsz(own_kan((), 1, Tile.from_code("3z"), added=False).tiles)
+'3333z'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from tablekit.game.events import Call, Discard, Draw, Event
+from tablekit.game.state import SEATS, TableState
+from tablekit.rules.hand import Meld
+from tablekit.rules.reading import TileRead
+from tablekit.tiles import Tile
+from tablekit.tracking.calls import CallWatch
+from tablekit.tracking.discards import pond_ahead
+from tablekit.tracking.hand_reading import visible_counts
+from tablekit.tracking.meld_reading import (
+    face_up_meld_tiles,
+    new_reads,
+    read_claimed,
+    read_missed_pon,
+    read_own_kan,
+)
+from tablekit.tracking.pond_votes import PondVotes
+from tablekit.tracking.stable_view import StableView
+
+BACK_REACH = 40.0  # mm left of the melds' first face where a closed kan's left end lies
+
+
+@dataclass
+class MeldSpotter:
+    """The next meld a seat that pressed CALL lays, from the steady view."""
+
+    view: StableView
+    calls: CallWatch
+    votes: PondVotes
+
+    def events(self, state: TableState) -> list[Event]:
+        """The first new meld some vouched seat's steady row shows."""
+        if state.wall == 0:
+            return []
+        for seat in range(SEATS):
+            melds = state.seats[seat].melds
+            if not self.calls.vouches(state, seat):  # only a seat that pressed CALL melds
+                continue
+            row = self.view.meld_row(seat)
+            if row is None:
+                continue
+            new = new_reads(row, melds)  # known meld tiles not seen (a sideways one) are let be
+            if 1 <= len(new) <= 4 and len(row) - len(new) <= face_up_meld_tiles(melds):
+                event = self._meld_event(state, seat, new)
+                if event:
+                    return event
+        return []
+
+    def _meld_event(self, state: TableState, seat: int, new: list[TileRead]) -> list[Event]:
+        """The meld the new tiles of a seat's row make: for the discard that may be called
+        (two new faces are the called tile's partners when the sideways tile is not seen),
+        else a kan on the seat's own turn."""
+        red_fives = state.rules.red_fives
+        claim = state.last_discard if state.to_draw else None
+        if claim is not None and claim[0] != seat and len(new) in (2, 3, 4):
+            discarder, called = claim
+            found = read_claimed(new, called, chi=(seat - discarder) % SEATS == 1)
+            if found is not None:
+                kind, tiles = found
+                if kind == "kan":
+                    tiles = four_of(called, red_fives)
+                counts = visible_counts(state, exclude_last_discard=True)
+                counts.update(t.kind for t in tiles)
+                over = [k for k, n in counts.items() if n > 4]
+                if over:  # an earlier discard was misread: correct it first
+                    earlier = self.votes.weakest(state, over[0], counts)
+                    return [earlier[1]] if earlier is not None else []
+                return [Call(seat, kind, tiles, called, discarder)]
+        missed = self._missed_call(state, seat, new)
+        if missed:
+            return missed
+        if len(new) in (1, 2) and state.turn == seat:
+            melds = state.seats[seat].melds
+            closed = sum(m.kind == "ankan" for m in melds)
+            if len(new) == 2 and self.view.backs_by_melds(seat, BACK_REACH) <= 2 * closed:
+                return []  # a closed kan shows its ends face down: two faces alone are not one
+            tile = read_own_kan(new, [m.tiles[0].kind for m in melds if m.kind == "pon"])
+            if tile is None:
+                return []
+            pre: list[Event] = [Draw(seat, rinshan=state.kan_draw)] if state.to_draw else []
+            return [*pre, own_kan(melds, seat, tile, len(new) == 1, red_fives)]
+        return []
+
+    def _missed_call(self, state: TableState, seat: int, new: list[TileRead]) -> list[Event]:
+        """A pon of a discard the camera never read: the seat to draw drew and discarded,
+        and ``seat`` called it before its pond showed it (a dark face on a dark felt, an
+        arm over the pond). The faces of the meld say what it was
+        (:func:`~tablekit.tracking.meld_reading.read_missed_pon`); the draw, the discard and
+        the call are given together. Not while that pond shows a discard not yet taken."""
+        discarder = state.turn
+        if not state.to_draw or discarder is None or discarder == seat or \
+                pond_ahead(self.view, state, discarder):
+            return []
+        found = read_missed_pon(new, visible_counts(state, exclude_last_discard=False))
+        if found is None:
+            return []
+        kind, called, tiles = found
+        if kind == "kan":
+            tiles = four_of(called, state.rules.red_fives)
+        return [Draw(discarder, rinshan=state.kan_draw), Discard(discarder, called),
+                Call(seat, kind, tiles, called, discarder)]
+
+
+def four_of(tile: Tile, red_fives: bool) -> tuple[Tile, ...]:
+    """All four copies of a kind (one of them red for a five under red-five rules).
+
+    >>> from tablekit.tiles import to_mpsz
+    >>> to_mpsz(four_of(Tile.from_code("5p"), True))
+    '5550p'
+    """
+    plain = tile.plain
+    is_five = plain.kind < 27 and plain.kind % 9 == 4
+    return (plain, plain, plain, Tile(plain.kind, red=True) if is_five and red_fives else plain)
+
+
+def own_kan(melds: Sequence[Meld], seat: int, tile: Tile, added: bool,
+            red_fives: bool = True) -> Call:
+    """An added kan (``tile`` beside a pon of its kind) or a closed kan of ``tile``'s kind."""
+    if added:
+        pon = next((m for m in melds if m.kind == "pon" and m.tiles[0].kind == tile.kind), None)
+        base = pon.tiles if pon else (tile.plain,) * 3
+        return Call(seat, "shouminkan", (*base, tile), tile, pon.from_seat if pon else None)
+    return Call(seat, "ankan", four_of(tile, red_fives), None, None)

@@ -1,0 +1,142 @@
+"""The revealed hands at a win: the hand rows of the last seconds are kept; once the flow
+looks at a win (:meth:`RevealedHands.look`) the rows from then on are voted by where
+their tiles lie and read under the rules (:mod:`tablekit.tracking.hand_reading`), with
+the ura indicators under a riichi winner's win (:meth:`RevealedHands.read`, a query).
+
+>>> from tablekit.game.state import TableState
+>>> hands = RevealedHands()
+>>> hands.look(now=12.0)
+>>> hands.looking(12.0 + WIN_LOOK), hands.looking(12.25 + WIN_LOOK)
+(True, False)
+>>> hands.read(TableState.new(), StableView(), (1,), 0).doubts
+('South: the revealed hand is hidden',)
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter, deque
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from tablekit.game.state import TableState, seat_name
+from tablekit.game.win_reading import WinReading
+from tablekit.rules.hand import Meld, concealed_count
+from tablekit.rules.reading import TileRead
+from tablekit.tiles import Tile
+from tablekit.tracking.dora_watch import DoraWatch
+from tablekit.tracking.hand_reading import (
+    before_melds,
+    draft_hand,
+    read_indicators,
+    read_revealed,
+    row_slots,
+    visible_counts,
+    vote_rows,
+    vote_slots,
+)
+from tablekit.tracking.meld_reading import face_up_meld_tiles, face_up_tiles
+from tablekit.tracking.stable_view import LOOK_BACK, HandRow, StableView, since
+from tablekit.vision.table_reading import SeenTile
+
+WIN_LOOK = 2.0      # s after a look at a win that the hand rows' gaps are looked into
+HAND_SECONDS = 3.0  # s of hand rows a revealed hand is voted over
+HAND_ROWS_KEPT = 256  # at most this many frames' hand rows (a source whose clock stands still)
+HandRows = list[HandRow | None]
+
+
+@dataclass
+class RevealedHands:
+    """The hand rows of the last :data:`HAND_SECONDS`, each with its frame's time, and
+    when the flow last looked at a win."""
+
+    rows: deque[tuple[float, HandRows]] = field(
+        default_factory=lambda: deque(maxlen=HAND_ROWS_KEPT))
+    looked: float = -math.inf
+    """When :meth:`look` was last called (s): while a win is looked at, the faces read in
+    the hand rows' gaps count (:mod:`tablekit.vision.row_gaps`)."""
+    since_time: float = 0.0
+    """The time of this win's first look (the hand lies revealed by then; earlier frames
+    show the standing hand, whose tops can read as faces)."""
+
+    def keep(self, now: float, rows: HandRows) -> None:
+        """Remember this frame's hand rows; forget those older than :data:`HAND_SECONDS`."""
+        self.rows.append((now, rows))
+        while since(self.rows[0][0], now) >= HAND_SECONDS:
+            self.rows.popleft()
+
+    def look(self, now: float) -> None:
+        """The flow looks at a win at ``now`` (again): a first look in a while starts the
+        frames its hands are voted over."""
+        if since(self.looked, now) > WIN_LOOK:
+            self.since_time = now  # a new win
+        self.looked = now
+
+    def looking(self, now: float) -> bool:
+        """Whether a win is being looked at (the hand rows' gaps count)."""
+        return since(self.looked, now) <= WIN_LOOK
+
+    def read(self, state: TableState, view: StableView, seats: tuple[int, ...],
+             from_seat: int | None) -> WinReading:
+        """The revealed hands of ``seats`` (ron on ``from_seat``'s tile, or tsumo)."""
+        winners, doubts, drafts, unseen = [], [], [], 0
+        for seat in seats:
+            melds = state.seats[seat].melds
+            row = concealed_count(len(melds)) + face_up_meld_tiles(melds)
+            reads = self._hand_reads(seat, melds)
+            unseen += max(0, row - len(reads or ()))
+            if reads is None:
+                doubts.append(f"{seat_name(state, seat)}: the revealed hand is hidden")
+                drafts.append((seat, draft_hand(state, seat, [], from_seat)))
+                continue
+            hand, found = read_revealed(state, seat, reads, from_seat)
+            doubts.extend(found)
+            if hand is not None:
+                winners.append(hand)
+            else:
+                drafts.append((seat, draft_hand(state, seat, reads, from_seat)))
+        counts = visible_counts(state, exclude_last_discard=from_seat is not None)
+        for hand in winners:
+            counts.update(tile.kind for tile in hand.hand)
+        recent = view.recent(LOOK_BACK)
+        ura, no_ura = _ura(state, seats, counts, [s.ura for s in recent])
+        doubts += DoraWatch.doubts(state, [s.indicators for s in recent])
+        return WinReading(tuple(winners), ura, (*doubts, *no_ura), tuple(drafts), unseen)
+
+    def _hand_reads(self, seat: int, melds: Sequence[Meld]) -> list[TileRead] | None:
+        """The seat's revealed row voted over the frames since the win was first looked
+        at that show it (at least half its concealed tiles face up) by where its tiles
+        lie, its melds as the state knows them where the row shows where they begin; None
+        when no frame shows the row."""
+        rows = [(at, r[seat]) for at, r in self.rows
+                if at >= self.since_time and r[seat] is not None]
+        if not rows:
+            return None
+        laid = [TileRead.sure(tile) for meld in melds for tile in face_up_tiles(meld)]
+        concealed = concealed_count(len(melds))
+        shown = [r for _, r in rows if r is not None
+                 and len(r) >= len(laid) + (concealed + 1) // 2]
+        last = rows[-1][0]
+        used = shown or [r for at, r in rows if r is not None and since(at, last) <= LOOK_BACK]
+        slots = row_slots(used)
+        left = before_melds(slots) if melds else None
+        if left is None:
+            return vote_slots(slots, concealed + len(laid), len(used))
+        return [*vote_slots(left, concealed, len(used)), *laid]
+
+
+def _ura(state: TableState, seats: tuple[int, ...], counts: Counter[int],
+         recent: Sequence[Sequence[SeenTile]]) -> tuple[tuple[Tile, ...], list[str]]:
+    """The ura indicators under a riichi winner's win, one under each dora indicator,
+    voted over the last frames' ura rows ``recent`` that show them all (none a fifth of
+    its kind over the ``counts`` of visible tiles); doubts when none does or a read is
+    unsure."""
+    if not any(state.seats[s].riichi for s in seats):
+        return (), []
+    want = max(1, len(state.dora))
+    rows = [sorted((t for t in ura if t.candidates), key=lambda t: t.place.x)
+            for ura in recent]
+    rows = [r for r in rows if len(r) == want]
+    if not rows:
+        return (), [f"ura dora: {want} indicator{'s' * (want > 1)} not seen"]
+    return read_indicators(vote_rows(rows), counts, "ura dora")
