@@ -27,6 +27,13 @@ def pond_ahead(view: StableView, state: TableState, seat: int) -> bool:
     return pond is not None and len(pond) > lying(state, seat)
 
 
+def still_lies(view: StableView, state: TableState, seat: int) -> bool:
+    """Whether the seat's last discard still lies in its steady pond: a meld laid now is
+    of another tile, one the camera missed."""
+    pond = view.pond(seat)
+    return pond is not None and len(pond) >= lying(state, seat)
+
+
 @dataclass
 class DiscardSpotter:
     """The next draw and discard of the seat in turn, from the steady view."""

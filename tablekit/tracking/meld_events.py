@@ -18,7 +18,7 @@ from tablekit.rules.hand import Meld
 from tablekit.rules.reading import TileRead
 from tablekit.tiles import Tile
 from tablekit.tracking.calls import CallWatch
-from tablekit.tracking.discards import pond_ahead
+from tablekit.tracking.discards import still_lies
 from tablekit.tracking.hand_reading import visible_counts
 from tablekit.tracking.meld_reading import (
     face_up_meld_tiles,
@@ -27,7 +27,7 @@ from tablekit.tracking.meld_reading import (
     read_missed_pon,
     read_own_kan,
 )
-from tablekit.tracking.pond_votes import PondVotes
+from tablekit.tracking.pond_votes import PondVotes, lying
 from tablekit.tracking.stable_view import StableView
 
 BACK_REACH = 40.0  # mm left of the melds' first face where a closed kan's left end lies
@@ -65,7 +65,8 @@ class MeldSpotter:
         else a kan on the seat's own turn."""
         red_fives = state.rules.red_fives
         claim = state.last_discard if state.to_draw else None
-        if claim is not None and claim[0] != seat and len(new) in (2, 3, 4):
+        if claim is not None and claim[0] != seat and len(new) in (2, 3, 4) and \
+                not still_lies(self.view, state, claim[0]):
             discarder, called = claim
             found = read_claimed(new, called, chi=(seat - discarder) % SEATS == 1)
             if found is not None:
@@ -99,10 +100,14 @@ class MeldSpotter:
         and ``seat`` called it before its pond showed it (a dark face on a dark felt, an
         arm over the pond). The faces of the meld say what it was
         (:func:`~tablekit.tracking.meld_reading.read_missed_pon`); the draw, the discard and
-        the call are given together. Not while that pond shows a discard not yet taken."""
+        the call are given together; only while that pond is seen as the state has it (one
+        not read, or showing more, may be a camera behind the table, and the called tile
+        another seat's)."""
         discarder = state.turn
-        if not state.to_draw or discarder is None or discarder == seat or \
-                pond_ahead(self.view, state, discarder):
+        if not state.to_draw or discarder is None or discarder == seat:
+            return []
+        pond = self.view.pond(discarder)  # seen as the state has it: nothing else to read
+        if pond is None or len(pond) != lying(state, discarder):
             return []
         found = read_missed_pon(new, visible_counts(state, exclude_last_discard=False))
         if found is None:
