@@ -122,7 +122,9 @@ def long_evening(frames: int, folder: Path) -> dict:
     """Replayed frames through the app loop; resident memory after a minute and at the end."""
     from tablekit.sim.evening import play_evening
 
-    result = play_evening(fixture(), frames, folder)
+    result = play_evening(fixture(), frames, folder, progress=lambda done, mb: print(
+        f"  evening: {done} frames ({done / 4 / 3600:.2f} h): {mb:.1f} MB resident", flush=True),
+        every=3600)
     return {"evening_frames": result.frames, "rss_start_mb": round(result.rss_start_mb, 1),
             "rss_end_mb": round(result.rss_end_mb, 1),
             "rss_growth_mb": round(result.rss_end_mb - result.rss_start_mb, 1),
