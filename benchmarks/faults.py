@@ -2,12 +2,13 @@
 random presses on every button, a failing camera, and hours of frames for memory.
 
 Usage: python benchmarks/faults.py [--quick] [--only NAME,...] [--cuts N] [--presses N]
-       [--evening-frames N] [--seed S] [--json OUT]
+       [--evening-frames N] [--seed S] [--jobs N] [--json OUT]
 
-- power cuts: a real process (``python -m tablekit.sim.power_cut``) plays recorded
-  games into its journal and is SIGKILLed at random moments (mid-write too: every line
-  is written in two halves with a pause between), restarted, and compared with an
-  uninterrupted run at the last event on disk (state and screen);
+- power cuts: a real process (the player of :mod:`tablekit.sim.power_cut`, forked
+  with tablekit and the games already loaded) plays recorded games into its journal and
+  is SIGKILLed at random moments (mid-write too: every line is written in two halves
+  with a pause between), restarted, and compared with an uninterrupted run at the last
+  event on disk (state and screen); ``--jobs`` players at once;
 - journal damage: every case of :mod:`tablekit.sim.journal_damage` on a real game's
   journal, and a disk that fills while writing;
 - presses: :func:`tablekit.sim.button_mash.mash`, half with a fake camera side;
@@ -61,10 +62,10 @@ def games(count: int) -> list[Path]:
     return found or [fixture()]
 
 
-def power_cuts(cuts: int, seed: int, folder: Path) -> dict:
+def power_cuts(cuts: int, seed: int, folder: Path, jobs: int = 1) -> dict:
     from tablekit.sim.power_cut import power_cuts as run
 
-    result = run(games(max(1, cuts // 40)), cuts, folder, seed=seed)
+    result = run(games(max(jobs, cuts // 40)), cuts, folder, seed=seed, jobs=jobs)
     for problem in result.problems[:5]:
         print(f"  power cut: {problem}")
     return {"power_cuts": result.cuts, "resumed_exact": result.resumed_exact,
@@ -135,6 +136,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="a small version (minutes)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="power cuts in this many processes at once")
     parser.add_argument("--json", type=Path, default=None, help="also write the JSON here")
     parser.add_argument("--only", default="", help="comma-separated: " + ",".join(STEPS))
     parser.add_argument("--cuts", type=int, default=None, help="power cuts (1,000; quick 20)")
@@ -154,7 +157,7 @@ def main() -> int:
                                      ) as tmp:
         folder = Path(tmp)
         steps = {
-            "cuts": lambda: power_cuts(cuts, args.seed, folder / "cuts"),
+            "cuts": lambda: power_cuts(cuts, args.seed, folder / "cuts", args.jobs),
             "journal": lambda: journal_damage(folder / "journal"),
             "presses": lambda: presses(count, args.seed, folder / "presses"),
             "camera": lambda: camera_faults(quick, args.seed, folder / "camera"),
