@@ -12,7 +12,8 @@ Usage: python benchmarks/faults.py [--quick] [--only NAME,...] [--cuts N] [--pre
 - journal damage: every case of :mod:`tablekit.sim.journal_damage` on a real game's
   journal, and a disk that fills while writing;
 - presses: :func:`tablekit.sim.button_mash.mash`, half with a fake camera side;
-- camera faults: :mod:`tablekit.sim.camera_faults` (real pipeline, tracker and flow);
+- camera faults: :mod:`tablekit.simulate_faults` (a game on the simulated table through
+  the app loop: the real pipeline, tracker and flow, the camera failing);
 - a long evening: replayed frames through the camera feed, pipeline, tracker, flow and
   app loop at 4 frames a second; resident memory after the first minute and at the end.
 
@@ -106,7 +107,7 @@ def presses(count: int, seed: int, folder: Path) -> dict:
 
 
 def camera_faults(quick: bool, seed: int, folder: Path) -> dict:
-    from tablekit.sim.camera_faults import run, schedule
+    from tablekit.simulate_faults import run, schedule
 
     plan = schedule(arm=24, frozen=60, gap=6) if quick else schedule()
     result = run(fixture(), plan, folder, seed=seed)
