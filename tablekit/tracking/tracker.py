@@ -447,7 +447,8 @@ class Tracker:
         else a kan on the seat's own turn."""
         red_fives = state.rules.red_fives
         claim = state.last_discard if state.to_draw else None
-        if claim is not None and claim[0] != seat and len(new) in (2, 3, 4):
+        if claim is not None and claim[0] != seat and len(new) in (2, 3, 4) and \
+                not self._still_lies(state, claim[0]):
             discarder, called = claim
             found = read_claimed(new, called, chi=(seat - discarder) % SEATS == 1)
             if found is not None:
@@ -481,10 +482,14 @@ class Tracker:
         and ``seat`` called it before its pond showed it (a dark face on a dark felt, an
         arm over the pond). The faces of the meld say what it was
         (:func:`~tablekit.tracking.meld_reading.read_missed_pon`); the draw, the discard and
-        the call are given together. Not while that pond shows a discard not yet taken."""
+        the call are given together; only while that pond is seen as the state has it (one
+        not read, or showing more, may be a camera behind the table, and the called tile
+        another seat's)."""
         discarder = state.turn
-        if not state.to_draw or discarder is None or discarder == seat or \
-                self._pond_ahead(state, discarder):
+        if not state.to_draw or discarder is None or discarder == seat:
+            return []
+        pond = self._stable_pond(discarder)  # seen as the state has it: nothing else to read
+        if pond is None or len(pond) != lying(state, discarder):
             return []
         found = read_missed_pon(new, visible_counts(state, exclude_last_discard=False))
         if found is None:
@@ -494,6 +499,12 @@ class Tracker:
             tiles = four_of(called, state.rules.red_fives)
         return [Draw(discarder, rinshan=state.kan_draw), Discard(discarder, called),
                 Call(seat, kind, tiles, called, discarder)]  # type: ignore[arg-type]
+
+    def _still_lies(self, state: TableState, seat: int) -> bool:
+        """Whether the seat's last discard still lies in its pond (the frames agree): a
+        meld laid now is of another tile, one the camera missed."""
+        pond = self._stable_pond(seat)
+        return pond is not None and len(pond) >= lying(state, seat)
 
     def _backs_by_melds(self, seat: int) -> int:
         """Face-down tiles lying among or just left of the seat's melds, in every one of
