@@ -34,7 +34,7 @@ from tablekit.display.backends import Display
 from tablekit.display.model import ScreenModel
 from tablekit.flow import Flow
 from tablekit.formats.tenhou import ImportedGame, import_file
-from tablekit.game.events import Discard, DoraRevealed, HandStarted, Won
+from tablekit.game.events import Discard, DoraRevealed, Event, HandStarted, Won
 from tablekit.game.reducer import replay
 from tablekit.game.session import Session, in_force
 from tablekit.io.presses import ButtonPress
@@ -46,6 +46,7 @@ from tablekit.sim.stopwatch import KINDS, Stopwatch, counts, figures
 from tablekit.tiles import Tile
 from tablekit.tracking.tracker import Tracker
 from tablekit.vision.feed import CameraFeed, FramePipeline
+from tablekit.vision.frames import FrameSource
 from tablekit.vision.table_reading import TableReading
 
 HOLD = {False: 0.12, True: 1.2}   # seconds a short or long press keeps the pin low
@@ -106,7 +107,7 @@ class PinDriver:
 
     ``waits(press)`` True holds a press back (a person waiting for the screen: OK on a win
     is pressed once the scored hand shows), a step of the loop at a time, at most
-    ``PATIENCE`` seconds. Then ``stuck(press)`` may give the presses a person makes first
+    ``patience`` seconds. Then ``stuck(press)`` may give the presses a person makes first
     (putting a win's tiles right), asked for one at a time once the app has taken the last
     (``settle``: the app takes its inbox); later presses wait.
     """
@@ -114,11 +115,12 @@ class PinDriver:
     def __init__(self, board: Any, clock: list[float],
                  waits: Callable[[ButtonPress], bool] = lambda press: False,
                  stuck: Callable[[ButtonPress], Iterator[ButtonPress] | None] = (
-                     lambda press: None), settle: Callable[[], None] = lambda: None) -> None:
+                     lambda press: None), settle: Callable[[], None] = lambda: None,
+                 patience: float = PATIENCE) -> None:
         from tablekit.io.pinmap import load_pinmap
 
         self.board, self.clock, self.waits, self.stuck = board, clock, waits, stuck
-        self.settle = settle
+        self.settle, self.patience = settle, patience
         self.pins = load_pinmap()
         self._queue: list[tuple[float, int, ButtonPress | None, int, bool, bool]] = []
         self._order = 0
@@ -166,7 +168,7 @@ class PinDriver:
         if self.person is not None or (self.held is not None and self.held is not press):
             self.schedule(press, max(at, self.held_at) + 1e-3)  # keep the order
             return False
-        if self.waits(press) and at + step <= press.time + PATIENCE:
+        if self.waits(press) and at + step <= press.time + self.patience:
             self.held, self.held_at = press, at + step
             self.schedule(press, at + step)
             return False
@@ -272,25 +274,44 @@ class SimClock:
 @dataclass
 class Hooks:
     """What to do besides checking: keep frames, call back after each hand (with the
-    screen the hand was confirmed on), each camera frame, or each step of the loop."""
+    screen the hand was confirmed on), each camera frame, each step of the loop, or with
+    the events the camera feed gives the loop (before the flow takes them); ``camera``
+    puts something between the table's camera and the feed (a failing camera)."""
 
     frames_out: Path | None = None
     on_hand: Callable[[Flow, SimReport, ScreenModel | None], None] | None = None
     on_frame: Callable[[Any, App], None] | None = None
     on_step: Callable[[App, SimulatedTable], None] | None = None
+    on_events: Callable[[list[Event], App], None] | None = None
+    camera: Callable[[FeedSource, SimClock], FrameSource] | None = None
+
+
+@dataclass
+class WatchedFeed(CameraFeed):
+    """The camera feed, telling ``watch`` the events of each frame it gives the loop."""
+
+    watch: Callable[[list[Event]], None] = lambda events: None
+
+    def poll(self) -> list[Event]:
+        events = super().poll()
+        if events:
+            self.watch(events)
+        return events
 
 
 def simulate_game(log: Path, pipeline: FramePipeline | ReadFrame | None = None,
                   seed: int = 0, fps: float = 4.0, max_hands: int | None = None,
                   frames_in: Path | None = None, display: Display | None = None,
-                  journal: Path | None = None, hooks: Hooks | None = None) -> SimReport:
+                  journal: Path | None = None, hooks: Hooks | None = None,
+                  patience: float = PATIENCE) -> SimReport:
     """Play one logged game on the simulated table through the app's loop and compare
     each hand with the log. ``pipeline``: the camera's (frames to readings; a function
     ``read(frame, faint)`` will do), the ground truth's by default; ``frames_in``: the
     frames an earlier run kept (``Hooks.frames_out``), played again instead of rendered
     (then the pipeline must read the image: the frames carry no truth); ``journal``:
     where the game's journal is kept (a new game is started in it; default: a
-    temporary file)."""
+    temporary file); ``patience``: seconds a person waits for the scored hand on the
+    screen before pressing OK anyway (or putting it right)."""
     game = import_file(log)
     if max_hands is not None:
         game = ImportedGame(game.rules, game.start, game.hands[:max_hands])
@@ -305,7 +326,7 @@ def simulate_game(log: Path, pipeline: FramePipeline | ReadFrame | None = None,
         session = Session.open(journal or Path(folder) / "game.jsonl")
         try:
             table = SimulatedTable(game, script, session, source, pipeline, fps, display,
-                                   hooks or Hooks())
+                                   hooks or Hooks(), patience)
             try:
                 return table.play()
             finally:
@@ -320,7 +341,8 @@ class SimulatedTable:
 
     def __init__(self, game: ImportedGame, script: Script, session: Session,
                  source: SimulatedCamera | ReplayedFrames, pipeline: FramePipeline,
-                 fps: float, display: Display | None, hooks: Hooks) -> None:
+                 fps: float, display: Display | None, hooks: Hooks,
+                 patience: float = PATIENCE) -> None:
         from gpiozero.pins.mock import MockFactory
 
         from tablekit.io.buttons import ButtonBoard
@@ -333,15 +355,18 @@ class SimulatedTable:
         flow.start_game(game.rules, game.start.names, game.start.first_dealer)
         self.camera = FeedSource(source, hooks.frames_out)
         self.app = App(flow, display, clock=self.clock, sleep=self.clock.sleep)
-        self.app.camera = CameraFeed(self.camera, pipeline, tracker, fps=fps,
-                                     clock=self.clock)
+        seen = hooks.on_events
+        self.app.camera = WatchedFeed(
+            hooks.camera(self.camera, self.clock) if hooks.camera else self.camera, pipeline,
+            tracker, fps=fps, clock=self.clock,
+            watch=(lambda events: seen(events, self.app)) if seen else lambda events: None)
         pin_time = [0.0]   # the pins' edges come at their own moments between steps
         board = ButtonBoard(self.app.inbox, pin_factory=MockFactory(),
                             clock=lambda: pin_time[0])
         self.app.buttons = board
         self.driver = PinDriver(board, pin_time,
                                 lambda press: waiting_for_score(flow, press), self._stuck,
-                                self.app.take_inbox)
+                                self.app.take_inbox, patience)
         self.clock.on_sleep = self._people
         self.app.hooks.append(self._after_step)
         self._pressed_to = 0.0

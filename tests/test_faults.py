@@ -167,3 +167,39 @@ def test_tablekit_run_starts_on_a_journal_with_garbage_in_the_middle(tmp_path):
     [kept] = tmp_path.glob("game.jsonl.damaged-*")
     assert kept.read_bytes() == damaged
     assert (tmp_path / "out" / "scoreboard.png").exists()
+
+
+class TableCamera:
+    """The table's camera as the simulated table's FeedSource gives it: frame i at i / 4 s."""
+
+    def __init__(self) -> None:
+        self.reads, self.ended = 0, False
+
+    def read(self):
+        self.reads += 1
+        return SimpleNamespace(image=np.full((36, 64, 3), self.reads, np.uint8),
+                               timestamp=(self.reads - 1) / 4)
+
+    def close(self):
+        pass
+
+
+def test_a_failing_camera_fails_at_the_loops_time_while_the_table_goes_on():
+    from tablekit.simulate_faults import Fault, FaultySource
+
+    now = [0.0]
+    camera = TableCamera()
+    source = FaultySource([Fault("raises", 4, 8), Fault("frozen", 16, 8),
+                           Fault("grey", 30, 2)], camera, lambda: now[0])
+    assert source.read().timestamp == 0.0
+    now[0] = 1.0
+    with pytest.raises(OSError):
+        source.read()
+    now[0] = 3.0  # a lost camera is tried again later: the frames in between were the table's
+    assert source.read().timestamp == 3.0 and camera.reads == 13
+    now[0] = 4.0
+    frozen = source.read()
+    now[0] = 5.75
+    assert source.read() is frozen and camera.reads == 24
+    now[0] = 7.5
+    assert source.read().image.ndim == 2  # grey

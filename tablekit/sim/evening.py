@@ -12,6 +12,7 @@ True
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from types import SimpleNamespace
@@ -64,8 +65,11 @@ class _Loop:
         return SimpleNamespace(image=image)
 
 
-def play_evening(log: Path, frames: int, folder: Path, seed: int = 0) -> Evening:
-    """``frames`` frames of ``log``'s first seconds through the app loop."""
+def play_evening(log: Path, frames: int, folder: Path, seed: int = 0,
+                 progress: Callable[[int, float], None] | None = None,
+                 every: int = 3600 * 4) -> Evening:
+    """``frames`` frames of ``log``'s first seconds through the app loop; ``progress(frames,
+    rss_mb)`` is told the resident memory every ``every`` frames (an hour by default)."""
     camera = SimulatedCamera.from_log(log, seed=seed, fps=FPS)
     images = [frame.image for frame in (camera.read() for _ in range(RENDERED)) if frame]
     folder.mkdir(parents=True, exist_ok=True)
@@ -87,6 +91,8 @@ def play_evening(log: Path, frames: int, folder: Path, seed: int = 0) -> Evening
         result.frames += 1
         if number + 1 == min(WARM, frames):
             result.rss_start_mb = rss_mb()
+        if progress is not None and (number + 1) % every == 0:
+            progress(number + 1, rss_mb())
     result.rss_end_mb = rss_mb()
     result.pipeline_warnings = len(pipeline.warnings)
     app.display.close()

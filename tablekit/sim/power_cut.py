@@ -2,10 +2,13 @@
 (SIGKILL) at random moments, then restarted; the resumed game must be the one an
 uninterrupted run shows at the last event that reached the disk.
 
-The player (``python -m tablekit.sim.power_cut LOG JOURNAL``) opens the journal as the
-appliance does, submits the game's events at a steady pace and prints each event's
-number once it is fsynced. ``--slow-writes`` splits every line into two writes with a
-pause between them (a slow SD card), so that kills land in the middle of writes too.
+The player opens the journal as the appliance does, submits the game's events at a steady
+pace and says each event's number once it is fsynced. ``slow`` splits every line into two
+writes with a pause between them (a slow SD card), so that kills land in the middle of
+writes too. Each player is a child process forked from the one that imported tablekit
+and the games (a power cut kills it like any other: its journal is a real file, its
+writes real system calls), so that a cut costs no start-up; ``python -m
+tablekit.sim.power_cut LOG JOURNAL`` is the same player on its own.
 
 >>> import tempfile, pathlib
 >>> from tablekit.game.events import GameStarted, HandStarted
@@ -25,7 +28,6 @@ import argparse
 import os
 import random
 import signal
-import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -38,15 +40,16 @@ from tablekit.game.reducer import replay
 from tablekit.game.session import Session, in_force
 
 
-def play(events: list[Event], journal: Path, pace: float = 0.002, slow: float = 0.0) -> int:
-    """Resume ``journal`` and submit the rest of ``events``; prints each number fsynced."""
+def play(events: list[Event], journal: Path, pace: float = 0.002, slow: float = 0.0,
+         say: Callable[[str], None] = lambda line: print(line, flush=True)) -> int:
+    """Resume ``journal`` and submit the rest of ``events``; says each number fsynced."""
     session = Session.open(journal)
     if slow:
         session.journal.writer = _slow_writer(slow)
-    print(f"ready {len(session.history)}", flush=True)
+    say(f"ready {len(session.history)}")
     for event in events[len(session.history):]:
         session.submit(event)
-        print(len(session.history), flush=True)
+        say(str(len(session.history)))
         time.sleep(pace)
     session.close()
     return len(session.history)
@@ -106,21 +109,45 @@ class PowerCuts:
     games: int = 0
     problems: list[str] = field(default_factory=list)
 
+    def add(self, other: PowerCuts) -> None:
+        for name in ("cuts", "resumed_exact", "events_lost", "torn_writes", "games"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        self.problems += other.problems
+
 
 def power_cuts(logs: list[Path], cuts: int, folder: Path, seed: int = 0, pace: float = 0.002,
-               slow: float = 0.001, wait: tuple[float, float] = (0.05, 0.6)) -> PowerCuts:
-    """Kill the player ``cuts`` times across the games of ``logs`` (each game to its end)."""
+               slow: float = 0.001, wait: tuple[float, float] = (0.05, 0.6), jobs: int = 1
+               ) -> PowerCuts:
+    """Kill the player ``cuts`` times across the games of ``logs`` (each game to its end),
+    in ``jobs`` processes at once (each its own share of the cuts, seed and games)."""
     from tablekit.formats.tenhou import import_file
 
-    rng, result = random.Random(seed), PowerCuts()
     games = [(log, import_file(log).events) for log in logs]
-    game = 0
+    shares = [(games[i::jobs] or games, cuts // jobs + (i < cuts % jobs), folder / f"job-{i}",
+               seed * 1000 + i, pace, slow, wait) for i in range(jobs)]
+    result = PowerCuts()
+    if jobs == 1:
+        result.add(_cut_games(*shares[0]))
+        return result
+    from concurrent.futures import ProcessPoolExecutor
+    from multiprocessing import get_context
+
+    with ProcessPoolExecutor(jobs, mp_context=get_context("fork")) as pool:
+        for part in pool.map(_cut_games, *zip(*shares, strict=True)):
+            result.add(part)
+    return result
+
+
+def _cut_games(games: list[tuple[Path, list[Event]]], cuts: int, folder: Path, seed: int,
+               pace: float, slow: float, wait: tuple[float, float]) -> PowerCuts:
+    rng, result, game = random.Random(seed), PowerCuts(), 0
     while result.cuts < cuts:
         log, events = games[game % len(games)]
         journal = folder / f"game-{game}" / "game.jsonl"
         journal.parent.mkdir(parents=True, exist_ok=True)
         while result.cuts < cuts:
-            acknowledged, finished = _run_and_kill(log, journal, rng.uniform(*wait), pace, slow)
+            acknowledged, finished = _run_and_kill(events, journal, rng.uniform(*wait), pace,
+                                                   slow)
             if finished:
                 break
             result.cuts += 1
@@ -135,21 +162,30 @@ def power_cuts(logs: list[Path], cuts: int, folder: Path, seed: int = 0, pace: f
     return result
 
 
-def _run_and_kill(log: Path, journal: Path, after: float, pace: float, slow: float
+def _run_and_kill(events: list[Event], journal: Path, after: float, pace: float, slow: float
                   ) -> tuple[int, bool]:
-    """Start the player, SIGKILL it ``after`` seconds into its game; the last number it
-    printed (fsynced) and whether it had finished the game first."""
-    command = [sys.executable, "-m", "tablekit.sim.power_cut", str(log), str(journal),
-               "--pace", str(pace), "--slow-writes", str(slow)]
-    proc = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
-    assert proc.stdout is not None
-    ready = proc.stdout.readline()  # the journal is open: the game is under way
-    acknowledged = int(ready.split()[1]) if ready.startswith("ready") else 0
-    time.sleep(after)
-    proc.send_signal(signal.SIGKILL)
-    out, _ = proc.communicate(timeout=30)
-    numbers = [int(line) for line in out.split() if line.isdigit()]
-    finished = proc.returncode == 0
+    """Fork the player, SIGKILL it ``after`` seconds into its game; the last number it
+    said (fsynced) and whether it had finished the game first."""
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the player: its own process, ended by the kill or by os._exit
+        status = 1
+        try:
+            os.close(read_end)
+            play(events, journal, pace, slow,
+                 say=lambda line: os.write(write_end, f"{line}\n".encode()) and None)
+            status = 0
+        finally:
+            os._exit(status)
+    os.close(write_end)
+    with os.fdopen(read_end) as lines:
+        ready = lines.readline()  # the journal is open: the game is under way
+        acknowledged = int(ready.split()[1]) if ready.startswith("ready") else 0
+        time.sleep(after)
+        os.kill(pid, signal.SIGKILL)
+        numbers = [int(line) for line in lines.read().split() if line.isdigit()]
+    _, status = os.waitpid(pid, 0)
+    finished = os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
     return (numbers[-1] if numbers else acknowledged), finished
 
 

@@ -1,14 +1,18 @@
 """A camera that fails while a recorded game plays on the simulated table: unplugged and
 plugged back (the source raises, or returns nothing), one frozen picture, garbage frames
 (noise, black, the wrong size or channel count, not an image), an arm over the table,
-and the camera bumped. The frames go through the real pipeline, tracker and flow.
+and the camera bumped. The game is played on the simulated table through the app's own
+loop (:func:`tablekit.simulate.simulate_game`: the real pipeline, tracker, flow and
+:class:`~tablekit.app.App`, presses on mock pins, a driven clock, no display); the
+failing camera sits between the table's camera and the feed, and the table goes on
+while it fails.
 
-Two tables play in lock-step from the same rendered frames: one sees the faults, one
-does not. Every event the faulty side's tracker emits is checked against the game's
-truth (the log): ``wrong`` counts those that did not happen (a discard missed is not a
-wrong event; the next one seen still is a real one). The simulated players wait for the
-screen before OK on a win, as people do, for up to ``PATIENCE`` seconds. ``clean_wrong`` counts the
-same on the fault-free side (the vision's own misreads, not the faults'). A fault whose
+The same game is played twice, once with the faults and once without. Every event the
+faulty table's camera feed gives the loop is checked against the game's truth (the
+log): ``wrong`` counts those that did not happen (a discard missed is not a wrong event;
+the next one seen still is a real one). The simulated players wait for the screen before
+OK on a win, as people do, for up to ``PATIENCE`` seconds. ``clean_wrong`` counts the
+same on the fault-free table (the vision's own misreads, not the faults'). A fault whose
 window passes with nothing on the screen's warnings is ``unreported``.
 
 >>> [fault.kind for fault in schedule()][:3]
@@ -20,14 +24,14 @@ window passes with nothing on the screen's warnings is ``unreported``.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import cv2
 import numpy as np
 
-from tablekit.flow import Flow
 from tablekit.game.events import (
     Call,
     Discard,
@@ -39,12 +43,13 @@ from tablekit.game.events import (
     HandStarted,
 )
 from tablekit.game.session import Session, in_force
-from tablekit.io.presses import ButtonName, ButtonPress
 from tablekit.sim.occluders import Arm
 from tablekit.sim.source import SimulatedCamera
-from tablekit.tracking.tracker import Tracker
-from tablekit.vision.feed import CameraFeed
 from tablekit.vision.pipeline import CameraPipeline
+
+if TYPE_CHECKING:
+    from tablekit.app import App
+    from tablekit.simulate import FeedSource, SimulatedTable
 
 FPS = 4.0
 PATIENCE = 90.0  # seconds a player waits for the screen to show the win before OK anyway
@@ -79,22 +84,26 @@ def plan_length(plan: list[Fault], after_bump: int = 40) -> int:
 
 
 class FaultySource:
-    """The frame of the moment as a failing camera would give it (``camera`` draws the arm
-    held over the table; without it a flat forearm shape is painted on the frame)."""
+    """The table's camera as a failing one gives it, at the loop's time: the fault of the
+    moment (by ``clock``, 4 frames a second) applied to the table's frame of the moment.
+    The table goes on while the camera fails: each read first catches up with the
+    frames the feed did not ask for (a lost camera is tried every two seconds).
+    The arm is drawn by the table's own camera, held over the ponds."""
 
-    def __init__(self, plan: list[Fault], camera: SimulatedCamera | None = None) -> None:
-        self.plan, self.index, self.frame, self.frozen = plan, 0, None, None
-        self.camera = camera
+    def __init__(self, plan: list[Fault], camera: FeedSource, clock: Callable[[], float]
+                 ) -> None:
+        self.plan, self.camera, self.clock = plan, camera, clock
+        self.frozen: Any = None
 
     def fault(self) -> Fault | None:
-        return next((f for f in self.plan if f.start <= self.index < f.start + f.frames),
-                    None)
+        index = round(self.clock() * FPS)
+        return next((f for f in self.plan if f.start <= index < f.start + f.frames), None)
 
     def read(self) -> Any:
-        fault, frame = self.fault(), self.frame
+        frame, fault = self._catch_up(), self.fault()
         if fault is None or fault.kind != "frozen":
             self.frozen = None
-        if fault is None:
+        if fault is None or frame is None:
             return frame
         if fault.kind == "raises":
             raise OSError("USB camera unplugged")
@@ -103,9 +112,19 @@ class FaultySource:
         if fault.kind == "frozen":
             self.frozen = self.frozen or frame
             return self.frozen
-        if fault.kind == "arm" and self.camera is not None:
-            return _Image(_held_arm(self.camera, frame.timestamp))
-        return _Image(_spoil(fault.kind, frame.image, self.index))
+        if fault.kind == "arm":
+            return _Image(_held_arm(self.camera.source, frame.timestamp))
+        return _Image(_spoil(fault.kind, frame.image, round(frame.timestamp * FPS)))
+
+    def _catch_up(self) -> Any:
+        now = self.clock()
+        frame = self.camera.read()
+        while frame is not None and not self.camera.ended and frame.timestamp < now - 1e-6:
+            frame = self.camera.read()
+        return frame
+
+    def close(self) -> None:
+        self.camera.close()
 
 
 @dataclass
@@ -154,15 +173,6 @@ def _arm(image: np.ndarray) -> np.ndarray:
 
 
 @dataclass
-class _Side:
-    feed: CameraFeed
-    flow: Flow
-    emitted: list[tuple[int, Event]] = field(default_factory=list)
-    waiting: list[ButtonPress] = field(default_factory=list)  # presses not made yet
-    when: list[str] = field(default_factory=list)  # the fault on at each emitted event
-
-
-@dataclass
 class CameraFaults:
     frames: int = 0
     faults: int = 0
@@ -175,81 +185,81 @@ class CameraFaults:
     problems: list[str] = field(default_factory=list)
 
 
-def run(log: Path, plan: list[Fault], folder: Path, seed: int = 0) -> CameraFaults:
-    """Play ``log`` on two tables for the length of ``plan``, one with its faults."""
+@dataclass
+class _Watch:
+    """What one table's camera feed gave the loop, with the fault on at the time."""
+
+    plan: list[Fault]
+    emitted: list[tuple[int, Event]] = field(default_factory=list)
+    when: list[str] = field(default_factory=list)
+    warned: set[Fault] = field(default_factory=set)
+    source: FaultySource | None = None
+    frames: int = 0
+    crash: str = ""
+
+    def camera(self, camera: FeedSource, clock: Callable[[], float]) -> FaultySource:
+        self.source = FaultySource(self.plan, camera, clock)
+        return self.source
+
+    def fault(self) -> Fault | None:
+        return self.source.fault() if self.source is not None else None
+
+    def events(self, events: list[Event], app: App) -> None:
+        fault = self.fault()
+        for event in events:
+            self.emitted.append((_hand_index(app.flow.session), event))
+            self.when.append(fault.kind if fault else "no fault")
+
+    def step(self, app: App, table: SimulatedTable, end: float) -> None:
+        fault = self.fault()
+        if fault is not None and app.screen is not None and app.screen.warnings:
+            self.warned.add(fault)
+        self.frames = table.camera.count
+        if app.clock() >= end:
+            app.running = False
+
+
+def run(log: Path, plan: list[Fault], folder: Path, seed: int = 0, clean: bool = True
+        ) -> CameraFaults:
+    """Play ``log`` on the simulated table for the length of ``plan`` with its faults (and,
+    with ``clean``, again without them)."""
     from tablekit.formats.tenhou import import_file
 
-    game = import_file(log)
-    frames = plan_length(plan)
-    camera = SimulatedCamera.from_log(log, seed=seed, fps=FPS)
-    faulty_source = FaultySource(plan, SimulatedCamera.from_log(log, seed=seed, fps=FPS))
-    clock = [0.0]
-    sides = [_side(folder / name, source, game, clock)
-             for name, source in (("clean", _Passthrough(faulty_source)),
-                                  ("faulty", faulty_source))]
-    result, warned = CameraFaults(faults=len(plan)), set()
-    for index in range(frames):
-        frame = camera.read()
-        if frame is None:
-            break
-        clock[0] = frame.timestamp
-        faulty_source.index, faulty_source.frame = index, frame
-        presses = camera.presses_between(frame.timestamp - 1 / FPS, frame.timestamp)
-        fault = faulty_source.fault()
-        for side in sides:
-            _step(side, presses, result, fault.kind if fault else "no fault", frame.timestamp)
-        if fault is not None and sides[1].flow.screen().warnings:
-            warned.add(fault)
-        result.frames += 1
-    truth = _truth(game)
-    result.clean_wrong = len(_wrong(sides[0].emitted, truth))
-    wrong = _wrong(sides[1].emitted, truth)
-    result.wrong, result.events = len(wrong), len(sides[1].emitted)
-    result.wrong_by_fault = dict(Counter(sides[1].when[i] for i, _ in wrong))
-    result.problems += [f"wrong event ({sides[1].when[i]}): {text}" for i, text in wrong[:5]]
-    missed = [f for f in plan if f.start < result.frames and f not in warned]
+    truth = _truth(import_file(log))
+    faulty = _play(log, plan, folder / "faulty", seed, faults=True)
+    result = CameraFaults(frames=faulty.frames, crashes=bool(faulty.crash))
+    result.problems += [faulty.crash] if faulty.crash else []
+    if clean:
+        fault_free = _play(log, plan, folder / "clean", seed, faults=False)
+        result.clean_wrong = len(_wrong(fault_free.emitted, truth))
+        result.crashes += bool(fault_free.crash)
+    wrong = _wrong(faulty.emitted, truth)
+    result.wrong, result.events = len(wrong), len(faulty.emitted)
+    result.wrong_by_fault = dict(Counter(faulty.when[i] for i, _ in wrong))
+    result.problems += [f"wrong event ({faulty.when[i]}): {text}" for i, text in wrong[:5]]
+    shown = [f for f in plan if f.start < faulty.frames]
+    missed = [f for f in shown if f not in faulty.warned]
     result.unreported = len(missed)
     result.problems += [f"nothing on the screen during {f.kind}" for f in missed]
-    result.faults = sum(1 for f in plan if f.start < result.frames)
-    for side in sides:
-        side.flow.session.close()
+    result.faults = len(shown)
     return result
 
 
-class _Passthrough:
-    def __init__(self, faulty: FaultySource) -> None:
-        self.faulty = faulty
+def _play(log: Path, plan: list[Fault], folder: Path, seed: int, faults: bool) -> _Watch:
+    """One game on the simulated table until the plan's end; what its camera gave."""
+    from tablekit.simulate import Hooks, simulate_game
 
-    def read(self) -> Any:
-        return self.faulty.frame
-
-
-def _side(folder: Path, source: Any, game: Any, clock: list[float]) -> _Side:
     folder.mkdir(parents=True, exist_ok=True)
-    session = Session.open(folder / "game.jsonl")
-    tracker = Tracker(lambda: session.state)
-    flow = Flow(session, reader=tracker, clock=lambda: clock[0])
-    flow.start_game(game.rules, game.start.names, game.start.first_dealer)
-    feed = CameraFeed(source, CameraPipeline.open(), tracker, fps=FPS, clock=lambda: clock[0])
-    return _Side(feed, flow)
-
-
-def _step(side: _Side, presses: list, result: CameraFaults, fault: str, now: float) -> None:
+    watch = _Watch(plan if faults else [])
+    end = plan_length(plan) / FPS
+    hooks = Hooks(camera=watch.camera, on_events=watch.events,
+                  on_step=lambda app, table: watch.step(app, table, end))
     try:
-        for event in side.feed.poll():
-            side.emitted.append((_hand_index(side.flow.session), event))
-            side.when.append(fault)
-            side.flow.handle(event)
-        side.waiting += presses
-        while side.waiting and not (_waits(side.flow, side.waiting[0]) and (
-                now < side.waiting[0].time + PATIENCE)):
-            side.flow.handle(side.waiting.pop(0))
-        side.flow.warn(*side.feed.warnings)
-        side.flow.tick()
-        side.flow.screen()
+        simulate_game(log, CameraPipeline.open(), seed=seed, fps=FPS,
+                      journal=folder / "game.jsonl", hooks=hooks, patience=PATIENCE)
     except Exception as error:  # the scoreboard must never stop: counted
-        result.crashes += 1
-        result.problems.append(f"crash: {type(error).__name__}: {error}")
+        watch.crash = f"crash: {type(error).__name__}: {error}"
+    return watch
 
 
 def _hand_index(session: Session) -> int:
@@ -314,8 +324,3 @@ def _happened(event: Event, true: dict[str, Any], hand: int, counts: Counter) ->
         tile = event.indicator if isinstance(event, DoraRevealed) else event.tile
         return tile in true["dora"]
     return False
-
-
-def _waits(flow: Flow, press: ButtonPress) -> bool:
-    """A person about to press OK waits for the screen (:meth:`Flow.waiting_for_score`)."""
-    return press.name is ButtonName.OK and flow.waiting_for_score()
