@@ -41,6 +41,7 @@ class TruthCamera:
     def __init__(self) -> None:
         self.truth: Won | None = None
         self.reads: dict[int, tuple[Tile | None, ...]] = {}   # a seat's row as read instead
+        self.calls: list[int] = []                      # the seats it was told to wait for
 
     def look_at_win(self):
         pass
@@ -60,7 +61,7 @@ class TruthCamera:
         pass
 
     def expect_call(self, seat):
-        pass
+        self.calls.append(seat)
 
 
 class Table:
@@ -161,6 +162,21 @@ def test_a_restart_keeps_a_riichi_waiting_for_its_discard(tmp_path):
         table.see(Discard(seat, Tile.from_code(tile)))
     state = table.flow.session.state
     assert state.seats[2].riichi_declared and state.pending_riichi == 2
+
+
+def test_a_restart_keeps_a_call_waiting_for_its_meld(tmp_path):
+    table = Table(tmp_path)
+    table.press(ButtonName.OK)
+    table.see(Draw(0))
+    table.see(Discard(0, Tile.from_code("5z")))
+    table.press(ButtonName.CALL, 2)                # the meld is not down yet
+    table.camera.calls.clear()
+    table.restart()
+    assert table.camera.calls == [2]               # the camera waits for the meld again
+    table.see(Call(2, "pon", tuple(parse_tiles("555z")), Tile.from_code("5z"), 0))
+    table.camera.calls.clear()
+    table.restart()
+    assert table.camera.calls == []                # laid: nothing waits any more
 
 
 def test_a_restart_keeps_a_win_s_tiles_being_put_right(tmp_path):

@@ -660,3 +660,19 @@ def test_windows_and_evidence_are_seconds_whatever_the_frame_rate():
         assert votes.corrections(state) == []
         votes.learn(state, [misread, None, None, None], 1 / fps)
         assert votes.corrections(state) == [DiscardCorrected(0, 0, Tile.from_code("8m"))]
+
+
+def test_a_call_pressed_before_the_first_frame_waits_from_that_frame():
+    """A restart tells the tracker of a CALL before any frame: its patience starts with
+    the first frame, not at the clock's zero (it would have run out at once)."""
+    from tablekit.game.events import Discard, Draw, GameStarted, HandStarted
+    from tablekit.vision.table_reading import TableReading
+
+    state = replay([GameStarted(), HandStarted(Tile.from_code("1z")), Draw(0),
+                    Discard(0, Tile.from_code("5z"))])
+    tracker = Tracker(lambda: state)
+    tracker.expect_call(2)
+    tracker.update(TableReading((), (), 5000.0))
+    assert tracker.calls.waiting is not None and tracker.calls.waiting.at == 5000.0
+    tracker.update(TableReading((), (), 5001.0))
+    assert tracker.warnings() == []                # still within its patience

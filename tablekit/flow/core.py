@@ -75,6 +75,8 @@ class Flow:
     warnings: tuple[str, ...] = ()
     win: WinInProgress | None = None
     riichi_waiting: set[int] = field(default_factory=set)
+    calls: dict[int, tuple[int, int]] = field(default_factory=dict)
+    """Each seat's CALL waiting for its meld: (journal length, melds laid) at the press."""
     tenpai: list[bool] = field(default_factory=lambda: [False] * SEATS)
     menu: tuple[MenuItem, ...] = ()
     menu_title: str = "Menu"

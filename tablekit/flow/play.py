@@ -22,6 +22,7 @@ from tablekit.game.events import (
     Penalty,
     RiichiDeclared,
 )
+from tablekit.game.session import in_force
 from tablekit.game.state import SEATS, seat_name
 from tablekit.game.summary import CANCELLED
 from tablekit.io.presses import ButtonName, ButtonPress
@@ -58,6 +59,8 @@ def on_play(flow: Flow, press: ButtonPress) -> None:
     elif press.name is ButtonName.CALL and not press.long and state.tracked and (
             press.seat is not None):
         flow.message = f"{seat_name(state, press.seat)} calls: lay the meld down for the camera"
+        flow.calls[press.seat] = (len(in_force(flow.session.history)[0]),
+                                 len(state.seats[press.seat].melds))
         if flow.reader is not None:
             flow.reader.expect_call(press.seat)
     else:

@@ -1,12 +1,12 @@
 """What the flow knows beyond the journal's events, saved beside the journal after every
 input that changes it: the stage and its message, a win in progress (claims, reading,
 proposal, tiles being fixed, values being entered), a riichi waiting for its discard, the
-tenpai declarations, the menu (its items as shown: a penalty's amounts, a
-confirmation) and the players being chosen for a game (each seat's name, the steps UNDO
-takes back). The note names how many journal lines it goes with; a note older than the
-journal (a power cut between the two writes) is not used, and the flow rests at the stage
-the table's phase calls for. Previews are scored again from the proposal, so only events,
-tiles and numbers are written.
+CALLs waiting for their melds, the tenpai declarations, the menu (its items as shown: a
+penalty's amounts, a confirmation) and the players being chosen for a game (each seat's
+name, the steps UNDO takes back). The note names how many journal lines it goes with; a
+note older than the journal (a power cut between the two writes) is not used, and the
+flow rests at the stage the table's phase calls for. Previews are scored again from the
+proposal, so only events, tiles and numbers are written.
 
 >>> tiles_out([Tile.from_code("0p"), None]), tiles_in(["0p", None])
 (['0p', None], [Tile('0p'), None])
@@ -25,7 +25,8 @@ from tablekit.flow.seats import Seating
 from tablekit.flow.stage import WIN_STAGES, Stage
 from tablekit.flow.timing import Timer
 from tablekit.flow.win import Entry, WinInProgress
-from tablekit.game.events import BadEvent, Won, from_dict, to_dict
+from tablekit.game.events import BadEvent, HandStarted, Won, from_dict, to_dict
+from tablekit.game.session import in_force
 from tablekit.game.win_reading import WinReading
 from tablekit.rules.presets import PRESETS
 from tablekit.tile_fix import TileFix
@@ -74,8 +75,17 @@ def _plain(flow: Flow, data: dict[str, Any]) -> bool:
     """Whether a fresh flow on the journal would show the same without a note."""
     return (flow.stage is flow.resting_stage() and not flow.message and not flow.win
             and flow.timer is None and "seating" not in data
-            and not flow.riichi_waiting and flow.layout == "facing"
+            and not flow.riichi_waiting and not data["calls"] and flow.layout == "facing"
             and flow.next_rules == default_rules(flow.session.state.rules.name))
+
+
+def standing_calls(flow: Flow) -> list[int]:
+    """The seats whose CALL still waits for a meld: pressed in this hand (no new hand and
+    no UNDO past it since), with no meld laid after it."""
+    active, state = in_force(flow.session.history)[0], flow.session.state
+    started = max((i for i, e in enumerate(active) if isinstance(e, HandStarted)), default=0)
+    return [seat for seat, (at, melds) in flow.calls.items()
+            if started < at <= len(active) and len(state.seats[seat].melds) == melds]
 
 
 def default_rules(name: str) -> str:
@@ -87,7 +97,8 @@ def snapshot(flow: Flow) -> dict[str, Any]:
     data: dict[str, Any] = {
         "at": len(flow.session.history), "stage": flow.stage.name, "message": flow.message,
         "layout": flow.layout, "next_rules": flow.next_rules,
-        "riichi_waiting": sorted(flow.riichi_waiting)}
+        "riichi_waiting": sorted(flow.riichi_waiting),
+        "calls": [[seat, *flow.calls[seat]] for seat in sorted(standing_calls(flow))]}
     if flow.stage is Stage.TENPAI:
         data["tenpai"] = list(flow.tenpai)
     if flow.stage is Stage.MENU:
@@ -109,6 +120,10 @@ def _apply(flow: Flow, data: dict[str, Any]) -> None:
     flow.layout = "centre" if data["layout"] == "centre" else "facing"
     flow.next_rules = data["next_rules"]
     flow.riichi_waiting = set(data["riichi_waiting"])
+    flow.calls = {seat: (at, melds) for seat, at, melds in data.get("calls", [])}
+    for seat in sorted(standing_calls(flow)):  # the camera waits for these melds again
+        if flow.reader is not None:
+            flow.reader.expect_call(seat)
     if stage is Stage.TENPAI:
         flow.tenpai = [bool(x) for x in data["tenpai"]]
     if stage is Stage.MENU:

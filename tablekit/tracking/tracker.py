@@ -77,6 +77,8 @@ class Tracker:
         self.offered: Offer | None = None
         self.now = 0.0
         """The last reading's timestamp (s)."""
+        self.early_calls: list[int] = []
+        """CALLs pressed before the first reading (a restart): pressed at the first one."""
         self.layout: TableLayout = DEFAULT_LAYOUT
         """The table the last reading was read on (where a pond's slots lie)."""
 
@@ -84,7 +86,11 @@ class Tracker:
 
     def expect_call(self, seat: int) -> None:
         """A seat pressed CALL: wait for its meld before taking its next discard (unless
-        the meld is already in: then the seat holds the turn, not yet discarded)."""
+        the meld is already in: then the seat holds the turn, not yet discarded). Before
+        the first frame (a restart) the patience runs from that frame."""
+        if self.now == 0.0:
+            self.early_calls.append(seat)
+            return
         self.calls.press(self.state(), seat, self.now)
 
     def warnings(self) -> list[str]:
@@ -125,6 +131,9 @@ class Tracker:
     def update(self, reading: TableReading) -> list[Event]:
         """The events this frame makes certain (each checked against the state later)."""
         self.now = reading.timestamp
+        for seat in self.early_calls:
+            self.calls.press(self.state(), seat, self.now)
+        self.early_calls.clear()
         if not reading.calibrated:
             return []
         self.layout = reading.layout
