@@ -7,7 +7,10 @@
 #   sudo tools/pi_root.sh bookworm /tmp/pi-root      # CPython 3.11, as Raspberry Pi OS Bookworm
 #   sudo tools/pi_root.sh trixie /tmp/pi-root        # CPython 3.13, as Raspberry Pi OS Trixie
 #
-# It checks imports, `tablekit --help`, a scored hand and the truth-reader demo for one hand.
+# It checks imports, `tablekit --help`, a scored hand and the truth-reader demo for one hand
+# (its files in $work/$suite/tmp/demo), and keeps everything it prints in $work/$suite.log.
+# A minbase root with python3 is enough: every shared library the wheels link is in it or in
+# the wheels themselves. The demo takes half an hour or more: everything runs emulated.
 # onnxruntime is installed but not imported: it segfaults at import under qemu-user, so the
 # models cannot be run this way (tablekit doctor on a real Pi does that).
 set -euo pipefail
@@ -21,6 +24,7 @@ esac
 here="$(cd "$(dirname "$0")/.." && pwd)"
 root="$work/$suite"
 mkdir -p "$work"
+exec > >(tee "$work/$suite.log") 2>&1
 
 if [ ! -x "$root/usr/bin/python$python" ]; then
     echo "pi_root: debootstrap $suite (arm64, first stage) into $root"
@@ -31,15 +35,16 @@ if [ ! -x "$root/usr/bin/python$python" ]; then
 fi
 
 echo "pi_root: the wheel and its aarch64 dependencies for CPython $python"
-rm -rf "$here/build" "$work/wheel" "$root/opt/site"
-python3 -m pip wheel -q --no-deps "$here" -w "$work/wheel"
+wheel="$work/$suite-wheel"      # one per suite: both may run at once
+rm -rf "$here/build" "$wheel" "$root/opt/site"
+python3 -m pip wheel -q --no-deps "$here" -w "$wheel"
 platforms=()
 for tag in manylinux_2_36 manylinux_2_34 manylinux_2_28 manylinux_2_17 manylinux2014; do
     platforms+=(--platform "${tag}_aarch64")
 done
 # shellcheck disable=SC2086  # $extra is empty or one requirement
 python3 -m pip install -q --only-binary=:all: "${platforms[@]}" --python-version "$python" \
-    --implementation cp --target "$root/opt/site" "$work"/wheel/tablekit-*.whl $extra
+    --implementation cp --target "$root/opt/site" "$wheel"/tablekit-*.whl $extra
 
 emulated() {
     qemu-aarch64-static -L "$root" -E PYTHONPATH=/opt/site -E HOME=/tmp \
@@ -54,6 +59,7 @@ emulated -m tablekit.cli --help >/dev/null && echo "pi_root: tablekit --help: OK
 emulated -m tablekit.cli score 234m567p345s11s --win 1s --meld pon:777z --dora 1m --dora 4p \
     | tail -1
 mkdir -p "$root/tmp"
+# A relative folder: qemu-user opens an absolute path on the host unless it exists in the root.
 (cd "$root/tmp" && time emulated -m tablekit.cli demo --hands 1 --reader truth \
-    --display headless:/tmp/demo)
+    --display headless:demo)
 echo "pi_root: $suite: OK"
