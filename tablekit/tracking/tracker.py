@@ -77,6 +77,8 @@ class Tracker:
         self.offered: Offer | None = None
         self.now = 0.0
         """The last reading's timestamp (s)."""
+        self.started = False
+        """Whether a reading has come (``now`` means something)."""
         self.early_calls: list[int] = []
         """CALLs pressed before the first reading (a restart): pressed at the first one."""
         self.layout: TableLayout = DEFAULT_LAYOUT
@@ -88,7 +90,7 @@ class Tracker:
         """A seat pressed CALL: wait for its meld before taking its next discard (unless
         the meld is already in: then the seat holds the turn, not yet discarded). Before
         the first frame (a restart) the patience runs from that frame."""
-        if self.now == 0.0:
+        if not self.started:
             self.early_calls.append(seat)
             return
         self.calls.press(self.state(), seat, self.now)
@@ -130,7 +132,7 @@ class Tracker:
 
     def update(self, reading: TableReading) -> list[Event]:
         """The events this frame makes certain (each checked against the state later)."""
-        self.now = reading.timestamp
+        self.now, self.started = reading.timestamp, True
         for seat in self.early_calls:
             self.calls.press(self.state(), seat, self.now)
         self.early_calls.clear()
