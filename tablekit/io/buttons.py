@@ -19,6 +19,7 @@ drive gpiozero's ``MockFactory`` pins and a fake clock.
 from __future__ import annotations
 
 import queue
+import threading
 import time
 from collections.abc import Callable
 from typing import Any
@@ -39,6 +40,7 @@ class ButtonBoard:
         self.presses = presses
         self.pinmap = pinmap or load_pinmap()
         self.clock = clock
+        self._lock = threading.Lock()  # gpiozero's callback thread and the main loop
         self._buttons: dict[tuple[ButtonName, int | None], Any] = {}
         self._detectors: dict[tuple[ButtonName, int | None], PressDetector] = {}
         for key, pin in self.pinmap.buttons.items():
@@ -50,7 +52,10 @@ class ButtonBoard:
         self.factory = next(iter(self._buttons.values())).pin_factory
 
     def _edge(self, key: tuple[ButtonName, int | None], down: bool) -> None:
-        self._post(key, self._detectors[key].edge(down, self.clock()))
+        """A pin changed (gpiozero's thread): the detector is shared with :meth:`poll`."""
+        with self._lock:
+            kind = self._detectors[key].edge(down, self.clock())
+        self._post(key, kind)
 
     def _post(self, key: tuple[ButtonName, int | None], kind: str | None) -> None:
         if kind is not None:
@@ -61,7 +66,10 @@ class ButtonBoard:
         """Report presses held long enough; call it from the main loop every frame."""
         now = self.clock()
         for key, detector in self._detectors.items():
-            self._post(key, detector.poll(now, self._buttons[key].is_pressed))
+            pressed = self._buttons[key].is_pressed
+            with self._lock:
+                kind = detector.poll(now, pressed)
+            self._post(key, kind)
 
     def close(self) -> None:
         for button in self._buttons.values():
