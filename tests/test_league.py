@@ -330,3 +330,38 @@ def test_a_power_cut_mid_evening_loses_no_finished_game(tmp_path, seen):
     table = {p.name: p for p in league_table(db)}
     assert {name: (p.games, p.points) for name, p in table.items()} == {
         name: (entry["games"], entry["points"]) for name, entry in expected.items()}
+
+
+def test_an_evening_played_at_the_table_gives_the_logs_standings(tmp_path):
+    """Three real games played through the flow as the table plays them (the camera's
+    events, the buttons' presses, each win confirmed on screen), one journal and the
+    league hook of ``tablekit run``: the league's table is what the logs' own final scores
+    give (computed from their owari, not by tablekit)."""
+    from types import SimpleNamespace
+
+    from test_flow_restart import Table
+
+    from tablekit.league.record import game_recorder
+
+    class Evening(Table):
+        def check(self) -> None:  # no power cuts here: test_flow_restart has them
+            pass
+
+    db = connect(tmp_path / "league.sqlite")
+    games = [import_file(path) for path in EVENING]
+    first = games[0]
+    table = Evening(tmp_path, first.rules, first.start.names, first.start.first_dealer)
+    hook = game_recorder(db, table.path)
+    for number, game in enumerate(games):
+        if number:  # the next game of the evening, under its own players
+            table.flow.start_game(game.rules, game.start.names, game.start.first_dealer)
+        for hand in game.hands:
+            for event in hand.events:
+                table.play(event)
+                hook(SimpleNamespace(flow=table.flow))
+            assert table.flow.session.state.result.deltas == hand.deltas
+    assert db.execute("SELECT COUNT(*) FROM games").fetchone()[0] == 3
+    expected = _expected_table()
+    got = {p.name: (p.games, p.points, list(p.placements)) for p in league_table(db)}
+    assert got == {name: (e["games"], e["points"], e["placements"])
+                   for name, e in expected.items()}
