@@ -87,7 +87,7 @@ class Flow:
     league: Callable[[], tuple[LeagueLine, ...]] | None = None  # the table, when kept
     wall: Callable[[], float] = time.time  # the game timer's clock (it survives a restart)
     timer: timing.Timer | None = None
-    hands_cache: tuple[int, int] | None = field(default=None, repr=False)
+    hands_cache: tuple[int, int, int] | None = field(default=None, repr=False)
     saved: dict[str, Any] = field(default_factory=dict, repr=False)  # as last written
     evening_cache: tuple[int, Any] | None = field(default=None, repr=False)
     league_cache: tuple[Any, Any] | None = field(default=None, repr=False)

@@ -54,7 +54,7 @@ def tick(flow: Flow) -> None:
     state = flow.session.state
     if not state.rules.time_limit or state.phase is Phase.NOT_STARTED:
         return
-    game = sum(isinstance(event, GameStarted) for event in flow.session.history)
+    game = games_started(flow)
     if flow.timer is None or flow.timer.game != game:
         flow.timer = Timer(game, flow.wall())
     clock = game_clock_of(flow)
@@ -91,10 +91,22 @@ def text(flow: Flow) -> str:
 
 
 def hands_played(flow: Flow) -> int:
-    """The hands of the game in play that have ended (worked out when the journal grows)."""
+    """The hands of the game in play that have ended."""
+    return _counts(flow)[1]
+
+
+def games_started(flow: Flow) -> int:
+    """How many games the journal has started (the timer belongs to the last)."""
+    return _counts(flow)[0]
+
+
+def _counts(flow: Flow) -> tuple[int, int]:
+    """Games started and hands ended in the game in play, worked out only when the journal
+    grows (the loop asks every step)."""
     at = len(flow.session.history)
     if flow.hands_cache is None or flow.hands_cache[0] != at:
+        games = sum(isinstance(e, GameStarted) for e in flow.session.history)
         active = in_force(flow.session.history)[0]
         start = max((i for i, e in enumerate(active) if isinstance(e, GameStarted)), default=0)
-        flow.hands_cache = (at, sum(isinstance(e, HAND_ENDS) for e in active[start:]))
-    return flow.hands_cache[1]
+        flow.hands_cache = (at, games, sum(isinstance(e, HAND_ENDS) for e in active[start:]))
+    return flow.hands_cache[1], flow.hands_cache[2]
