@@ -82,6 +82,8 @@ def _plain(flow: Flow, data: dict[str, Any]) -> bool:
 def standing_calls(flow: Flow) -> list[int]:
     """The seats whose CALL still waits for a meld: pressed in this hand (no new hand and
     no UNDO past it since), with no meld laid after it."""
+    if not flow.calls:
+        return []  # the usual case: no need to read the history back
     active, state = in_force(flow.session.history)[0], flow.session.state
     started = max((i for i, e in enumerate(active) if isinstance(e, HandStarted)), default=0)
     return [seat for seat, (at, melds) in flow.calls.items()
