@@ -43,6 +43,7 @@ from tablekit.vision.classify import crop_size, upright_crop
 from tablekit.vision.layout import DEFAULT_LAYOUT, seat_of_point
 from tablekit.vision.onnx_model import CLASSIFIER_PATH, MODELS_DIR, OnnxModel, load_model
 from tablekit.vision.rectify import TableView
+from tablekit.vision.red_fives import RedFiveCheck
 from tablekit.vision.row_gaps import gap_boxes
 from tablekit.vision.table_detect import (
     DETECT_HALF,
@@ -78,11 +79,15 @@ class TableModels:
     detector: OnnxModel
     classifier: OnnxModel
     min_score: float = 0.3
+    red_fives: RedFiveCheck | None = None
+    """The second look at a five's colour (:mod:`tablekit.vision.red_fives`); None: the
+    classifier alone."""
 
     @classmethod
     def load(cls, threads: int = 1, detector: Path = TABLE_DETECTOR_PATH,
              classifier: Path = CLASSIFIER_PATH) -> TableModels:
-        return cls(load_model(detector, threads), load_model(classifier, threads))
+        return cls(load_model(detector, threads), load_model(classifier, threads),
+                   red_fives=RedFiveCheck.load())
 
 
 @dataclass(frozen=True)
@@ -158,16 +163,25 @@ def face_crops(image: np.ndarray, view: TableView, boxes: np.ndarray,
     return batch * np.float32(1 / 255)
 
 
+def name_crops(classifier: OnnxModel, batch: np.ndarray, check: RedFiveCheck | None = None
+               ) -> np.ndarray:
+    """The classifier's probabilities for a crop batch, each five's red-or-plain split
+    looked at again by ``check`` when there is one."""
+    probs = classifier.run(batch)["probs"]
+    return check.apply(batch, probs) if check is not None else probs
+
+
 def name_tiles(classifier: OnnxModel, image: np.ndarray, view: TableView,
-               found: TableDetections, min_score: float, zones: np.ndarray | None = None
-               ) -> list[ViewTile]:
+               found: TableDetections, min_score: float, zones: np.ndarray | None = None,
+               check: RedFiveCheck | None = None) -> list[ViewTile]:
     """Classify the face-up tiles, every tile in a pond (discards lie face up: a blank
     white dragon the detector or classifier took for a back is named by its likeliest
     face) and the face-down tiles of the hand rows (a white dragon lying in a meld or a
     revealed hand often looks face down to the detector: the classifier decides there);
     other face-down tiles keep no candidates. A face whose box is too square to say which
     way it lies is read both ways and keeps the way whose best face is likelier.
-    ``zones``: each box's zone when the caller has them (:func:`find_in_view`)."""
+    ``zones``: each box's zone when the caller has them (:func:`find_in_view`); ``check``:
+    the red-five check (:class:`TableModels`)."""
     sizes = view.layout.tile_width, view.layout.tile_length
     boxes = face_boxes(found, view.scale, None, *sizes)
     zones = zones_of(view, boxes) if zones is None else zones
@@ -177,7 +191,7 @@ def name_tiles(classifier: OnnxModel, image: np.ndarray, view: TableView,
     turned = face_boxes(found.take(both), view.scale, box_ratio(found.boxes[both]) < 1.0,
                         *sizes)
     crops = np.concatenate([boxes[up], turned])
-    probs = classifier.run(face_crops(image, view, crops, crop_size(classifier)))["probs"] \
+    probs = name_crops(classifier, face_crops(image, view, crops, crop_size(classifier)), check) \
         if len(crops) else np.zeros((0, len(CLASSES)), np.float32)
     named = dict(zip(up.tolist(), probs[: len(up)], strict=True))
     for i, box, row in zip(both.tolist(), turned, probs[len(up):], strict=True):
@@ -251,7 +265,8 @@ def read_view(image: np.ndarray, view: TableView, models: TableModels, faint: bo
     """Every tile of a frame, read in its top-down ``view``, and the detector's coarser view
     of the frame; ``faint``: faint pond peaks too (their scores are under the pond's)."""
     found, small, zones = find_in_view(image, view, models, faint)
-    tiles = name_tiles(models.classifier, image, view, found, models.min_score, zones)
+    tiles = name_tiles(models.classifier, image, view, found, models.min_score, zones,
+                       models.red_fives)
     return tiles, small
 
 
@@ -314,13 +329,13 @@ def seen_tiles(tiles: list[ViewTile], view: TableView, small_bgr: np.ndarray
 
 
 def look_in_gaps(classifier: OnnxModel, image: np.ndarray, view: TableView,
-                 tiles: list[ViewTile]) -> list[ViewTile]:
+                 tiles: list[ViewTile], check: RedFiveCheck | None = None) -> list[ViewTile]:
     """The faces the classifier surely names in the gaps of the frame's hand rows
     (:mod:`tablekit.vision.row_gaps`), as tiles of the hand rows' detector threshold."""
     boxes = gap_boxes(tiles, view)
     if not len(boxes):
         return []
-    probs = classifier.run(face_crops(image, view, boxes, crop_size(classifier)))["probs"]
+    probs = name_crops(classifier, face_crops(image, view, boxes, crop_size(classifier)), check)
     out = []
     for box, row in zip(boxes, probs, strict=True):
         candidates = top_candidates(row)
@@ -347,7 +362,8 @@ def read_frame(image: np.ndarray, profile: Profile, models: TableModels,
                       [tuple(float(v) for v in b) for b in table_boxes],  # type: ignore[misc]
                       felt, timestamp, profile.layout)
     faint_tiles = seen_tiles([tile for tile in every if tile.score < floor], view, small)
-    gaps = seen_tiles(look_in_gaps(models.classifier, image, view, tiles), view, small)
+    gaps = seen_tiles(look_in_gaps(models.classifier, image, view, tiles, models.red_fives),
+                      view, small)
     reading = TableReading(seen_tiles(tiles, view, small), tuple(busy), timestamp, calibrated,
                            faint_tiles, gaps, profile.layout)
     return reading, tiles
