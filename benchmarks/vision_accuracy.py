@@ -1,7 +1,7 @@
 """Tile-reading accuracy of tablekit and of mahjong-detector on held-out real photos.
 
 Usage: python benchmarks/vision_accuracy.py [--photos DIR] [--threads N] [--json OUT]
-       [--detector ONNX] [--classifier ONNX] [--sets NAME...] [--no-peer]
+       [--detector ONNX] [--classifier ONNX] [--sets NAME...] [--no-peer] [--one-way]
 For each held-out set (tablekit.vision.datasets.EVAL_SETS) and each reader: F1 at IoU 0.5 with
 the class right, precision, recall, mean ms per photo and the commonest confusions, on the same
 decoded images in the same run. Photos whose labels are impossible for one set (five or more of
@@ -11,6 +11,7 @@ one kind: the 'unseen-table' group has a few labelled all '1p') are scored apart
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 from pathlib import Path
@@ -26,10 +27,11 @@ from tablekit.vision.reader import TileReader  # noqa: E402
 
 
 def readers(threads: int, classifier: Path | None = None, peer: bool = True,
-            detector: Path | None = None) -> dict:
+            detector: Path | None = None, both_ways: bool = True) -> dict:
     options = {key: path for key, path in (("classifier", classifier), ("detector", detector))
                if path}
-    found = {"tablekit": TileReader.load(threads=threads, **options).read}
+    reader = TileReader.load(threads=threads, **options)
+    found = {"tablekit": dataclasses.replace(reader, both_ways=both_ways).read}
     if not peer:
         return found
     try:
@@ -52,9 +54,12 @@ def main() -> int:
                         help="another photo detector ONNX for tablekit (default tablekit/models/)")
     parser.add_argument("--sets", nargs="*", default=list(EVAL_SETS), choices=list(EVAL_SETS))
     parser.add_argument("--no-peer", action="store_true", help="leave out mahjong-detector")
+    parser.add_argument("--one-way", action="store_true",
+                        help="read each face only upright, not both ways up")
     args = parser.parse_args()
     figures: dict = {}
-    found_readers = readers(args.threads, args.classifier, not args.no_peer, args.detector)
+    found_readers = readers(args.threads, args.classifier, not args.no_peer, args.detector,
+                            not args.one_way)
     for name in args.sets:
         load = EVAL_SETS[name]
         photos = [(image, cv2.imread(str(image.path))) for image in load(args.photos)]

@@ -59,15 +59,27 @@ def crops_batch(image_bgr: np.ndarray, boxes: np.ndarray, size: tuple[int, int])
     return batch / np.float32(255)
 
 
-def classify_batch(model: OnnxModel, batch: np.ndarray) -> Classified:
-    """Codes and calibrated scores for a prepared crop batch."""
+def both_ways_up(model: OnnxModel, batch: np.ndarray) -> np.ndarray:
+    """Probabilities from each crop read upright and turned half a turn: the normalised
+    geometric mean of the two (the classifier learnt faces both ways up, and a tile lying
+    at a slant shows its neighbours differently each way)."""
+    pair = model.run(np.concatenate([batch, batch[:, :, ::-1, ::-1]]))["probs"]
+    logs = np.log(np.maximum(pair, 1e-7)).reshape(2, len(batch), -1).mean(axis=0)
+    probs = np.exp(logs - logs.max(axis=1, keepdims=True))
+    return (probs / probs.sum(axis=1, keepdims=True)).astype(np.float32)
+
+
+def classify_batch(model: OnnxModel, batch: np.ndarray, both_ways: bool = False) -> Classified:
+    """Codes and calibrated scores for a prepared crop batch (``both_ways``:
+    :func:`both_ways_up`)."""
     if len(batch) == 0:
         return Classified((), np.zeros(0, np.float32))
-    probs = model.run(batch)["probs"]
+    probs = both_ways_up(model, batch) if both_ways else model.run(batch)["probs"]
     best = probs.argmax(axis=1)
     return Classified(tuple(CLASSES[i] for i in best), probs[np.arange(len(best)), best])
 
 
-def classify_boxes(model: OnnxModel, image_bgr: np.ndarray, boxes: np.ndarray) -> Classified:
+def classify_boxes(model: OnnxModel, image_bgr: np.ndarray, boxes: np.ndarray,
+                   both_ways: bool = False) -> Classified:
     """Codes and calibrated scores for the tiles at ``boxes`` (image pixels) in ``image_bgr``."""
-    return classify_batch(model, crops_batch(image_bgr, boxes, crop_size(model)))
+    return classify_batch(model, crops_batch(image_bgr, boxes, crop_size(model)), both_ways)
