@@ -31,6 +31,26 @@ def test_a_discard_counts_from_its_first_frame_to_the_first_screen_showing_it() 
     assert watch.never_shown() == 0
 
 
+def test_a_discard_lies_still_from_the_first_frame_without_its_players_arm() -> None:
+    script = Script.from_log(DEMO_GAME)
+    index, moment = _first_discard(script)
+    seat = moment.event.seat  # type: ignore[attr-defined]
+    before, after = script.view(index - 1).state, script.view(index).state
+    watch = Stopwatch(script)
+
+    def frame(*arm_seats: int) -> SimpleNamespace:
+        arms = tuple({"seat": s} for s in arm_seats)
+        return SimpleNamespace(moment=moment, truth=SimpleNamespace(arms=arms))
+
+    watch.step(ScreenModel(before), shown_at=0.0, now=0.0, pressed=[])
+    watch.frame(frame(seat), now=10.0)             # placed, the hand still over it
+    watch.frame(frame((seat + 1) % 4), now=10.25)  # another seat's arm: it lies still
+    watch.frame(frame(), now=10.5)
+    watch.step(ScreenModel(after), shown_at=10.75, now=10.75, pressed=[])
+    assert watch.samples()["placed_to_shown"] == [0.75]
+    assert watch.samples()["still_to_shown"] == [0.5]
+
+
 def test_a_win_counts_from_the_press_to_the_scored_hand() -> None:
     script = Script.from_log(DEMO_GAME)
     state = script.view(_first_discard(script)[0]).state

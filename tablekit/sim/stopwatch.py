@@ -5,6 +5,9 @@ A :class:`Stopwatch` watches the app's steps during a simulated game
 
 * ``placed_to_shown``: from the first camera frame in which a discard lies in its pond (the
   player's hand may still be over it) to the first screen showing it in that seat's pond;
+* ``still_to_shown``: from the first frame in which it lies still, the player's arm gone
+  from over the table (the issue's measure: a camera cannot see a tile under a hand), to
+  the same screen;
 * ``win_to_scored_ron`` and ``win_to_scored_tsumo``: from the WIN button going down to the
   first screen with the scored hand (a ron waits out the 1.5 s window for a second WIN; a
   tsumo is a WIN held 1 s).
@@ -35,19 +38,21 @@ from tablekit.game.state import Phase
 from tablekit.io.presses import ButtonName, ButtonPress
 from tablekit.sim.script import Moment, Script
 
-BUDGET = 0.5   # seconds from placed to shown
-KINDS = ("placed_to_shown", "win_to_scored_ron", "win_to_scored_tsumo")
+BUDGET = 0.5   # seconds from lying still to shown (the issue's budget)
+KINDS = ("placed_to_shown", "still_to_shown", "win_to_scored_ron", "win_to_scored_tsumo")
 
 
 class Stopwatch:
-    """When each discard first lies in a camera frame and when the screen first shows it;
-    when each WIN went down and when the scored hand showed.
+    """When each discard first lies in a camera frame, when it first lies there with the
+    discarder's arm gone, and when the screen first shows it; when each WIN went down and
+    when the scored hand showed.
 
     Call :meth:`frame` with each new camera frame and :meth:`step` after each step of the
     loop; :meth:`samples` gives the delays (s) by kind (:data:`KINDS`)."""
 
     def __init__(self, script: Script) -> None:
         self.placed: dict[tuple[int, int, int], float] = {}
+        self.still: dict[tuple[int, int, int], float] = {}
         self.shown: dict[tuple[int, int, int], float] = {}
         self.wins: dict[str, list[float]] = {"ron": [], "tsumo": []}
         self._ponds = pond_indexes(script.moments)
@@ -58,11 +63,16 @@ class Stopwatch:
         self._in_play = False
 
     def frame(self, frame: Any, now: float) -> None:
-        """A new camera frame at ``now``: the discard its moment lays (kept frames have none)."""
+        """A new camera frame at ``now``: the discard its moment lays (kept frames have none),
+        and whether the discarder's arm is still over the table (the frame's truth)."""
         moment = getattr(frame, "moment", None)
         if moment is not None and isinstance(moment.event, Discard):
-            key = (moment.hand, moment.event.seat, self._ponds[moment.hand, moment.turn])
+            seat = moment.event.seat
+            key = (moment.hand, seat, self._ponds[moment.hand, moment.turn])
             self.placed.setdefault(key, now)
+            arms = getattr(getattr(frame, "truth", None), "arms", ())
+            if not any(arm.get("seat") == seat for arm in arms):
+                self.still.setdefault(key, now)
 
     def step(self, screen: ScreenModel | None, shown_at: float, now: float,
              pressed: Sequence[tuple[float, ButtonPress]]) -> None:
@@ -92,18 +102,20 @@ class Stopwatch:
             self._win_down = None
         self._previewed = previewed
 
-    def discards(self) -> list[float]:
-        """Placed -> shown of each discard the screen showed."""
-        return [round(self.shown[key] - at, 3) for key, at in self.placed.items()
-                if key in self.shown and self.shown[key] >= at]
+    def discards(self, since: dict[tuple[int, int, int], float] | None = None) -> list[float]:
+        """Placed (or ``since``: another start, as :attr:`still`) -> shown of each discard
+        the screen showed; 0 for one shown before that start (read under a moving hand)."""
+        starts = self.placed if since is None else since
+        return [max(0.0, round(self.shown[key] - at, 3)) for key, at in starts.items()
+                if key in self.shown]
 
     def never_shown(self) -> int:
         """Discards placed in a frame that no screen showed after (a called tile)."""
         return len(self.placed) - len(self.discards())
 
     def samples(self) -> dict[str, list[float]]:
-        return {"placed_to_shown": self.discards(), "win_to_scored_ron": self.wins["ron"],
-                "win_to_scored_tsumo": self.wins["tsumo"]}
+        return {"placed_to_shown": self.discards(), "still_to_shown": self.discards(self.still),
+                "win_to_scored_ron": self.wins["ron"], "win_to_scored_tsumo": self.wins["tsumo"]}
 
 
 def pond_indexes(moments: Sequence[Moment]) -> dict[tuple[int, int], int]:
