@@ -3,9 +3,11 @@
 Usage: python benchmarks/vision_accuracy.py [--photos DIR] [--threads N] [--json OUT]
        [--detector ONNX] [--classifier ONNX] [--sets NAME...] [--no-peer] [--one-way]
 For each held-out set (tablekit.vision.datasets.EVAL_SETS) and each reader: F1 at IoU 0.5 with
-the class right, precision, recall, mean ms per photo and the commonest confusions, on the same
-decoded images in the same run. Photos whose labels are impossible for one set (five or more of
-one kind: the 'unseen-table' group has a few labelled all '1p') are scored apart.
+the class right, precision, recall, mean ms per photo, the share of reads scoring under 0.8
+(``unsure``: :mod:`tablekit.vision.familiar`'s measure of an unknown set) and the commonest
+confusions, on the same decoded images in the same run. Photos whose labels are impossible
+for one set (five or more of one kind: the 'unseen-table' group has a few labelled all '1p')
+are scored apart.
 """
 
 from __future__ import annotations
@@ -73,6 +75,7 @@ def main() -> int:
                 print(f"{name}{suffix:20} {reader_name:17} photos {summary['photos']:3} "
                       f"F1 {summary['f1']:.3f} P {summary['precision']:.3f} "
                       f"R {summary['recall']:.3f} {summary['ms_mean']:6.1f} ms/photo  "
+                      f"unsure {summary['unsure']:.1%}  "
                       f"{', '.join(summary['confusions'][:5])}", flush=True)
     if args.json:
         args.json.write_text(json.dumps(figures, indent=1) + "\n")

@@ -61,7 +61,7 @@ def main() -> int:
         cv2.imwrite(str(args.save), frame)
     figures = {"tiles": len(label.codes), "frame": "1280x720", "threads": args.threads}
     for name, read in readers(args.threads).items():
-        count, _ = score_image(read, label, frame)
+        count, _, _ = score_image(read, label, frame)
         times = []
         for _ in range(args.repeat):
             start = time.perf_counter()

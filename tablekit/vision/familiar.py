@@ -1,7 +1,7 @@
 """Noticing a tile set the reader does not know: many faces named with low confidence.
 
-On the sets seen in training 2-4% of the faces read score below 0.8; on the unseen-table
-photos 15% do (40 photos of each, ``benchmarks/vision_accuracy.py``'s sets). Over the last
+On the sets seen in training 1-4% of the faces read score below 0.8; on the unseen-table
+photos 12% do (``benchmarks/vision_accuracy.py``'s sets, its ``unsure`` column). Over the last
 :data:`WINDOW` faces, more than :data:`UNSURE_SHARE` of them below :data:`UNSURE` means the
 set looks unenrolled, and the screen suggests enrolling it.
 
