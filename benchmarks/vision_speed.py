@@ -60,7 +60,9 @@ def main() -> int:
     if args.save:
         cv2.imwrite(str(args.save), frame)
     figures = {"tiles": len(label.codes), "frame": "1280x720", "threads": args.threads}
-    for name, read in readers(args.threads).items():
+    found = readers(args.threads)
+    found["tablekit upright only"] = readers(args.threads, peer=False, both_ways=False)["tablekit"]
+    for name, read in found.items():
         count, _, _ = score_image(read, label, frame)
         times = []
         for _ in range(args.repeat):
