@@ -14,6 +14,7 @@ also counted apart: matched red-five faces named with their exact code.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 import tempfile
@@ -108,7 +109,7 @@ def main() -> int:
             with tempfile.TemporaryDirectory() as scratch:
                 tileset, cpu = enroll_rig(camera, seed, Path(scratch), profile)
                 cpu_s.append(cpu)
-                enrolled = TableModels(base.detector, load_model(tileset.classifier))
+                enrolled = dataclasses.replace(base, classifier=load_model(tileset.classifier))
                 view = TableView(profile.camera)
                 rng = np.random.default_rng(1000 + seed)
                 moments = len(camera.script.moments)
