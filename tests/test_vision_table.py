@@ -192,6 +192,7 @@ def test_face_down_boxes_in_a_hand_row_are_named_by_the_classifier(rig) -> None:
     boxes = np.concatenate([centres - half, centres + half], axis=1).astype(np.float32)
     found = TableDetections(boxes, np.full(3, 0.6, np.float32), np.ones(3, bool))
     image = np.full((720, 1280, 3), 90, np.uint8)
-    tiles = name_tiles(FakeClassifier(["5z", "back"]), image, view, found, 0.3)  # type: ignore[arg-type]
+    fake = TableModels(None, FakeClassifier(["5z", "back"]), 0.3)  # type: ignore[arg-type]
+    tiles = name_tiles(fake, image, view, found)
     assert [t.face_up for t in tiles] == [True, False, False]
     assert tiles[0].candidates[0] == ("5z", 0.95) and tiles[1].candidates == ()

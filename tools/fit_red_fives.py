@@ -30,7 +30,14 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tools"))
 
 from tablekit.vision.classes import class_index  # noqa: E402
-from tablekit.vision.red_fives import FEATURES, SUITS, features, fit_logistic, pair  # noqa: E402
+from tablekit.vision.red_fives import (  # noqa: E402
+    FEATURES,
+    SUITS,
+    colour_features,
+    features,
+    fit_logistic,
+    pair,
+)
 
 FIVES = {class_index(f"{rank}{suit}"): suit for suit in SUITS for rank in "05"}
 VISIBLE = 0.5
@@ -55,33 +62,25 @@ def won_and_late(script, rng: np.random.Generator, late: int) -> list[tuple[int,
 
 
 def rig_fives(job: tuple[Path, int, int]) -> tuple[str, list[np.ndarray], list[int]]:
-    """One rig's art set, its fives' crops (48 x 36 RGB uint8) and class indices."""
-    from train_sim_data import view_tiles
+    """One rig's art set, its fives' crops (48 x 36 RGB uint8) and class indices (none when
+    its log or markers fail)."""
+    from train_sim_data import rig_job
 
     from tablekit.sim.rig import make_rig
-    from tablekit.sim.script import Script
-    from tablekit.sim.source import SimulatedCamera
-    from tablekit.vision.calibration import calibrate
     from tablekit.vision.classify import upright_crop
-    from tablekit.vision.rectify import TableView
 
     log, seed, late = job
-    rng = np.random.default_rng(seed)
+    drawn: list[np.random.Generator] = []
+
+    def picks(script, rng: np.random.Generator) -> list[tuple[int, float]]:
+        drawn.append(rng)   # the box shifts go on drawing from the rig's generator
+        return won_and_late(script, rng, late)
+
     crops: list[np.ndarray] = []
     labels: list[int] = []
-    try:
-        camera = SimulatedCamera(Script.from_log(log), seed=seed)
-        count = len(camera.script.moments)
-        profile = calibrate([camera.render_moment(0, 1.0).image,
-                             camera.render_moment(min(1, count - 1), 1.0).image])
-    except Exception as error:  # a rig that cannot calibrate (or a sanma log) is skipped
-        print(f"rig {seed} skipped: {error}", file=sys.stderr)
-        return "", [], []
-    view = TableView(profile.camera)
-    for index, progress in won_and_late(camera.script, rng, late):
-        frame = camera.render_moment(index, progress)
-        image = view.warp(frame.image)
-        for row in view_tiles(frame.truth, profile, view):
+    views = rig_job((log, seed, 0, None, picks))
+    for image, tiles in views:
+        for row in tiles:
             label = int(row[5])
             if label not in FIVES or row[6] or row[7] < VISIBLE:
                 continue
@@ -89,12 +88,13 @@ def rig_fives(job: tuple[Path, int, int]) -> tuple[str, list[np.ndarray], list[i
             for jitter in (False, True):
                 if jitter:
                     size = box[2:] - box[:2]
-                    centre = (box[:2] + box[2:]) / 2 + rng.uniform(-1, 1, 2) * JITTER[0] * size
-                    size = size * (1 + rng.uniform(-1, 1, 2) * JITTER[1])
+                    shift, scale = drawn[0].uniform(-1, 1, (2, 2)) * np.array([JITTER]).T
+                    centre = (box[:2] + box[2:]) / 2 + shift * size
+                    size = size * (1 + scale)
                     box = np.concatenate([centre - size / 2, centre + size / 2])
                 crops.append(upright_crop(image, box, (48, 36)))
                 labels.append(label)
-    return make_rig(seed).look.art, crops, labels
+    return (make_rig(seed).look.art if views else ""), crops, labels
 
 
 def gather(first_seed: int, rigs: int, held_out: bool, late: int, jobs: int
@@ -168,7 +168,7 @@ def main() -> None:
     for suit in SUITS:
         red, plain = pair(suit)
         mine = np.isin(labels, [red, plain])
-        x = features(as_batch(crops[mine]), probs[mine], suit)
+        x = features(colour_features(as_batch(crops[mine])), probs[mine], suit)
         mean, scale = x.mean(0), x.std(0) + 1e-6
         w = fit_logistic((x - mean) / scale, (labels[mine] == red).astype(np.float64), args.l2)
         weights[suit] = {"mean": mean.round(6).tolist(), "scale": scale.round(6).tolist(),

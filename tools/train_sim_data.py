@@ -21,7 +21,7 @@ benchmarks), or the fixture alone when ``../shared`` is absent. Seeds from 1000 
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import cv2
@@ -79,26 +79,33 @@ def view_tiles(truth: FrameTruth, profile: Profile, view: TableView) -> np.ndarr
     return np.stack(rows) if rows else np.zeros((0, TILE_FIELDS), np.float32)
 
 
-def rig_views(log: Path, seed: int, frames: int, art: str | None = None
-              ) -> Iterator[tuple[np.ndarray, np.ndarray]]:
-    """``frames`` (view, tiles) pairs of one rig playing ``log`` (``art``: force a tile set)."""
+Picks = Callable[[Script, np.random.Generator], list[tuple[int, float]]]
+"""Which moments of a script to render: (moment index, progress) pairs."""
+
+
+def rig_views(log: Path, seed: int, frames: int, art: str | None = None,
+              picks: Picks | None = None) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """``frames`` (view, tiles) pairs of one rig playing ``log`` at random moments (``art``:
+    force a tile set; ``picks``: choose the moments instead)."""
     rng = np.random.default_rng(seed)
     camera = SimulatedCamera(Script.from_log(log), seed=seed, art=art)
     count = len(camera.script.moments)
     profile = calibrate([camera.render_moment(0, 1.0).image,
                          camera.render_moment(min(1, count - 1), 1.0).image])
     view = TableView(profile.camera)
-    for _ in range(frames):
-        frame = camera.render_moment(int(rng.integers(count)), float(rng.uniform(0.0, 1.0)))
+    chosen = picks(camera.script, rng) if picks is not None else [
+        (int(rng.integers(count)), float(rng.uniform(0.0, 1.0))) for _ in range(frames)]
+    for index, progress in chosen:
+        frame = camera.render_moment(index, progress)
         yield view.warp(frame.image), view_tiles(frame.truth, profile, view)
 
 
 def rig_job(job: tuple) -> list[tuple[np.ndarray, np.ndarray]]:
-    """A worker's share, ``(log, seed, frames[, art])``: one rig's views, or none when its
-    log or markers fail."""
-    log, seed, frames, *art = job
+    """A worker's share, ``(log, seed, frames[, art[, picks]])``: one rig's views, or none
+    when its log or markers fail."""
+    log, seed, frames, *rest = job
     try:
-        return list(rig_views(log, seed, frames, *art))
+        return list(rig_views(log, seed, frames, *rest))
     except (CalibrationError, ValueError, KeyError, IndexError) as error:
         print(f"rig {seed} ({log.name}) skipped: {error}", file=sys.stderr)
         return []

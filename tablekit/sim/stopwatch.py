@@ -6,8 +6,8 @@ A :class:`Stopwatch` watches the app's steps during a simulated game
 * ``placed_to_shown``: from the first camera frame in which a discard lies in its pond (the
   player's hand may still be over it) to the first screen showing it in that seat's pond;
 * ``still_to_shown``: from the first frame in which it lies still, the player's arm gone
-  from over the table (the issue's measure: a camera cannot see a tile under a hand), to
-  the same screen;
+  from over the table (what the latency budget counts from: a camera cannot be asked to
+  see a tile under a hand), to the same screen;
 * ``win_to_scored_ron`` and ``win_to_scored_tsumo``: from the WIN button going down to the
   first screen with the scored hand (a ron waits out the 1.5 s window for a second WIN; a
   tsumo is a WIN held 1 s).
@@ -38,7 +38,7 @@ from tablekit.game.state import Phase
 from tablekit.io.presses import ButtonName, ButtonPress
 from tablekit.sim.script import Moment, Script
 
-BUDGET = 0.5   # seconds from lying still to shown (the budget)
+BUDGET = 0.5   # seconds from lying still to shown
 KINDS = ("placed_to_shown", "still_to_shown", "win_to_scored_ron", "win_to_scored_tsumo")
 
 

@@ -71,12 +71,12 @@ def colour_features(batch: np.ndarray) -> np.ndarray:
 FEATURES = ("red", "red_p90", "cool", "cool_p90", "plain_ink", "red_share", "odds")
 
 
-def features(batch: np.ndarray, probs: np.ndarray, suit: str) -> np.ndarray:
-    """:data:`FEATURES` per crop for ``suit``: the colours and the classifier's log odds of
-    the red five against the plain one."""
+def features(colours: np.ndarray, probs: np.ndarray, suit: str) -> np.ndarray:
+    """:data:`FEATURES` per crop for ``suit``: its :func:`colour_features` and the
+    classifier's log odds of the red five against the plain one."""
     red, plain = pair(suit)
     odds = np.log((probs[:, [red]] + 1e-4) / (probs[:, [plain]] + 1e-4))
-    return np.concatenate([colour_features(batch), odds], axis=1)
+    return np.concatenate([colours, odds], axis=1)
 
 
 def fit_logistic(x: np.ndarray, y: np.ndarray, l2: float = 1.0, steps: int = 50) -> np.ndarray:
@@ -134,14 +134,18 @@ class RedFiveCheck:
     def apply(self, batch: np.ndarray, probs: np.ndarray) -> np.ndarray:
         """``probs`` with each suit's five-or-red-five split from the colours of ``batch``
         (the classifier's NCHW input), where that pair holds at least :data:`SPLIT_FROM`."""
+        pairs = {suit: pair(suit) for suit in self.suits}
+        held = {suit: probs[:, red] + probs[:, plain] for suit, (red, plain) in pairs.items()}
+        looked = np.nonzero(np.any([both >= SPLIT_FROM for both in held.values()], axis=0))[0]
+        if len(looked) == 0:
+            return probs
+        colours = colour_features(batch[looked])  # once a crop, whichever suits it may be
         out = probs.copy()
         for suit, weights in self.suits.items():
-            red, plain = pair(suit)
-            both = probs[:, red] + probs[:, plain]
-            rows = np.nonzero(both >= SPLIT_FROM)[0]
-            if len(rows) == 0:
-                continue
-            q = weights.red_probability(features(batch[rows], probs[rows], suit))
-            out[rows, red] = both[rows] * q
-            out[rows, plain] = both[rows] * (1 - q)
+            (red, plain), both = pairs[suit], held[suit][looked]
+            mine = both >= SPLIT_FROM
+            rows = looked[mine]
+            q = weights.red_probability(features(colours[mine], probs[rows], suit))
+            out[rows, red] = both[mine] * q
+            out[rows, plain] = both[mine] * (1 - q)
         return out

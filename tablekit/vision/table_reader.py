@@ -89,6 +89,18 @@ class TableModels:
         return cls(load_model(detector, threads), load_model(classifier, threads),
                    red_fives=RedFiveCheck.load())
 
+    def name_crops(self, batch: np.ndarray) -> np.ndarray:
+        """The classifier's probabilities for a crop batch, each five's red-or-plain split
+        looked at again by :attr:`red_fives` when there is one."""
+        probs = self.classifier.run(batch)["probs"]
+        return self.red_fives.apply(batch, probs) if self.red_fives is not None else probs
+
+    def name_boxes(self, image: np.ndarray, view: TableView, boxes: np.ndarray) -> np.ndarray:
+        """:meth:`name_crops` of the faces at ``boxes`` (view px) of ``image``."""
+        if not len(boxes):
+            return np.zeros((0, len(CLASSES)), np.float32)
+        return self.name_crops(face_crops(image, view, boxes, crop_size(self.classifier)))
+
 
 @dataclass(frozen=True)
 class ViewTile:
@@ -163,25 +175,16 @@ def face_crops(image: np.ndarray, view: TableView, boxes: np.ndarray,
     return batch * np.float32(1 / 255)
 
 
-def name_crops(classifier: OnnxModel, batch: np.ndarray, check: RedFiveCheck | None = None
-               ) -> np.ndarray:
-    """The classifier's probabilities for a crop batch, each five's red-or-plain split
-    looked at again by ``check`` when there is one."""
-    probs = classifier.run(batch)["probs"]
-    return check.apply(batch, probs) if check is not None else probs
-
-
-def name_tiles(classifier: OnnxModel, image: np.ndarray, view: TableView,
-               found: TableDetections, min_score: float, zones: np.ndarray | None = None,
-               check: RedFiveCheck | None = None) -> list[ViewTile]:
+def name_tiles(models: TableModels, image: np.ndarray, view: TableView,
+               found: TableDetections, zones: np.ndarray | None = None) -> list[ViewTile]:
     """Classify the face-up tiles, every tile in a pond (discards lie face up: a blank
     white dragon the detector or classifier took for a back is named by its likeliest
     face) and the face-down tiles of the hand rows (a white dragon lying in a meld or a
     revealed hand often looks face down to the detector: the classifier decides there);
     other face-down tiles keep no candidates. A face whose box is too square to say which
     way it lies is read both ways and keeps the way whose best face is likelier.
-    ``zones``: each box's zone when the caller has them (:func:`find_in_view`); ``check``:
-    the red-five check (:class:`TableModels`)."""
+    Faces scoring under ``models.min_score`` are dropped. ``zones``: each box's zone when
+    the caller has them (:func:`find_in_view`)."""
     sizes = view.layout.tile_width, view.layout.tile_length
     boxes = face_boxes(found, view.scale, None, *sizes)
     zones = zones_of(view, boxes) if zones is None else zones
@@ -191,8 +194,7 @@ def name_tiles(classifier: OnnxModel, image: np.ndarray, view: TableView,
     turned = face_boxes(found.take(both), view.scale, box_ratio(found.boxes[both]) < 1.0,
                         *sizes)
     crops = np.concatenate([boxes[up], turned])
-    probs = name_crops(classifier, face_crops(image, view, crops, crop_size(classifier)), check) \
-        if len(crops) else np.zeros((0, len(CLASSES)), np.float32)
+    probs = models.name_boxes(image, view, crops)
     named = dict(zip(up.tolist(), probs[: len(up)], strict=True))
     for i, box, row in zip(both.tolist(), turned, probs[len(up):], strict=True):
         if (row * FACE_CLASSES).max() > (named[i] * FACE_CLASSES).max():
@@ -202,7 +204,7 @@ def name_tiles(classifier: OnnxModel, image: np.ndarray, view: TableView,
         box_t = tuple(float(v) for v in box)
         row = named.get(i)
         best = CLASSES[int(row.argmax())] if row is not None else BACK
-        unsure = row is not None and float(row.max()) < min_score
+        unsure = row is not None and float(row.max()) < models.min_score
         if found.back[i] and not pond[i] and (best == NOT_A_TILE or unsure):
             row, best, unsure = None, BACK, False  # face down, as the detector saw it
         if best == NOT_A_TILE or unsure:
@@ -265,8 +267,7 @@ def read_view(image: np.ndarray, view: TableView, models: TableModels, faint: bo
     """Every tile of a frame, read in its top-down ``view``, and the detector's coarser view
     of the frame; ``faint``: faint pond peaks too (their scores are under the pond's)."""
     found, small, zones = find_in_view(image, view, models, faint)
-    tiles = name_tiles(models.classifier, image, view, found, models.min_score, zones,
-                       models.red_fives)
+    tiles = name_tiles(models, image, view, found, zones)
     return tiles, small
 
 
@@ -328,14 +329,14 @@ def seen_tiles(tiles: list[ViewTile], view: TableView, small_bgr: np.ndarray
     return tuple(out)
 
 
-def look_in_gaps(classifier: OnnxModel, image: np.ndarray, view: TableView,
-                 tiles: list[ViewTile], check: RedFiveCheck | None = None) -> list[ViewTile]:
+def look_in_gaps(models: TableModels, image: np.ndarray, view: TableView,
+                 tiles: list[ViewTile]) -> list[ViewTile]:
     """The faces the classifier surely names in the gaps of the frame's hand rows
     (:mod:`tablekit.vision.row_gaps`), as tiles of the hand rows' detector threshold."""
     boxes = gap_boxes(tiles, view)
     if not len(boxes):
         return []
-    probs = name_crops(classifier, face_crops(image, view, boxes, crop_size(classifier)), check)
+    probs = models.name_boxes(image, view, boxes)
     out = []
     for box, row in zip(boxes, probs, strict=True):
         candidates = top_candidates(row)
@@ -362,8 +363,7 @@ def read_frame(image: np.ndarray, profile: Profile, models: TableModels,
                       [tuple(float(v) for v in b) for b in table_boxes],  # type: ignore[misc]
                       felt, timestamp, profile.layout)
     faint_tiles = seen_tiles([tile for tile in every if tile.score < floor], view, small)
-    gaps = seen_tiles(look_in_gaps(models.classifier, image, view, tiles, models.red_fives),
-                      view, small)
+    gaps = seen_tiles(look_in_gaps(models, image, view, tiles), view, small)
     reading = TableReading(seen_tiles(tiles, view, small), tuple(busy), timestamp, calibrated,
                            faint_tiles, gaps, profile.layout)
     return reading, tiles
