@@ -28,6 +28,7 @@ import cv2
 import numpy as np
 
 from tablekit.vision.classes import class_index
+from tablekit.vision.classify import upright_crop
 from tablekit.vision.enroll import FaceSamples, FeatureModel, background_boxes, cut_faces, enroll
 from tablekit.vision.markers import detector, mm_to_px
 from tablekit.vision.onnx_model import CLASSIFIER_PATH
@@ -294,20 +295,46 @@ def face_plane_view(image: np.ndarray, sheet: Sheet, affine: np.ndarray, camera:
     return cv2.remap(image, fine[..., 0], fine[..., 1], cv2.INTER_LINEAR)
 
 
-def face_box(box: tuple[float, float, float, float]) -> np.ndarray:
-    """The face-size box (sheet px) around a slot's tile, tall or wide as it lies."""
+def face_box(box: tuple[float, float, float, float], tall: bool | None = None) -> np.ndarray:
+    """The face-size box (sheet px) around a slot's tile, tall or wide as it lies (or as
+    ``tall`` says).
+
+    >>> face_box((0, 0, 40, 30)).tolist(), face_box((0, 0, 40, 30), tall=True).tolist()
+    ([-50.0, -37.0, 90.0, 67.0], [-32.0, -55.0, 72.0, 85.0])
+    """
     x0, y0, x1, y1 = box
-    half = np.array(TILE_MM if y1 - y0 >= x1 - x0 else TILE_MM[::-1]) * SCALE / 2
+    tall = y1 - y0 >= x1 - x0 if tall is None else tall
+    half = np.array(TILE_MM if tall else TILE_MM[::-1]) * SCALE / 2
     middle = np.array([(x0 + x1) / 2, (y0 + y1) / 2])
     return np.concatenate([middle - half, middle + half]).astype(np.float32)
 
 
+def way_it_lies(image: np.ndarray, box: tuple[float, float, float, float], label: int,
+                model: FeatureModel | None) -> np.ndarray:
+    """The face box around ``box``, tall or wide: the way the trained classifier finds the
+    slot's own kind likelier (each way read both ways up). A tile lying a quarter round
+    in its slot overhangs the slot's sides, and its sides and shadow make its outline
+    nearly square: the outline alone often names the wrong way, and the face is then cut
+    sideways. Without ``model``, the outline decides."""
+    if model is None:
+        return face_box(box)
+    ways = np.stack([face_box(box, tall=True), face_box(box, tall=False)])
+    crops = np.stack([upright_crop(image, way, model.size) for way in ways])
+    crops = crops.transpose(0, 3, 1, 2).astype(np.float32) / np.float32(255)
+    logits = model.head.logits(model.features(np.concatenate([crops, crops[:, :, ::-1, ::-1]])))
+    logits -= logits.max(axis=1, keepdims=True)
+    own = logits[:, label] - np.log(np.exp(logits).sum(axis=1))
+    return ways[int(np.argmax(own[:2] + own[2:]))]
+
+
 def mat_samples(images: Sequence[np.ndarray], size: tuple[int, int], seed: int = 0,
-                profile: Any = None) -> tuple[FaceSamples, dict[str, str]]:
+                profile: Any = None, model: FeatureModel | None = None,
+                ) -> tuple[FaceSamples, dict[str, str]]:
     """Faces cut from every sheet seen in ``images`` and each slot's status (a slot seen
     ``ok`` once is ok; one never ok keeps the first status it was seen with). ``profile``:
     the table's calibration, to cut the faces on their own plane as the calibrated reader
-    does."""
+    does; ``model``: the classifier that tells which way each face lies
+    (:func:`way_it_lies`)."""
     rng = np.random.default_rng(seed)
     samples = FaceSamples()
     status: dict[str, str] = {}
@@ -334,10 +361,12 @@ def mat_samples(images: Sequence[np.ndarray], size: tuple[int, int], seed: int =
                 on_faces = look_at_slot(faces, look.code, sheet.slots[look.code], face_share) \
                     if faces is not None else None
                 if on_faces is not None and on_faces.box is not None:
-                    samples.add(cut_faces(faces, face_box(on_faces.box)[None], size, rng,
-                                          copies=8, degrees=ALIGNED_DEGREES), label)
+                    way = way_it_lies(faces, on_faces.box, label, model)
+                    samples.add(cut_faces(faces, way[None], size, rng, copies=8,
+                                          degrees=ALIGNED_DEGREES), label)
                 else:
-                    samples.add(cut_faces(view, box[None], size, rng, copies=8), label)
+                    way = way_it_lies(view, look.box, label, model) if model else box
+                    samples.add(cut_faces(view, way[None], size, rng, copies=8), label)
             patches = background_boxes(view.shape, np.array(boxes).reshape(-1, 4), rng, 40)
             samples.add(cut_faces(view, patches, size, rng, copies=1), class_index("none"))
     return samples, status
@@ -352,7 +381,7 @@ def enroll_from_mat_images(images: Sequence[np.ndarray], out: Path, source: str,
     from tablekit.vision.tileset import TileSetError, save_tileset
 
     model = FeatureModel(CLASSIFIER_PATH)
-    samples, status = mat_samples(images, model.size, profile=profile)
+    samples, status = mat_samples(images, model.size, profile=profile, model=model)
     if not status:
         raise TileSetError("no enrollment mat in view: all its corner markers hidden? "
                            "(print it with `tablekit enroll --mat FILE.png`)")
