@@ -1,7 +1,7 @@
 """Tile-reading accuracy of tablekit and of mahjong-detector on held-out real photos.
 
 Usage: python benchmarks/vision_accuracy.py [--photos DIR] [--threads N] [--json OUT]
-       [--detector ONNX] [--classifier ONNX] [--sets NAME...] [--no-peer] [--one-way]
+       [--detector ONNX] [--classifier ONNX] [--sets NAME...] [--no-peer] [--ways 1|2|4]
 For each held-out set (tablekit.vision.datasets.EVAL_SETS) and each reader: F1 at IoU 0.5 with
 the class right, precision, recall, mean ms per photo, the share of reads scoring under 0.8
 (``unsure``: :mod:`tablekit.vision.familiar`'s measure of an unknown set) and the commonest
@@ -23,17 +23,18 @@ sys.path.insert(0, str(ROOT))
 
 import cv2  # noqa: E402
 
+from tablekit.vision.classify import WAYS  # noqa: E402
 from tablekit.vision.datasets import EVAL_SETS  # noqa: E402
 from tablekit.vision.evaluate import evaluate, plausible  # noqa: E402
 from tablekit.vision.reader import TileReader  # noqa: E402
 
 
 def readers(threads: int, classifier: Path | None = None, peer: bool = True,
-            detector: Path | None = None, both_ways: bool = True) -> dict:
+            detector: Path | None = None, ways: int = 4) -> dict:
     options = {key: path for key, path in (("classifier", classifier), ("detector", detector))
                if path}
     reader = TileReader.load(threads=threads, **options)
-    found = {"tablekit": dataclasses.replace(reader, both_ways=both_ways).read}
+    found = {"tablekit": dataclasses.replace(reader, ways=ways).read}
     if not peer:
         return found
     try:
@@ -56,12 +57,13 @@ def main() -> int:
                         help="another photo detector ONNX for tablekit (default tablekit/models/)")
     parser.add_argument("--sets", nargs="*", default=list(EVAL_SETS), choices=list(EVAL_SETS))
     parser.add_argument("--no-peer", action="store_true", help="leave out mahjong-detector")
-    parser.add_argument("--one-way", action="store_true",
-                        help="read each face only upright, not both ways up")
+    parser.add_argument("--ways", type=int, default=4, choices=WAYS,
+                        help="read each face 1 way (as cut), 2 (and half a turn) or 4 (and a "
+                             "quarter turned, both ways up; the reader's default)")
     args = parser.parse_args()
     figures: dict = {}
     found_readers = readers(args.threads, args.classifier, not args.no_peer, args.detector,
-                            not args.one_way)
+                            args.ways)
     for name in args.sets:
         load = EVAL_SETS[name]
         photos = [(image, cv2.imread(str(image.path))) for image in load(args.photos)]

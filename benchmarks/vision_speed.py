@@ -61,7 +61,8 @@ def main() -> int:
         cv2.imwrite(str(args.save), frame)
     figures = {"tiles": len(label.codes), "frame": "1280x720", "threads": args.threads}
     found = readers(args.threads)
-    found["tablekit upright only"] = readers(args.threads, peer=False, both_ways=False)["tablekit"]
+    for ways, name in ((2, "both ways up"), (1, "upright only")):
+        found[f"tablekit {name}"] = readers(args.threads, peer=False, ways=ways)["tablekit"]
     for name, read in found.items():
         count, _, _ = score_image(read, label, frame)
         times = []

@@ -40,8 +40,9 @@ class TileReader:
     classifier: OnnxModel
     long_side: int | None = None
     min_score: float = 0.3
-    both_ways: bool = True
-    """Each face read both ways up (:func:`~tablekit.vision.classify.both_ways_up`)."""
+    ways: int = 4
+    """Each face read this many ways (:data:`~tablekit.vision.classify.WAYS`): all four,
+    as a photo's tile may lie at any slant."""
 
     @classmethod
     def load(cls, threads: int = 1, detector: Path = DETECTOR_PATH,
@@ -52,7 +53,7 @@ class TileReader:
     def read(self, image_bgr: np.ndarray) -> list[TileReading]:
         """Every tile found in a BGR image (any photo: the generic, uncalibrated mode)."""
         found = find_tiles(self.detector, image_bgr, self.long_side)
-        named = classify_boxes(self.classifier, image_bgr, found.boxes, self.both_ways)
+        named = classify_boxes(self.classifier, image_bgr, found.boxes, self.ways)
         return [
             TileReading(tuple(float(v) for v in box), code, float(score))  # type: ignore[arg-type]
             for box, code, score in zip(found.boxes, named.codes, named.scores, strict=True)
