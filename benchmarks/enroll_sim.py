@@ -31,12 +31,11 @@ import numpy as np  # noqa: E402
 from vision_sim import FACE_Z, held_out_logs, score, truth_boxes  # noqa: E402
 
 from tablekit.cli import main as tablekit  # noqa: E402
-from tablekit.sim.mat_scene import render_mat  # noqa: E402
+from tablekit.sim.mat_scene import mat_photo  # noqa: E402
 from tablekit.sim.script import Script  # noqa: E402
 from tablekit.sim.source import SimulatedCamera  # noqa: E402
 from tablekit.vision.calibration import CalibrationError, calibrate  # noqa: E402
 from tablekit.vision.classes import RED_FIVES  # noqa: E402
-from tablekit.vision.enroll_mat import SHEETS  # noqa: E402
 from tablekit.vision.metrics import Count  # noqa: E402
 from tablekit.vision.onnx_model import load_model  # noqa: E402
 from tablekit.vision.postprocess import box_iou  # noqa: E402
@@ -71,11 +70,7 @@ def view_box(view: TableView, profile):  # type: ignore[no-untyped-def]
 
 def enroll_rig(camera: SimulatedCamera, seed: int, folder: Path, profile
                ) -> tuple[TileSet, float]:  # type: ignore[no-untyped-def]
-    rng = np.random.default_rng(seed)
-    photo = render_mat(camera.rig, SHEETS["A3"][0], rng,
-                       centre=(float(rng.uniform(-120, 120)), float(rng.uniform(-120, 120))),
-                       turn=float(rng.uniform(-np.pi, np.pi)))
-    cv2.imwrite(str(folder / "mat.png"), photo)
+    cv2.imwrite(str(folder / "mat.png"), mat_photo(camera.rig, seed))
     profile.save(folder / "table.json")
     cpu = time.process_time()
     if tablekit(["enroll", "--image", str(folder / "mat.png"), "--calibration",

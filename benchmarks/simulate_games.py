@@ -1,13 +1,14 @@
 """Real games on the simulated table, several processes at once: the issue's end-to-end check.
 
 Usage: python benchmarks/simulate_games.py [--reader vision|truth] [--games 20] [--every 40]
-                                           [--jobs 2] [--out DIR]
+                                           [--jobs 2] [--out DIR] [--enroll]
 Takes every ``--every``-th four-player log of thewaxmango+mahjong-hands (sorted by name) until
 ``--games`` are chosen, runs ``tablekit simulate LOG --reader R`` for each (``--jobs`` at a
 time, one thread each, seed = the game's index), keeps each game's output under ``--out`` and
-prints one JSON line per game and the totals last, with the latency over all games (p50, p95
-and max of placed -> shown, lying still -> shown and WIN -> scored,
-:mod:`tablekit.sim.stopwatch`).
+prints one JSON line per game and the totals last (``--enroll``: each game's tile set
+enrolled first from one mat on its simulated table, ``tablekit simulate --enroll``), with
+the latency over all games (p50, p95 and max of placed -> shown, lying still -> shown and
+WIN -> scored, :mod:`tablekit.sim.stopwatch`).
 """
 
 from __future__ import annotations
@@ -45,9 +46,9 @@ def four_player_logs(every: int, games: int) -> list[Path]:
     return chosen
 
 
-def run_one(index: int, log: Path, reader: str, out: Path) -> dict:
+def run_one(index: int, log: Path, reader: str, out: Path, enroll: bool = False) -> dict:
     command = [sys.executable, "-m", "tablekit.cli", "simulate", str(log), "--reader", reader,
-               "--seed", str(index)]
+               "--seed", str(index), *(["--enroll"] if enroll else [])]
     start = time.time()
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True,
                           env={**os.environ, "OMP_NUM_THREADS": "1"})
@@ -78,6 +79,8 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--every", type=int, default=40)
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--enroll", action="store_true",
+                        help="enroll each game's set from one simulated mat first")
     parser.add_argument("--out", type=Path, default=Path("/tmp/tablekit-simulate"))
     args = parser.parse_args()
     if not LOGS.is_dir():
@@ -86,14 +89,14 @@ def main() -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     logs = four_player_logs(args.every, args.games)
     with ThreadPoolExecutor(args.jobs) as pool:
-        results = list(pool.map(lambda item: run_one(*item, args.reader, args.out),
+        results = list(pool.map(lambda item: run_one(*item, args.reader, args.out, args.enroll),
                                 enumerate(logs)))
     total = {name: sum(r.get(name, 0) for r in results) for name in COUNTED}
     total["games"] = len(results)
     total["ms_per_frame_max"] = max((r.get("ms_per_frame", 0) for r in results), default=0)
     total["peak_mb_max"] = max((r.get("peak_mb", 0) for r in results), default=0)
     total.update(latency(results))
-    print(json.dumps({"reader": args.reader, **total}))
+    print(json.dumps({"reader": args.reader, "enrolled": args.enroll, **total}))
     return 0
 
 

@@ -48,7 +48,8 @@ def test_enroll_from_a_mat_photo(mat_photo, tmp_path, capsys):
     assert "slots empty: 3p" in err
     tileset = TileSet.load(out)
     assert tileset.info["slots"]["0p"] == "ok" and "3p" not in tileset.info["faces"]
-    assert tileset.info["train_accuracy"] > 0.8  # held near the trained head: not all fit
+    # the head learns this set's faces, held near the trained one (not all fit)
+    assert tileset.info["trained_accuracy"] + 0.05 < tileset.info["train_accuracy"] < 1.0
 
 
 def test_enroll_without_a_mat_in_view_says_so(tmp_path, capsys):

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +28,9 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--check", action="store_true", help="exit non-zero on any mismatch")
     parser.add_argument("--reader", choices=("truth", "vision"), default="truth",
                         help="truth: the sim's ground truth (with --misread); vision: the models")
+    parser.add_argument("--enroll", action="store_true",
+                        help="vision reader: enroll each game's tile set first from one "
+                             "enrollment mat laid on its simulated table")
     parser.add_argument("--misread", type=float, default=0.0,
                         help="share of tiles the truth reader misreads on purpose")
     parser.add_argument("--seed", type=int, default=0)
@@ -41,16 +46,27 @@ def add_parser(subparsers: Any) -> None:
     parser.set_defaults(run=run)
 
 
-def make_pipeline(kind: str, misread: float, seed: int) -> Any:
+def make_pipeline(kind: str, misread: float, seed: int, tileset: Path | None = None) -> Any:
     """The camera feed's pipeline for ``truth`` (the simulated table's ground truth) or
-    ``vision`` (the models, as ``tablekit run`` reads)."""
+    ``vision`` (the models, as ``tablekit run`` reads; ``tileset``: an enrolled set's)."""
     if kind == "truth":
         from tablekit.simulate import TruthPipeline
 
         return TruthPipeline(misread, seed)
     from tablekit.vision.pipeline import CameraPipeline
 
-    return CameraPipeline.open()
+    return CameraPipeline.open(tileset=str(tileset) if tileset else None)
+
+
+def enrolled_set(log: Path, seed: int, folder: Path) -> Path:
+    """The tile set of the game's simulated table (seeded as the game), enrolled from one
+    mat into ``folder``."""
+    from tablekit.sim.mat_scene import enroll_on_table
+    from tablekit.sim.source import SimulatedCamera
+
+    tileset = enroll_on_table(SimulatedCamera.from_log(log, seed=seed), folder, seed)
+    print(f"{log}: {tileset.summary()}", file=sys.stderr, flush=True)
+    return folder
 
 
 def _league_hook(path: Path | None, log: Path) -> Any:
@@ -72,9 +88,12 @@ def run(args: argparse.Namespace) -> int:
         print("tablekit simulate: --journal keeps one game: give one LOG", file=sys.stderr)
         return 2
     total = SimReport()
+    scratch = tempfile.mkdtemp(prefix="tablekit-sets-")
     for index, log in enumerate(args.logs):
         try:
-            pipeline = make_pipeline(args.reader, args.misread, args.seed + index)
+            tileset = enrolled_set(log, args.seed + index, Path(scratch) / f"set{index}") \
+                if args.enroll and args.reader == "vision" else None
+            pipeline = make_pipeline(args.reader, args.misread, args.seed + index, tileset)
             report = simulate_game(log, pipeline, seed=args.seed + index, fps=args.fps,
                                    max_hands=args.hands, journal=args.journal,
                                    hooks=Hooks(frames_out=args.frames_out,
@@ -87,6 +106,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"{log}: {report.hands_ok}/{report.hands} hands, "
               f"{report.tiles_ok}/{report.tiles_read} tiles", file=sys.stderr, flush=True)
         total.add(report)
-    print(json.dumps({"reader": args.reader, **total.summary()}))
+    shutil.rmtree(scratch, ignore_errors=True)
+    print(json.dumps({"reader": args.reader, **({"enrolled": True} if args.enroll else {}),
+                      **total.summary()}))
     failed = total.hands_ok != total.hands or bool(total.mismatches)
     return 1 if args.check and failed else 0

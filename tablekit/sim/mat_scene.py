@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Collection
+from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -27,7 +29,7 @@ from tablekit.sim.render import cast_shadows, draw_tiles
 from tablekit.sim.rig import Rig
 from tablekit.sim.scene import PlacedTile
 from tablekit.sim.tile_geometry import project_tiles
-from tablekit.vision.enroll_mat import SLOT_MM, Sheet, mat_image
+from tablekit.vision.enroll_mat import SHEETS, SLOT_MM, Sheet, mat_image
 
 DPI = 120
 
@@ -91,3 +93,27 @@ def render_mat(rig: Rig, sheet: Sheet, rng: np.random.Generator,
     cast_shadows(image, boxes, (), camera, rig.look)
     draw_tiles(image, tiles, camera, rig.look, boxes)
     return apply_effects(image, rig.conditions, rig.renderer.noise, rng)
+
+
+def mat_photo(rig: Rig, seed: int) -> np.ndarray:
+    """The player's A3 mat, a tile on each slot, somewhere on the rig's table at any turn
+    (seeded): what the camera shows when a club enrolls its set."""
+    rng = np.random.default_rng(seed)
+    centre = (float(rng.uniform(-120, 120)), float(rng.uniform(-120, 120)))
+    return render_mat(rig, SHEETS["A3"][0], rng, centre=centre,
+                      turn=float(rng.uniform(-math.pi, math.pi)))
+
+
+def enroll_on_table(camera: Any, folder: Path, seed: int) -> Any:
+    """Enroll the set of a :class:`~tablekit.sim.source.SimulatedCamera`'s table from one
+    mat (:func:`mat_photo`), calibrated from the table's first two moments as the app
+    calibrates itself: the :class:`~tablekit.vision.tileset.TileSet` saved in ``folder``.
+    """
+    from tablekit.vision.calibration import calibrate
+    from tablekit.vision.enroll_mat import enroll_from_mat_images
+
+    profile = calibrate([camera.render_moment(0, 1.0).image,
+                         camera.render_moment(1, 1.0).image])
+    tileset, _ = enroll_from_mat_images([mat_photo(camera.rig, seed)], folder,
+                                        "a simulated mat", profile)
+    return tileset
