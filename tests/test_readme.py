@@ -14,9 +14,10 @@ from tablekit.cli import main
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text()
 NOT_HERE = ("tablekit demo", "tablekit run", "tablekit calibrate", "tablekit replay --check ../",
-            "tablekit export ~/", "--reader vision", "tablekit doctor")
+            "tablekit export ~/", "--reader vision", "tablekit doctor", "--camera picamera2")
 """Run elsewhere: the demo and the wheel in .ci/wheel, run and doctor in test_app, test_systemd
-and test_doctor, calibrate in test_calibration; the rest needs ../shared, a journal or minutes."""
+and test_doctor, calibrate in test_calibration; the rest needs ../shared, a journal, minutes
+or a Pi's camera."""
 
 
 def _examples() -> list[str]:

@@ -3,6 +3,8 @@
 ``tablekit sim snapshot LOG --hand N --turn K --out DIR`` renders one moment of a
 recorded Tenhou game (hand N counted from 0, after its first K events; K = 1 is the
 deal) as ``DIR/frame.png`` with its ground truth in ``DIR/truth.json``.
+``tablekit sim mat --out DIR`` renders the enrollment mat on a simulated table, a tile of
+the table's art on each slot, as ``DIR/mat.png`` (for ``tablekit enroll --image``).
 """
 
 from __future__ import annotations
@@ -38,6 +40,18 @@ def add_parser(subparsers: Any) -> None:
                       "uneven light or JPEG")
     snap.add_argument("--arm", action="store_true",
                       help="show the acting player's arm reaching over the table")
+    mat = commands.add_parser(
+        "mat", help="the enrollment mat on a simulated table, as mat.png",
+        description="Render the enrollment mat (A3) lying on a simulated table, one tile of "
+                    "the table's art set on each slot, and write DIR/mat.png: a photo for "
+                    "`tablekit enroll --image`.")
+    mat.add_argument("--out", type=Path, required=True, metavar="DIR")
+    mat.add_argument("--seed", type=int, default=0, metavar="S",
+                     help="table, camera, light and where the mat lies (default 0)")
+    mat.add_argument("--art", default=None, metavar="SET",
+                     help="tile art: fluffystuff, fluffystuff-black, lietxia, hongkong, "
+                          "fallback (default: chosen by the seed)")
+    mat.add_argument("--size", default="1920x1080", metavar="WxH", type=_size)
     parser.set_defaults(run=run)
 
 
@@ -52,14 +66,19 @@ def _size(text: str) -> tuple[int, int]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from tablekit.sim.snapshot import write_snapshot  # OpenCV loads only for this command
-
     try:
+        if args.sim_command == "mat":
+            from tablekit.sim.mat_scene import write_mat_photo
+
+            print(write_mat_photo(args.out, args.seed, args.art, args.size))
+            return 0
+        from tablekit.sim.snapshot import write_snapshot  # OpenCV loads only for this command
+
         frame, truth = write_snapshot(args.log, args.hand, args.turn, args.out,
                                       seed=args.seed, art=args.art, size=args.size,
                                       clean=args.clean, arm=args.arm)
     except (TablekitError, ValueError, OSError) as error:
-        print(f"tablekit sim snapshot: {one_line(error)}", file=sys.stderr)
+        print(f"tablekit sim {args.sim_command}: {one_line(error)}", file=sys.stderr)
         return 2
     print(f"{frame}\n{truth}")
     return 0

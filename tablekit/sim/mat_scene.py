@@ -117,3 +117,16 @@ def enroll_on_table(camera: Any, folder: Path, seed: int) -> Any:
     tileset, _ = enroll_from_mat_images([mat_photo(camera.rig, seed)], folder,
                                         "a simulated mat", profile)
     return tileset
+
+
+def write_mat_photo(out: Path, seed: int = 0, art: str | None = None,
+                    size: tuple[int, int] = (1920, 1080)) -> Path:
+    """``out/mat.png``: the rig of ``seed`` (its table, camera and light; ``art``: its tile
+    art) photographing the enrollment mat with a tile on each slot (:func:`mat_photo`)."""
+    from tablekit.sim.rig import make_rig
+
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / "mat.png"
+    if not cv2.imwrite(str(path), mat_photo(make_rig(seed, size, art), seed)):
+        raise OSError(f"could not write {path}")
+    return path
