@@ -90,7 +90,26 @@ def from_labels(args: argparse.Namespace) -> int:
     tileset = save_tileset(args.out, enroll(samples, model), CLASSIFIER_PATH,
                            f"{len(images)} labelled photos in {folder}")
     print(f"{args.out}: {tileset.summary()} in {time.perf_counter() - start:.1f} s")
+    shown = kinds_shown(samples.counts())
+    if shown < FEW_KINDS:
+        _say(f"these photos show {shown} of the 34 kinds: faces of the others may now read "
+             "worse than before; add photos that show them, or enroll from the mat")
     return 0
+
+
+FEW_KINDS = 30
+"""Fewer kinds than this in the labelled photos gets a warning: on the unseen-table photos one
+photo showing 24 or 14 kinds made the reader worse (F1 -0.010, -0.015), one showing 29 and
+three showing 30 or more made it better (``benchmarks/enroll_accuracy.py``)."""
+
+
+def kinds_shown(counts: dict[str, int]) -> int:
+    """How many of the 34 kinds the crops' codes show (red fives as fives).
+
+    >>> kinds_shown({"0p": 3, "5p": 2, "1z": 1, "none": 9, "back": 4})
+    2
+    """
+    return len({code.replace("0", "5") for code in counts if code not in ("none", "back")})
 
 
 def write_mat(args: argparse.Namespace) -> int:
