@@ -57,3 +57,23 @@ def test_enroll_without_a_mat_in_view_says_so(tmp_path, capsys):
     cv2.imwrite(str(photo), np.full((200, 300, 3), 90, np.uint8))
     assert tablekit(["enroll", "--image", str(photo), "--out", str(tmp_path / "s")]) == 2
     assert "no enrollment mat in view" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("quarter", [False, True])
+def test_a_face_is_cut_the_way_it_lies_though_its_outline_is_square(quarter):
+    from tablekit.sim.art import load_art
+    from tablekit.vision.classes import class_index
+    from tablekit.vision.enroll import FeatureModel
+    from tablekit.vision.enroll_mat import SCALE, TILE_MM, way_it_lies
+
+    width, height = (round(v * SCALE) for v in TILE_MM)
+    face = cv2.resize(load_art("fallback").faces["7m"], (width, height))
+    if quarter:
+        face = np.ascontiguousarray(np.rot90(face))
+    sheet = np.full((300, 300, 3), 150, np.uint8)
+    top, left = (300 - face.shape[0]) // 2, (300 - face.shape[1]) // 2
+    sheet[top:top + face.shape[0], left:left + face.shape[1]] = face
+    square = (80.0, 80.0, 220.0, 220.0)   # sides and shadow: the outline says neither way
+    box = way_it_lies(sheet, square, class_index("7m"), FeatureModel())
+    wide = box[2] - box[0] > box[3] - box[1]
+    assert wide == quarter
