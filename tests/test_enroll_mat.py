@@ -77,3 +77,17 @@ def test_a_face_is_cut_the_way_it_lies_though_its_outline_is_square(quarter):
     box = way_it_lies(sheet, square, class_index("7m"), FeatureModel())
     wide = box[2] - box[0] > box[3] - box[1]
     assert wide == quarter
+
+
+@pytest.mark.slow
+def test_a_simulated_game_with_its_set_enrolled_first(capsys):
+    import json
+
+    from tablekit.resources import packaged
+
+    log = str(packaged("data", "tenhou-python-bot-28.xml"))
+    assert tablekit(["simulate", log, "--reader", "vision", "--enroll", "--hands", "1"]) == 0
+    said = capsys.readouterr()
+    assert "classes enrolled from enrollment mat (a simulated mat)" in said.err
+    summary = json.loads(said.out.splitlines()[-1])
+    assert summary["enrolled"] and summary["hands"] == summary["hands_ok"] == 1

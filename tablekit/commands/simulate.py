@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import shutil
 import sys
 import tempfile
 from pathlib import Path
@@ -81,33 +80,42 @@ def _league_hook(path: Path | None, log: Path) -> Any:
 
 
 def run(args: argparse.Namespace) -> int:
-    from tablekit.simulate import Hooks, SimReport, simulate_game
+    from tablekit.simulate import SimReport
 
     require_files(args.logs)
     if args.journal is not None and len(args.logs) > 1:
         print("tablekit simulate: --journal keeps one game: give one LOG", file=sys.stderr)
         return 2
     total = SimReport()
-    scratch = tempfile.mkdtemp(prefix="tablekit-sets-")
     for index, log in enumerate(args.logs):
-        try:
-            tileset = enrolled_set(log, args.seed + index, Path(scratch) / f"set{index}") \
-                if args.enroll and args.reader == "vision" else None
-            pipeline = make_pipeline(args.reader, args.misread, args.seed + index, tileset)
-            report = simulate_game(log, pipeline, seed=args.seed + index, fps=args.fps,
-                                   max_hands=args.hands, journal=args.journal,
-                                   hooks=Hooks(frames_out=args.frames_out,
-                                               on_hand=_league_hook(args.league, log)))
-        except TablekitError as error:
-            print(f"{log}: skipped: {error}", file=sys.stderr)
+        with tempfile.TemporaryDirectory(prefix="tablekit-set-") as scratch:
+            report = _play(args, index, log, Path(scratch))
+        if report is None:
             continue
         for mismatch in report.mismatches:
             print(f"{log}: {mismatch}")
         print(f"{log}: {report.hands_ok}/{report.hands} hands, "
               f"{report.tiles_ok}/{report.tiles_read} tiles", file=sys.stderr, flush=True)
         total.add(report)
-    shutil.rmtree(scratch, ignore_errors=True)
     print(json.dumps({"reader": args.reader, **({"enrolled": True} if args.enroll else {}),
                       **total.summary()}))
     failed = total.hands_ok != total.hands or bool(total.mismatches)
     return 1 if args.check and failed else 0
+
+
+def _play(args: argparse.Namespace, index: int, log: Path, scratch: Path) -> Any:
+    """One game's report (None: skipped, said why); an enrolled set is kept in ``scratch``."""
+    from tablekit.simulate import Hooks, simulate_game
+
+    seed = args.seed + index
+    try:
+        tileset = enrolled_set(log, seed, scratch / "set") \
+            if args.enroll and args.reader == "vision" else None
+        pipeline = make_pipeline(args.reader, args.misread, seed, tileset)
+        return simulate_game(log, pipeline, seed=seed, fps=args.fps, max_hands=args.hands,
+                             journal=args.journal,
+                             hooks=Hooks(frames_out=args.frames_out,
+                                         on_hand=_league_hook(args.league, log)))
+    except TablekitError as error:
+        print(f"{log}: skipped: {error}", file=sys.stderr)
+        return None
