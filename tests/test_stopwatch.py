@@ -65,6 +65,25 @@ def test_a_win_counts_from_the_press_to_the_scored_hand() -> None:
     assert watch.samples()["win_to_scored_ron"] == []
 
 
+def test_a_win_that_scored_nothing_does_not_time_the_next_one() -> None:
+    import dataclasses
+
+    from tablekit.game.state import Phase
+
+    script = Script.from_log(DEMO_GAME)
+    state = script.view(_first_discard(script)[0]).state
+    watch = Stopwatch(script)
+    presses = [(20.0, ButtonPress(ButtonName.WIN, 1))]   # pressed as the hand was drawn
+    watch.step(ScreenModel(state), shown_at=0.0, now=20.0, pressed=presses)
+    drawn = dataclasses.replace(state, phase=Phase.HAND_OVER)
+    watch.step(ScreenModel(drawn), shown_at=21.0, now=21.0, pressed=presses)
+    presses.append((120.0, ButtonPress(ButtonName.WIN, 2)))   # a ron in a later hand
+    watch.step(ScreenModel(state), shown_at=100.0, now=120.0, pressed=presses)
+    scored = ScreenModel(state, preview=WinPreview((), (0, 0, 0, 0), ()))
+    watch.step(scored, shown_at=122.35, now=122.35, pressed=presses)
+    assert watch.samples()["win_to_scored_ron"] == [2.35]
+
+
 def test_figures_over_games_come_from_their_counts() -> None:
     merged = merge_counts([{"0.25": 3, "0.5": 1}, {"0.5": 5, "1.25": 1}])
     assert merged == {"0.25": 3, "0.5": 6, "1.25": 1}

@@ -96,6 +96,8 @@ class Stopwatch:
                 self._win_down = (at, press.long)
         self._presses = len(pressed)
         previewed = screen is not None and screen.preview is not None
+        if screen is not None and not previewed and screen.state.phase is not Phase.HAND_IN_PLAY:
+            self._win_down = None   # a WIN that scored nothing (a draw's tenpai entry took it)
         if previewed and not self._previewed and self._win_down is not None:
             at, long = self._win_down
             self.wins["tsumo" if long else "ron"].append(round(now - at, 3))
