@@ -29,13 +29,7 @@ def add_parser(subparsers: Any) -> None:
     snap.add_argument("log", type=Path, metavar="LOG")
     snap.add_argument("--hand", type=int, required=True, metavar="N")
     snap.add_argument("--turn", type=int, required=True, metavar="K")
-    snap.add_argument("--out", type=Path, required=True, metavar="DIR")
-    snap.add_argument("--seed", type=int, default=0, metavar="S",
-                      help="table, camera, light and placement (default 0)")
-    snap.add_argument("--art", default=None, metavar="SET",
-                      help="tile art: fluffystuff, fluffystuff-black, lietxia, fallback "
-                           "(default: chosen by the seed from those available)")
-    snap.add_argument("--size", default="1920x1080", metavar="WxH", type=_size)
+    _table_options(snap, "placement")
     snap.add_argument("--clean", action="store_true", help="an ideal camera: no noise, blur, "
                       "uneven light or JPEG")
     snap.add_argument("--arm", action="store_true",
@@ -45,14 +39,20 @@ def add_parser(subparsers: Any) -> None:
         description="Render the enrollment mat (A3) lying on a simulated table, one tile of "
                     "the table's art set on each slot, and write DIR/mat.png: a photo for "
                     "`tablekit enroll --image`.")
-    mat.add_argument("--out", type=Path, required=True, metavar="DIR")
-    mat.add_argument("--seed", type=int, default=0, metavar="S",
-                     help="table, camera, light and where the mat lies (default 0)")
-    mat.add_argument("--art", default=None, metavar="SET",
-                     help="tile art: fluffystuff, fluffystuff-black, lietxia, hongkong, "
-                          "fallback (default: chosen by the seed)")
-    mat.add_argument("--size", default="1920x1080", metavar="WxH", type=_size)
+    _table_options(mat, "where the mat lies")
     parser.set_defaults(run=run)
+
+
+def _table_options(parser: argparse.ArgumentParser, placed: str) -> None:
+    """--out, and the simulated table's --seed, --art and --size."""
+    parser.add_argument("--out", type=Path, required=True, metavar="DIR")
+    parser.add_argument("--seed", type=int, default=0, metavar="S",
+                        help=f"table, camera, light and {placed} (default 0)")
+    parser.add_argument("--art", default=None, metavar="SET",
+                        help="tile art: fluffystuff, fluffystuff-black, lietxia, fallback; "
+                             "hongkong by name (default: chosen by the seed from those "
+                             "available)")
+    parser.add_argument("--size", default="1920x1080", metavar="WxH", type=_size)
 
 
 def _size(text: str) -> tuple[int, int]:
