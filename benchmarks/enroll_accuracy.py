@@ -92,12 +92,14 @@ def main() -> int:
                 if tablekit(["enroll", "--from-labels", str(folder), "--out", str(out)]):
                     return 1
                 cpu = time.process_time() - cpu
-                reader = TileReader(base.detector, load_model(TileSet.load(out).classifier))
+                chosen = TileSet.load(out)
+                reader = TileReader(base.detector, load_model(chosen.classifier),
+                                    overlap=chosen.overlap)
                 for part, test in (("plausible", [i for i in good if i not in enrolled]),
                                    ("all", [i for i in group if i not in enrolled])):
                     pairs = [(image, decoded[image.path]) for image in test]
                     row = {"photos_enrolled": count, "chosen": how, "test": part,
-                           "enroll_cpu_s": round(cpu, 1),
+                           "enroll_cpu_s": round(cpu, 1), "overlap": chosen.overlap,
                            "enrolled": figures(evaluate(reader.read, pairs)),
                            "unenrolled": figures(evaluate(base.read, pairs))}
                     rows.append(row)
@@ -105,7 +107,8 @@ def main() -> int:
                     print(f"k={count} {how:9} test {part:9} ({new['photos']:2} photos) "
                           f"F1 {old['f1']:.3f} -> {new['f1']:.3f}  P {new['precision']:.3f} "
                           f"R {new['recall']:.3f}  class acc {old['class_accuracy']:.3f} -> "
-                          f"{new['class_accuracy']:.3f}  enroll {cpu:.1f} s CPU  "
+                          f"{new['class_accuracy']:.3f}  enroll {cpu:.1f} s CPU  overlap "
+                          f"{chosen.overlap:g}  "
                           f"{', '.join(new['confusions'][:3])}", flush=True)
     if args.json:
         args.json.write_text(json.dumps(rows, indent=1) + "\n")

@@ -11,6 +11,7 @@ import pytest
 from tablekit.cli import main as tablekit
 from tablekit.vision.classes import CLASSES
 from tablekit.vision.classifier_graph import Head, read_head, with_head
+from tablekit.vision.datasets import load_split
 from tablekit.vision.familiar import WARNING, Familiarity
 from tablekit.vision.onnx_model import CLASSIFIER_PATH, load_model
 from tablekit.vision.tileset import TileSet, TileSetError
@@ -100,8 +101,37 @@ def test_enroll_from_labelled_photos_saves_a_profile_the_reader_loads(
     assert {"5m", "9m", "7z", "none"} <= set(tileset.info["faces"])
     assert tileset.info["train_accuracy"] > 0.9
     image = cv2.imread(str(next((folder / "images").iterdir())))
-    readings = TileReader.load(classifier=tileset.classifier).read(image)
+    readings = TileReader.load(tileset=out).read(image)
     assert len(readings) >= 10
+
+
+def test_labelled_photos_choose_the_detectors_overlap(shared_data, tmp_path):
+    """The unseen set's close-ups draw two boxes on some tiles; its photos say to merge them."""
+    from tablekit.vision.detect import OVERLAP
+    from tablekit.vision.enroll_labels import box_f1, choose_overlap, decoded
+    from tablekit.vision.onnx_model import DETECTOR_PATH
+    from tablekit.vision.reader import TileReader
+
+    folder = _labelled_folder(shared_data, tmp_path, ["IMG_2773", "IMG_2765"])
+    photos = decoded(load_split(folder, ""))
+    detector = load_model(DETECTOR_PATH)
+    chosen = choose_overlap(detector, photos)
+    assert chosen["overlap"] < OVERLAP
+    assert chosen["box_f1"][f"{chosen['overlap']:g}"] > chosen["box_f1"][f"{OVERLAP:g}"]
+    assert box_f1(detector, photos, chosen["overlap"]) > box_f1(detector, photos, OVERLAP)
+    out = tmp_path / "club"
+    assert tablekit(["enroll", "--from-labels", str(folder), "--out", str(out)]) == 0
+    assert TileSet.load(out).overlap == chosen["overlap"]
+    assert TileReader.load(tileset=out).overlap == chosen["overlap"]
+    assert TileReader.load().overlap == OVERLAP
+
+
+def test_a_set_enrolled_without_photos_keeps_the_trained_overlap(tmp_path):
+    from tablekit.vision.detect import OVERLAP
+
+    info = {"version": 1, "classes": list(CLASSES)}
+    assert TileSet(tmp_path, info).overlap == OVERLAP
+    assert TileSet(tmp_path, {**info, "detector": {"overlap": 0.3}}).overlap == 0.3
 
 
 def test_familiarity_forgets_old_faces():

@@ -52,10 +52,9 @@ def run(args: argparse.Namespace) -> int:
     if args.calibration:
         return run_calibrated(args)
     from tablekit.vision.familiar import Familiarity
-    from tablekit.vision.tileset import classifier_for
 
     try:
-        reader = TileReader.load(threads=args.threads, classifier=classifier_for(args.tileset))
+        reader = TileReader.load(threads=args.threads, tileset=args.tileset)
     except TablekitError as error:
         print(f"tablekit detect: {error}", file=sys.stderr)
         return 2

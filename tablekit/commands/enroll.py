@@ -71,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
 def from_labels(args: argparse.Namespace) -> int:
     from tablekit.vision.datasets import load_split
     from tablekit.vision.enroll import FeatureModel, enroll
-    from tablekit.vision.enroll_labels import samples_from_photos
+    from tablekit.vision.enroll_labels import choose_overlap, decoded, samples_from_photos
     from tablekit.vision.onnx_model import CLASSIFIER_PATH, DETECTOR_PATH, load_model
     from tablekit.vision.tileset import TileSetError, save_tileset
 
@@ -86,9 +86,14 @@ def from_labels(args: argparse.Namespace) -> int:
     if not images:
         raise TileSetError(f"{folder}/images: no labelled photos")
     model = FeatureModel(CLASSIFIER_PATH)
-    samples = samples_from_photos(images, load_model(DETECTOR_PATH), model.size)
+    detector = load_model(DETECTOR_PATH)
+    photos = decoded(images)
+    if not photos:
+        raise TileSetError(f"{folder}/images: none of its photos can be read")
+    boxes = choose_overlap(detector, photos)
+    samples = samples_from_photos(photos, detector, model.size, overlap=boxes["overlap"])
     tileset = save_tileset(args.out, enroll(samples, model), CLASSIFIER_PATH,
-                           f"{len(images)} labelled photos in {folder}")
+                           f"{len(images)} labelled photos in {folder}", {"detector": boxes})
     print(f"{args.out}: {tileset.summary()} in {time.perf_counter() - start:.1f} s")
     shown = kinds_shown(samples.counts())
     if shown < FEW_KINDS:

@@ -21,6 +21,10 @@ TILE_HEIGHT = 28
 """Tile height (network-input pixels) the generic mode scales small tiles up to."""
 SMALL_TILE = 20
 MAX_LONG_SIDE = 1024
+OVERLAP = 0.45
+"""Of two boxes overlapping by more than this IoU, the weaker is dropped (non-maximum
+suppression). A tile set enrolled from labelled photos may choose its own
+(:func:`tablekit.vision.enroll_labels.choose_overlap`)."""
 
 
 @dataclass(frozen=True)
@@ -43,7 +47,7 @@ def to_input(image_bgr: np.ndarray, letterbox: Letterbox) -> np.ndarray:
 
 
 def detect_on_input(
-    model: OnnxModel, batch: np.ndarray, threshold: float = 0.3, iou_threshold: float = 0.45
+    model: OnnxModel, batch: np.ndarray, threshold: float = 0.3, iou_threshold: float = OVERLAP
 ) -> Detections:
     """Boxes in input pixels for one prepared input batch of one image."""
     out = model.run(batch)
@@ -55,10 +59,10 @@ def detect_on_input(
 
 
 def detect_at(model: OnnxModel, image_bgr: np.ndarray, long_side: int,
-              threshold: float = 0.3) -> Detections:
+              threshold: float = 0.3, overlap: float = OVERLAP) -> Detections:
     """Tile boxes in image pixels, the image scaled so its longer side is ``long_side``."""
     letterbox = Letterbox.fit(image_bgr.shape[:2], long_side)
-    found = detect_on_input(model, to_input(image_bgr, letterbox), threshold)
+    found = detect_on_input(model, to_input(image_bgr, letterbox), threshold, overlap)
     return Detections(letterbox.to_image(found.boxes), found.scores)
 
 
@@ -84,17 +88,18 @@ def better_long_side(boxes: np.ndarray, image_long_side: int, long_side: int) ->
 
 def find_tiles(
     model: OnnxModel, image_bgr: np.ndarray, long_side: int | None = None,
-    threshold: float = 0.3,
+    threshold: float = 0.3, overlap: float = OVERLAP,
 ) -> Detections:
     """Tile boxes in the pixels of ``image_bgr``, any photo, no calibration (generic mode).
 
     With no ``long_side``, a first pass measures the tiles and, when they are smaller than
-    TILE_HEIGHT, a second pass runs at the scale that brings them there.
+    TILE_HEIGHT, a second pass runs at the scale that brings them there. ``overlap``: see
+    :data:`OVERLAP`.
     """
     if long_side:
-        return detect_at(model, image_bgr, long_side, threshold)
-    first = detect_at(model, image_bgr, FIRST_PASS_LONG_SIDE, threshold)
+        return detect_at(model, image_bgr, long_side, threshold, overlap)
+    first = detect_at(model, image_bgr, FIRST_PASS_LONG_SIDE, threshold, overlap)
     better = better_long_side(first.boxes, max(image_bgr.shape[:2]), FIRST_PASS_LONG_SIDE)
     if better == FIRST_PASS_LONG_SIDE:
         return first
-    return detect_at(model, image_bgr, better, threshold)
+    return detect_at(model, image_bgr, better, threshold, overlap)

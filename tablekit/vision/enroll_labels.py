@@ -5,6 +5,10 @@ and so are the detector's own boxes that meet a labelled face (IoU >= 0.5, the b
 reader will crop) under that face's code. Labels of no riichi kind (flowers, seasons: null in
 ``class_map.json``), the detector's boxes that meet no label and bare patches of the photo
 are not-a-tile.
+
+The labelled boxes also tell how the photo detector finds this set's tiles: a set it has not
+seen may draw two peaks on one tile, two boxes that overlap more than neighbouring tiles do.
+:func:`choose_overlap` picks the non-maximum suppression that finds the labelled tiles best.
 """
 
 from __future__ import annotations
@@ -16,22 +20,35 @@ import numpy as np
 
 from tablekit.vision.classes import NOT_A_TILE, class_index
 from tablekit.vision.datasets import LabelledImage
-from tablekit.vision.detect import find_tiles
+from tablekit.vision.detect import OVERLAP, find_tiles
 from tablekit.vision.enroll import FaceSamples, background_boxes, cut_faces
+from tablekit.vision.metrics import Count, match_image
 from tablekit.vision.onnx_model import OnnxModel
 from tablekit.vision.postprocess import box_iou
 
 NONE = class_index(NOT_A_TILE)
 MATCH_IOU = 0.5
 STRAY_IOU = 0.2
+OVERLAPS = (OVERLAP, 0.4, 0.35, 0.3, 0.25)
+"""The overlaps :func:`choose_overlap` tries, the trained one first."""
+
+Photo = tuple[LabelledImage, np.ndarray]
+"""A labelled photo and its decoded BGR pixels."""
+
+
+def decoded(images: Sequence[LabelledImage]) -> list[Photo]:
+    """The photos that can be read, with their pixels."""
+    photos = [(image, cv2.imread(str(image.path))) for image in images]
+    return [(image, bgr) for image, bgr in photos if bgr is not None]
 
 
 def add_photo(samples: FaceSamples, image: LabelledImage, bgr: np.ndarray,
               detector: OnnxModel | None, size: tuple[int, int],
-              rng: np.random.Generator) -> None:
+              rng: np.random.Generator, overlap: float = OVERLAP) -> None:
     """Add one labelled photo's faces (and its not-a-tile crops) to ``samples``."""
     boxes = image.pixel_boxes(bgr.shape[1], bgr.shape[0])
-    found = find_tiles(detector, bgr).boxes if detector is not None else np.zeros((0, 4))
+    found = (find_tiles(detector, bgr, overlap=overlap).boxes if detector is not None
+             else np.zeros((0, 4)))
     iou = box_iou(found, boxes)
     for i, code in enumerate(image.codes):
         label = class_index(code) if code else NONE
@@ -46,13 +63,35 @@ def add_photo(samples: FaceSamples, image: LabelledImage, bgr: np.ndarray,
     samples.add(cut_faces(bgr, patches, size, rng, copies=1), NONE)
 
 
-def samples_from_photos(images: Sequence[LabelledImage], detector: OnnxModel | None,
-                        size: tuple[int, int], seed: int = 0) -> FaceSamples:
-    """Every face of ``images`` cut for enrollment."""
+def samples_from_photos(photos: Sequence[Photo], detector: OnnxModel | None,
+                        size: tuple[int, int], seed: int = 0,
+                        overlap: float = OVERLAP) -> FaceSamples:
+    """Every face of ``photos`` cut for enrollment."""
     rng = np.random.default_rng(seed)
     samples = FaceSamples()
-    for image in images:
-        bgr = cv2.imread(str(image.path))
-        if bgr is not None:
-            add_photo(samples, image, bgr, detector, size, rng)
+    for image, bgr in photos:
+        add_photo(samples, image, bgr, detector, size, rng, overlap)
     return samples
+
+
+def box_f1(detector: OnnxModel, photos: Sequence[Photo], overlap: float) -> float:
+    """F1 of the detector's boxes against every labelled box (IoU >= 0.5, any kind)."""
+    count = Count()
+    for image, bgr in photos:
+        found = find_tiles(detector, bgr, overlap=overlap)
+        truth = image.pixel_boxes(bgr.shape[1], bgr.shape[0])
+        count.add(match_image(found.boxes, ["tile"] * len(found.boxes), found.scores,
+                              truth, ["tile"] * len(truth)))
+    return count.f1
+
+
+def choose_overlap(detector: OnnxModel, photos: Sequence[Photo]) -> dict[str, object]:
+    """The overlap that finds the labelled tiles of ``photos`` best, and each one's F1.
+
+    The trained :data:`~tablekit.vision.detect.OVERLAP` stays unless another finds them
+    strictly better.
+    """
+    tried = {overlap: box_f1(detector, photos, overlap) for overlap in OVERLAPS}
+    best = max(tried, key=lambda overlap: (round(tried[overlap], 6), overlap == OVERLAP))
+    return {"overlap": best, "box_f1": {f"{overlap:g}": round(f1, 4)
+                                         for overlap, f1 in tried.items()}}

@@ -14,7 +14,7 @@ import numpy as np
 
 from tablekit.vision.classes import NOT_A_TILE
 from tablekit.vision.classify import classify_boxes
-from tablekit.vision.detect import find_tiles
+from tablekit.vision.detect import OVERLAP, find_tiles
 from tablekit.vision.onnx_model import CLASSIFIER_PATH, DETECTOR_PATH, OnnxModel, load_model
 
 
@@ -43,16 +43,27 @@ class TileReader:
     ways: int = 4
     """Each face read this many ways (:data:`~tablekit.vision.classify.WAYS`): all four,
     as a photo's tile may lie at any slant."""
+    overlap: float = OVERLAP
+    """The detector's non-maximum suppression (:data:`~tablekit.vision.detect.OVERLAP`)."""
 
     @classmethod
     def load(cls, threads: int = 1, detector: Path = DETECTOR_PATH,
-             classifier: Path = CLASSIFIER_PATH) -> TileReader:
-        """Load both models from ``tablekit/models/`` (or the paths given)."""
-        return cls(load_model(detector, threads), load_model(classifier, threads))
+             classifier: Path = CLASSIFIER_PATH, tileset: str | Path | None = None
+             ) -> TileReader:
+        """Load both models from ``tablekit/models/`` (or the paths given); ``tileset``: an
+        enrolled set's folder, whose classifier and overlap replace the trained ones."""
+        overlap = OVERLAP
+        if tileset:
+            from tablekit.vision.tileset import TileSet
+
+            chosen = TileSet.load(tileset)
+            classifier, overlap = chosen.classifier, chosen.overlap
+        return cls(load_model(detector, threads), load_model(classifier, threads),
+                   overlap=overlap)
 
     def read(self, image_bgr: np.ndarray) -> list[TileReading]:
         """Every tile found in a BGR image (any photo: the generic, uncalibrated mode)."""
-        found = find_tiles(self.detector, image_bgr, self.long_side)
+        found = find_tiles(self.detector, image_bgr, self.long_side, overlap=self.overlap)
         named = classify_boxes(self.classifier, image_bgr, found.boxes, self.ways)
         return [
             TileReading(tuple(float(v) for v in box), code, float(score))  # type: ignore[arg-type]

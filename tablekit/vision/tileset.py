@@ -29,6 +29,7 @@ import numpy as np
 
 from tablekit.errors import TablekitError
 from tablekit.vision.classes import CLASSES
+from tablekit.vision.detect import OVERLAP
 
 INFO = "tileset.json"
 HEAD = "head.npz"
@@ -58,6 +59,12 @@ class TileSet:
         return self.folder / CLASSIFIER
 
     @property
+    def overlap(self) -> float:
+        """The photo detector's overlap for this set (chosen from its labelled photos, else
+        the trained one: a mat's slots hold one tile each and say nothing of crowded tiles)."""
+        return float(self.info.get("detector", {}).get("overlap", OVERLAP))
+
+    @property
     def name(self) -> str:
         return str(self.info.get("name", self.folder.name))
 
@@ -85,8 +92,11 @@ class TileSet:
         before, after = self.info.get("trained_accuracy"), self.info.get("train_accuracy")
         read = (f"; the trained reader named {before:.0%} of these faces, the enrolled one "
                 f"{after:.0%}" if before is not None and after is not None else "")
+        overlap = self.info.get("detector", {}).get("overlap")
+        boxes = (f"; boxes overlapping by more than {overlap:g} taken as one tile"
+                 if overlap is not None and overlap != OVERLAP else "")
         return (f"tile set {self.name!r}: {kinds} classes enrolled from "
-                f"{self.info.get('source', '?')}{read}")
+                f"{self.info.get('source', '?')}{read}{boxes}")
 
 
 def classifier_for(tileset: str | Path | None) -> Path:
