@@ -14,6 +14,7 @@ seen may draw two peaks on one tile, two boxes that overlap more than neighbouri
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import cv2
 import numpy as np
@@ -85,13 +86,13 @@ def box_f1(detector: OnnxModel, photos: Sequence[Photo], overlap: float) -> floa
     return count.f1
 
 
-def choose_overlap(detector: OnnxModel, photos: Sequence[Photo]) -> dict[str, object]:
+def choose_overlap(detector: OnnxModel, photos: Sequence[Photo]) -> dict[str, Any]:
     """The overlap that finds the labelled tiles of ``photos`` best, and each one's F1.
 
     The trained :data:`~tablekit.vision.detect.OVERLAP` stays unless another finds them
     strictly better.
     """
     tried = {overlap: box_f1(detector, photos, overlap) for overlap in OVERLAPS}
-    best = max(tried, key=lambda overlap: (round(tried[overlap], 6), overlap == OVERLAP))
+    best = max(OVERLAPS, key=tried.__getitem__)  # the first of equals: the trained one
     return {"overlap": best, "box_f1": {f"{overlap:g}": round(f1, 4)
                                          for overlap, f1 in tried.items()}}

@@ -92,9 +92,8 @@ class TileSet:
         before, after = self.info.get("trained_accuracy"), self.info.get("train_accuracy")
         read = (f"; the trained reader named {before:.0%} of these faces, the enrolled one "
                 f"{after:.0%}" if before is not None and after is not None else "")
-        overlap = self.info.get("detector", {}).get("overlap")
-        boxes = (f"; boxes overlapping by more than {overlap:g} taken as one tile"
-                 if overlap is not None and overlap != OVERLAP else "")
+        boxes = (f"; boxes overlapping by more than {self.overlap:g} taken as one tile"
+                 if self.overlap != OVERLAP else "")
         return (f"tile set {self.name!r}: {kinds} classes enrolled from "
                 f"{self.info.get('source', '?')}{read}{boxes}")
 
