@@ -26,7 +26,14 @@ from tablekit.game.events import (
     from_json,
     to_json,
 )
-from tablekit.game.journal import Journal, JournalError, read_journal, write_journal
+from tablekit.game.journal import (
+    FORMAT,
+    Journal,
+    JournalError,
+    read_journal,
+    unseal,
+    write_journal,
+)
 from tablekit.game.reducer import replay
 from tablekit.game.session import Session, in_force
 from tablekit.sim.journal_damage import CASES, run_case, run_disk_full, write_game
@@ -216,7 +223,7 @@ def test_kill_9_at_a_random_point_then_resume_exactly(tmp_path, seed):
     assert final.returncode == 0
     assert Session.open(journal).state == replay(events)
     header, first = (json.loads(line) for line in journal.read_text().splitlines()[:2])
-    assert header == {"type": "journal", "format": 2} and first["type"] == "game_started"
+    assert header == {"type": "journal", "format": FORMAT} and first["type"] == "game_started"
 
 
 def test_a_journal_that_cannot_be_written_is_a_clear_error(tmp_path):
@@ -228,7 +235,7 @@ def test_a_journal_that_cannot_be_written_is_a_clear_error(tmp_path):
 def test_journals_of_both_formats_load_and_the_rules_are_written_as_before(tmp_path):
     """A format-1 journal (no header, a preset with an override) and a format-2 one
     written before the rules were a typed value: both load, and writing the second
-    again gives the same bytes."""
+    again gives the same lines, each with its checksum."""
     from tablekit.rules.presets import EMA2016, WRC2025, with_options
 
     old = Path(__file__).parent / "fixtures" / "journals"
@@ -239,8 +246,10 @@ def test_journals_of_both_formats_load_and_the_rules_are_written_as_before(tmp_p
     again = tmp_path / "again.jsonl"
     write_journal(again, second.events, second.joins)
     before = (old / "format2.jsonl").read_text(encoding="utf-8").splitlines()
-    after = again.read_text(encoding="utf-8").splitlines()
-    assert after[0] == before[0] and after[2:] == before[2:]
-    was, now = json.loads(before[1]), json.loads(after[1])
+    after = [unseal(line.encode()).decode() for line in
+             again.read_text(encoding="utf-8").splitlines()[1:]]
+    assert after[1:] == before[2:]
+    was, now = json.loads(before[1]), json.loads(after[0])
+    assert now.pop("before") == 0 and now.pop("at")
     assert {k: now["rules"][k] for k in was["rules"]} == was["rules"]  # options added since
     assert {**now, "rules": None} == {**was, "rules": None}             # only add to the rules

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from tablekit.flow import seats
 from tablekit.flow.stage import Stage
-from tablekit.game.evening import Evening
+from tablekit.game.evening import Evening, tonight
 from tablekit.game.session import in_force
 from tablekit.io.presses import ButtonName, ButtonPress
 
@@ -76,9 +76,11 @@ def next_game(flow: Flow) -> None:
 
 def evening(flow: Flow) -> Evening:
     """The evening of the flow's journal (worked out again only when the journal grows)."""
-    at = len(flow.session.history)
+    at = flow.session.length
     if flow.evening_cache is None or flow.evening_cache[0] != at:
-        flow.evening_cache = (at, Evening.of(in_force(flow.session.history)[0]))
+        path = flow.session.path
+        flow.evening_cache = (at, tonight(path) if path is not None else
+                              Evening.of(in_force(flow.session.history)[0]))
     return flow.evening_cache[1]
 
 
@@ -87,7 +89,7 @@ def league(flow: Flow) -> tuple[LeagueLine, ...] | None:
     every few seconds (the app records a game after the step it ended in)."""
     if flow.league is None:
         return None
-    at = (len(flow.session.history), int(flow.clock() // LEAGUE_FRESH))
+    at = (flow.session.length, int(flow.clock() // LEAGUE_FRESH))
     if flow.league_cache is None or flow.league_cache[0] != at:
         flow.league_cache = (at, flow.league())
     return flow.league_cache[1]

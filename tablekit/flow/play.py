@@ -22,7 +22,6 @@ from tablekit.game.events import (
     Penalty,
     RiichiDeclared,
 )
-from tablekit.game.session import in_force
 from tablekit.game.state import SEATS, seat_name
 from tablekit.game.summary import CANCELLED
 from tablekit.io.presses import ButtonName, ButtonPress
@@ -59,8 +58,7 @@ def on_play(flow: Flow, press: ButtonPress) -> None:
     elif press.name is ButtonName.CALL and not press.long and state.tracked and (
             press.seat is not None):
         flow.message = f"{seat_name(state, press.seat)} calls: lay the meld down for the camera"
-        flow.calls[press.seat] = (len(in_force(flow.session.history)[0]),
-                                 len(state.seats[press.seat].melds))
+        flow.calls[press.seat] = (flow.session.active_count, len(state.seats[press.seat].melds))
         if flow.reader is not None:
             flow.reader.expect_call(press.seat)
     else:

@@ -26,7 +26,6 @@ from tablekit.flow.stage import WIN_STAGES, Stage
 from tablekit.flow.timing import Timer
 from tablekit.flow.win import Entry, WinInProgress
 from tablekit.game.events import BadEvent, HandStarted, Won, from_dict, to_dict
-from tablekit.game.session import in_force
 from tablekit.game.win_reading import WinReading
 from tablekit.rules.presets import PRESETS
 from tablekit.tile_fix import TileFix
@@ -61,7 +60,7 @@ def restore(flow: Flow) -> None:
         data = json.loads(path.read_text(encoding="utf-8"))
         if data.get("timer"):  # the game's timer, even from a note older than the journal
             flow.timer = Timer(*data["timer"])
-        if data.get("at") != len(flow.session.history):
+        if data.get("at") != flow.session.length:
             return
         _apply(flow, data)
     except (OSError, ValueError, KeyError, TypeError, IndexError, BadEvent):
@@ -84,10 +83,10 @@ def standing_calls(flow: Flow) -> list[int]:
     no UNDO past it since), with no meld laid after it."""
     if not flow.calls:
         return []  # the usual case: no need to read the history back
-    active, state = in_force(flow.session.history)[0], flow.session.state
-    started = max((i for i, e in enumerate(active) if isinstance(e, HandStarted)), default=0)
+    session, state = flow.session, flow.session.state
+    started = max(session.last_in_force(HandStarted), 0)
     return [seat for seat, (at, melds) in flow.calls.items()
-            if started < at <= len(active) and len(state.seats[seat].melds) == melds]
+            if started < at <= session.active_count and len(state.seats[seat].melds) == melds]
 
 
 def default_rules(name: str) -> str:
@@ -97,7 +96,7 @@ def default_rules(name: str) -> str:
 
 def snapshot(flow: Flow) -> dict[str, Any]:
     data: dict[str, Any] = {
-        "at": len(flow.session.history), "stage": flow.stage.name, "message": flow.message,
+        "at": flow.session.length, "stage": flow.stage.name, "message": flow.message,
         "layout": flow.layout, "next_rules": flow.next_rules,
         "riichi_waiting": sorted(flow.riichi_waiting),
         "calls": [[seat, *flow.calls[seat]] for seat in sorted(standing_calls(flow))]}

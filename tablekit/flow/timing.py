@@ -21,10 +21,8 @@ from tablekit.game.events import (
     Chombo,
     ExhaustiveDraw,
     GameEnded,
-    GameStarted,
     Won,
 )
-from tablekit.game.session import in_force
 from tablekit.game.state import Phase
 from tablekit.game.timer import GameClock, game_clock
 
@@ -37,7 +35,7 @@ TIME_UP = "time is up"
 
 @dataclass
 class Timer:
-    """A game's timer: which game (counted in the journal), its wall-clock start, and the
+    """A game's timer: which game (where it started in the journal), its wall-clock start, the
     hands played when time was called (None: not yet)."""
 
     game: int
@@ -54,7 +52,7 @@ def tick(flow: Flow) -> None:
     state = flow.session.state
     if not state.rules.time_limit or state.phase is Phase.NOT_STARTED:
         return
-    game = games_started(flow)
+    game = game_in_play(flow)
     if flow.timer is None or flow.timer.game != game:
         flow.timer = Timer(game, flow.wall())
     clock = game_clock_of(flow)
@@ -95,18 +93,16 @@ def hands_played(flow: Flow) -> int:
     return _counts(flow)[1]
 
 
-def games_started(flow: Flow) -> int:
-    """How many games the journal has started (the timer belongs to the last)."""
+def game_in_play(flow: Flow) -> int:
+    """Which game is in play: where it started in the journal (the timer belongs to it)."""
     return _counts(flow)[0]
 
 
 def _counts(flow: Flow) -> tuple[int, int]:
-    """Games started and hands ended in the game in play, worked out only when the journal
-    grows (the loop asks every step)."""
-    at = len(flow.session.history)
-    if flow.hands_cache is None or flow.hands_cache[0] != at:
-        games = sum(isinstance(e, GameStarted) for e in flow.session.history)
-        active = in_force(flow.session.history)[0]
-        start = max((i for i, e in enumerate(active) if isinstance(e, GameStarted)), default=0)
-        flow.hands_cache = (at, games, sum(isinstance(e, HAND_ENDS) for e in active[start:]))
+    """The game in play and its hands ended, worked out only when the journal grows (the
+    loop asks every step)."""
+    session = flow.session
+    if flow.hands_cache is None or flow.hands_cache[0] != session.length:
+        ended = sum(isinstance(e, HAND_ENDS) for e in session.game_events())
+        flow.hands_cache = (session.length, session.game_id, ended)
     return flow.hands_cache[1], flow.hands_cache[2]

@@ -1,7 +1,9 @@
-"""The evening: the games of one journal, one after another, and each player's running total.
+"""The evening: the games of one evening, one after another, and each player's running total.
 
-A journal keeps every game of the evening (each starts with a ``GameStarted``), so the
-evening is read back from it after a power cut like the game in play. Each finished game
+A journal keeps every game of the season (each starts with a ``GameStarted``, its line
+saying when); the evening is its games since the last break of more than six hours between
+two games' starts (:func:`tonight`), read back from the journal after a power cut like the
+game in play, without reading the season before it. Each finished game
 counts with its game points (uma and oka, penalties off); a cancelled game and the game in
 play are listed but do not count.
 
@@ -19,8 +21,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from tablekit.game.events import Event, GameStarted
+from tablekit.game.journal import salvage_evening
+from tablekit.game.session import in_force
 from tablekit.game.summary import GameSummary, summarise
 
 
@@ -61,6 +66,24 @@ class Evening:
         names = list(dict.fromkeys(p.name for game in games for p in game.players))
         lines = [_line(name, games) for name in names]
         return tuple(sorted(lines, key=lambda line: (-line.total, line.name)))
+
+
+def tonight(journal: Path) -> Evening:
+    """The evening of a journal: its games since the last long break between two games'
+    starts (:data:`~tablekit.game.journal.EVENING_GAP`), read from the first of them.
+
+    >>> import tempfile
+    >>> from tablekit.formats.tenhou import import_file
+    >>> from tablekit.game.journal import write_journal
+    >>> events = import_file(Path("tablekit/data/tenhou-python-bot-28.xml")).events
+    >>> path = Path(tempfile.mkdtemp()) / "game.jsonl"
+    >>> days = iter([0.0, 86400.0, 86400.0 + 7200])  # a game one day, two the next
+    >>> write_journal(path, [*events, *events, *events], clock=lambda: next(days))
+    >>> len(tonight(path).games)
+    2
+    """
+    contents = salvage_evening(journal)
+    return Evening.of(in_force(contents.events)[0])
 
 
 def _line(name: str, games: tuple[GameSummary, ...]) -> EveningLine:

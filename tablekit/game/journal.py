@@ -1,34 +1,39 @@
 """The journal: every event appended as one JSON line and fsynced before anyone sees it.
 
 The file starts with a header line naming its format; each event line after it
-carries its number ``n`` (1, 2, 3...), so a repeated, lost or reordered line shows.
-A file without the header is a journal of format 1 (plain event lines) and still
-loads. A power cut can at worst leave a torn last line, which was never shown
-(the display only updates after the fsync).
+carries its number ``n`` (1, 2, 3...), so a repeated, lost or reordered line shows, and
+(format 3) a checksum of the rest of the line, ``crc`` (CRC32), so a changed byte shows.
+A file without the header is a journal of format 1 (plain event lines), one with format 2
+has numbered lines without checksums: both still load. A power cut can at worst leave a
+torn last line, which was never shown (the display only updates after the fsync).
 
 An event that is part of the action before it (a discard with its draw, a win with its
 corrections: one UNDO takes them back together) carries ``"joins": true`` on its line;
 a line without it starts an action, so journals written before actions had more than
-one event read as they always did.
+one event read as they always did. A game's start carries ``"before"``: how many events
+were in force before it, so that the game in play can be read from its start alone
+(:func:`salvage_tail`) however long the season's journal has grown, and ``"at"``: when it
+started (UTC), so that an evening's games can be told from the season's.
 
 >>> import tempfile, pathlib
 >>> from tablekit.game.events import GameStarted
 >>> path = pathlib.Path(tempfile.mkdtemp()) / "game.jsonl"
->>> with Journal(path) as journal:
-...     journal.append(GameStarted())
+>>> with Journal(path, clock=lambda: 1796324400.0) as journal:
+...     journal.append(GameStarted(), before=0)
 >>> header, line = path.read_text().splitlines()
 >>> header
-'{"type": "journal", "format": 2}'
->>> line[:61]  # every option of the rules follows
+'{"type": "journal", "format": 3}'
+>>> line[:61]  # every option of the rules follows, then the checksum
 '{"n": 1, "type": "game_started", "rules": {"name": "tenhou", '
-
+>>> line[line.index('"before"'):]
+'"before": 0, "at": "2026-12-03T19:00:00+00:00", "crc": "99e9a2f3"}'
 >>> read_journal(path).events == [GameStarted()]
 True
 >>> from tablekit.game.events import GameEnded
 >>> with Journal(path) as journal:
 ...     journal.append(GameEnded("time"), joins=True)
 >>> print(path.read_text().splitlines()[-1])
-{"n": 2, "type": "game_ended", "reason": "time", "joins": true}
+{"n": 2, "type": "game_ended", "reason": "time", "joins": true, "crc": "df078aa8"}
 >>> read_journal(path).joins
 [False, True]
 """
@@ -36,17 +41,26 @@ True
 from __future__ import annotations
 
 import json
+import mmap
 import os
-from collections.abc import Callable
+import time
+import zlib
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
 
-from tablekit.game.events import BadEvent, Event, from_dict, to_dict
+from tablekit.game.events import BadEvent, Event, GameStarted, Redo, Undo, from_dict, to_dict
 
-FORMAT = 2
+FORMAT = 3
 HEADER = {"type": "journal", "format": FORMAT}
 Writer = Callable[[int, bytes], int]
+_HEADER_START = b'{"type": "journal"'
+_GAME_START = b'"type": "game_started"'
+_CRC = b', "crc": "'
+_SEAL = len(_CRC) + 8 + 2  # ', "crc": "xxxxxxxx"}'
+_TAIL_READ = 1 << 16  # bytes read from the end to find the last line
 
 
 class JournalError(BadEvent):
@@ -55,11 +69,15 @@ class JournalError(BadEvent):
 
 @dataclass
 class JournalContents:
-    """What a journal holds: the events readable from its start, and what stopped the rest.
+    """What a journal holds: the events readable from where reading began, and what
+    stopped the rest.
 
-    ``lines[i]`` is the file line of ``events[i]``; ``problem`` names the first line that
-    is not a clean event (empty when every line is); ``torn_tail`` is a partial last line;
-    ``joins[i]``: ``events[i]`` is part of the action before it.
+    ``lines[i]`` is the file line of ``events[i]`` and ``offsets[i]`` the byte it starts
+    at; ``problem`` names the first line that is not a clean event (empty when every line
+    is), ``problem_offset`` where it starts; ``torn_tail`` is a partial last line, starting
+    at ``torn_offset``; ``joins[i]``: ``events[i]`` is part of the action before it.
+    ``skipped`` events before ``events[0]`` were not read (:func:`salvage_tail`), of which
+    ``before`` were in force.
     """
 
     events: list[Event] = field(default_factory=list)
@@ -69,6 +87,11 @@ class JournalContents:
     lines: list[int] = field(default_factory=list)
     problem: str = ""
     problem_line: int = 0
+    offsets: list[int] = field(default_factory=list)
+    problem_offset: int = 0
+    torn_offset: int = 0
+    skipped: int = 0
+    before: int = 0
 
 
 class Journal:
@@ -78,31 +101,50 @@ class Journal:
     that fails raises :class:`JournalError` and leaves the file as it was before it.
     """
 
-    def __init__(self, path: Path, writer: Writer = os.write) -> None:
+    def __init__(self, path: Path, writer: Writer = os.write,
+                 clock: Callable[[], float] = time.time) -> None:
         self.path = Path(path)
-        self.writer = writer
+        self.writer, self.clock = writer, clock
         self._fd = -1
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             _trim_torn_tail(self.path)
-            data = self.path.read_bytes() if self.path.exists() else b""
+            head, last = _ends(self.path)
+            self.format = _format_of(head) if head else FORMAT
+            self._next = 1 + (_count_events(self.path, self.format, last) if head else 0)
             self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
         except OSError as error:
             raise JournalError(f"cannot keep the journal {self.path} "
                                f"({error.strerror or error}): choose another with --journal, "
                                "or check the card") from None
-        self.format = _format_of(data) if data else FORMAT
-        self._next = 1 + sum(1 for line in data.split(b"\n")[1:] if line.strip())
-        if not data:
+        if not head:
             self._put(json.dumps(HEADER) + "\n")
 
-    def append(self, event: Event, joins: bool = False) -> None:
-        """Write ``event`` (``joins``: part of the action before it) and fsync it; on a
-        failed write nothing of it stays in the file."""
+    def append(self, event: Event, joins: bool = False, before: int | None = None) -> None:
+        """Write ``event`` (``joins``: part of the action before it; ``before``: for a
+        game's start, the events in force before it) and fsync it; on a failed write
+        nothing of it stays in the file."""
+        self._put(self._line(event, joins, before))
+        self._next += 1
+
+    def append_all(self, events: Sequence[Event], joins: Sequence[bool]) -> None:
+        """Write ``events`` (with their join marks) in one write and one fsync: for a
+        journal written whole, as :func:`write_journal` does."""
+        lines = []
+        for event, joined, before in zip(events, joins, in_force_counts(events), strict=True):
+            lines.append(self._line(event, joined, before))
+            self._next += 1
+        if lines:
+            self._put("".join(lines))
+
+    def _line(self, event: Event, joins: bool, before: int | None) -> str:
         number = {"n": self._next} if self.format >= 2 else {}
         mark = {"joins": True} if joins else {}
-        self._put(json.dumps({**number, **to_dict(event), **mark}, ensure_ascii=False) + "\n")
-        self._next += 1
+        if before is not None and self.format >= 3 and isinstance(event, GameStarted):
+            mark["before"] = before
+            mark["at"] = datetime.fromtimestamp(self.clock(), UTC).isoformat(timespec="seconds")
+        text = json.dumps({**number, **to_dict(event), **mark}, ensure_ascii=False)
+        return (seal(text) if self.format >= 3 else text) + "\n"
 
     def _put(self, text: str) -> None:
         data = text.encode("utf-8")
@@ -138,6 +180,38 @@ class Journal:
         self.close()
 
 
+def seal(text: str) -> str:
+    """A JSON object's text with the CRC32 of that text as its last field.
+
+    >>> seal('{"n": 1}')
+    '{"n": 1, "crc": "0af73c42"}'
+    >>> unseal(seal('{"n": 1}').encode())
+    b'{"n": 1}'
+    """
+    return f'{text[:-1]}, "crc": "{zlib.crc32(text.encode("utf-8")):08x}"}}'
+
+
+def unseal(line: bytes) -> bytes:
+    """The text a sealed line was made from; :class:`BadEvent` when its checksum fails.
+
+    >>> unseal(b'{"n": 2, "crc": "0af73c42"}')
+    Traceback (most recent call last):
+    ...
+    tablekit.game.events.BadEvent: the line's checksum fails (a damaged line)
+    """
+    mark = len(line) - _SEAL
+    if mark < 1 or line[mark:mark + len(_CRC)] != _CRC or not line.endswith(b'"}'):
+        raise BadEvent("a line without its checksum (a damaged line)")
+    text = line[:mark] + b"}"
+    try:
+        expected = int(line[mark + len(_CRC):-2], 16)
+    except ValueError:
+        expected = -1
+    if zlib.crc32(text) != expected:
+        raise BadEvent("the line's checksum fails (a damaged line)")
+    return text
+
+
 def read_journal(path: Path) -> JournalContents:
     """All events of a journal; a line that is not a clean event raises :class:`JournalError`
     naming the file and the line (a torn last line is only reported in ``torn_tail``)."""
@@ -157,63 +231,221 @@ def salvage_journal(path: Path) -> JournalContents:
     >>> contents.events, contents.format, contents.problem_line
     ([GameEnded(reason='time')], 1, 2)
     """
-    path = Path(path)
+    return _salvage(Path(path), tail=0)
+
+
+EVENING_GAP = 6 * 3600.0  # seconds between two games' starts that begin a new evening
+
+
+def salvage_evening(path: Path, gap: float = EVENING_GAP) -> JournalContents:
+    """As :func:`salvage_tail`, from the start of the evening's first game: the games
+    after the last break of more than ``gap`` seconds between two games' starts (a
+    journal whose games' starts carry no time: from its start)."""
+    return _salvage(Path(path), tail=1, gap=gap)
+
+
+def salvage_tail(path: Path, games: int = 1) -> JournalContents:
+    """As :func:`salvage_journal`, from the start of the game in force at the end of the
+    journal (``games``: of that many games back; ``skipped`` events before it not read,
+    ``before`` of them in force): its cost is the last games', however many came before.
+    A journal whose games' starts do not say what was in force before them (formats 1 and
+    2), or whose last game's start an UNDO took back, is read further back, from its start
+    if need be."""
+    return _salvage(Path(path), tail=games)
+
+
+def _salvage(path: Path, tail: int, gap: float | None = None) -> JournalContents:
     contents = JournalContents()
     if not path.exists():
         return contents
     try:
-        data = path.read_bytes()
+        with path.open("rb") as handle:
+            size = os.fstat(handle.fileno()).st_size
+            if not size:
+                return contents
+            with mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as data:
+                return _read(path, data, size, tail, gap)
     except OSError as error:
         contents.problem = f"{path}: cannot be read ({error.strerror or error})"
         return contents
-    contents.format = _format_of(data)
-    lines = data.decode("utf-8", errors="replace").split("\n")
-    if lines and lines[-1]:
-        contents.torn_tail = lines.pop()
-    first = 2 if data.startswith(b'{"type": "journal"') else 1
-    if contents.format > FORMAT:
+
+
+def _read(path: Path, data: mmap.mmap, size: int, tail: int, gap: float | None = None
+          ) -> JournalContents:
+    end_of_first = data.find(b"\n")
+    first_line = bytes(data[:end_of_first if end_of_first >= 0 else size])
+    version = _format_of(first_line)
+    start = end_of_first + 1 if first_line.startswith(_HEADER_START) else 0
+    if version > FORMAT:
+        contents = JournalContents(format=version)
         _stop(contents, path, 1, f"written by a newer tablekit (journal format "
-                                 f"{contents.format}; this one reads up to {FORMAT})")
+                                 f"{version}; this one reads up to {FORMAT})")
         return contents
-    for number, line in enumerate(lines[first - 1:], start=first):
+    search, found = size, 0
+    if tail and version >= 3 and gap is not None:
+        search = _evening_start(data, start, size, gap)
+    while tail and version >= 3:
+        at = _game_start_before(data, start, search)
+        if at is None:
+            break
+        contents = _parse(path, data, at, size, version, first_line=None)
+        found += _trusted_from(contents)
+        if found == tail:
+            return contents
+        search = at
+    return _parse(path, data, start, size, version, first_line=1 + (start > 0))
+
+
+def _game_start_before(data: mmap.mmap, start: int, end: int) -> int | None:
+    """Where the last line before ``end`` that starts a game begins (None: no such line)."""
+    found = data.rfind(_GAME_START, start, end)
+    return None if found < 0 else data.rfind(b"\n", 0, found) + 1
+
+
+def _evening_start(data: mmap.mmap, start: int, size: int, gap: float) -> int:
+    """Where to look back from for the evening's first game: the end of its start's line
+    (``start``: no game's start says when it was)."""
+    search, later, found = size, None, start
+    while (at := _game_start_before(data, start, search)) is not None:
+        end = data.find(b"\n", at, size)
+        end = size if end < 0 else end
+        when = _started_at(data[at:end])
+        if when is None or (later is not None and later - when > gap):
+            break
+        later, search, found = when, at, end
+    return found
+
+
+def _started_at(line: bytes) -> float | None:
+    """When the game a sealed start line begins started (None: it does not say)."""
+    try:
+        return datetime.fromisoformat(json.loads(unseal(line))["at"]).timestamp()
+    except (BadEvent, ValueError, KeyError, TypeError):
+        return None
+
+
+def _trusted_from(contents: JournalContents) -> bool:
+    """The events read from a game's start stand alone: the start says what was in force
+    before it, and no UNDO after it reaches back past it."""
+    if not contents.events or not isinstance(contents.events[0], GameStarted) or (
+            contents.before < 0):
+        return False
+    active = undone = 0
+    for event in contents.events:
+        if isinstance(event, Undo):
+            if event.count > active - 1:  # the game's start itself stays in force
+                return False
+            active, undone = active - event.count, undone + event.count
+        elif isinstance(event, Redo):
+            if event.count > undone:
+                return False
+            active, undone = active + event.count, undone - event.count
+        else:
+            active, undone = active + 1, 0
+    return True
+
+
+def _parse(path: Path, data: mmap.mmap, start: int, size: int, version: int,
+           first_line: int | None) -> JournalContents:
+    """The events of the lines from byte ``start`` on (``first_line``: its line number;
+    None: a game's start, numbered by its event number)."""
+    contents = JournalContents(format=version, before=-1)
+    block = bytes(data[start:size])
+    lines = block.split(b"\n")
+    offset = start
+    if lines and lines[-1]:
+        contents.torn_tail = lines.pop().decode("utf-8", errors="replace")
+        contents.torn_offset = start + block.rfind(b"\n") + 1
+    number = first_line
+    for line in lines:
+        at, offset = offset, offset + len(line) + 1
         if not line.strip():
+            number = None if number is None else number + 1
             continue
         try:
-            event, joins = _event(line, contents.format, len(contents.events) + 1)
+            fields = _fields(line, version)
+            if number is None:  # the first line read: where the numbering starts
+                number, contents.skipped = _first_number(fields, version)
+                contents.before = _before(fields)
+            event, joins = _event(fields, version, contents.skipped + len(contents.events) + 1)
         except BadEvent as error:
-            _stop(contents, path, number, str(error))
+            _stop(contents, path, number or 0, str(error))
+            contents.problem_offset = at
             break
         contents.events.append(event)
         contents.joins.append(joins)
         contents.lines.append(number)
+        contents.offsets.append(at)
+        number += 1
+    if first_line is not None:
+        contents.before = 0
     return contents
+
+
+def _first_number(fields: dict, version: int) -> tuple[int, int]:
+    """The line number and the events before it of a game's start read first."""
+    number = fields.get("n")
+    if version < 2 or not isinstance(number, int) or number < 1:
+        raise BadEvent("a game's start without its number")
+    return number + 1, number - 1
+
+
+def _before(fields: dict) -> int:
+    before = fields.get("before")
+    return before if isinstance(before, int) and not isinstance(before, bool) and before >= 0 \
+        else -1
 
 
 def _stop(contents: JournalContents, path: Path, line: int, reason: str) -> None:
     contents.problem, contents.problem_line = f"{path}, line {line}: {reason}", line
 
 
-def _event(line: str, version: int, expected: int) -> tuple[Event, bool]:
-    """The event on a line, and whether it joins the action before it."""
+def _fields(line: bytes, version: int) -> dict:
+    """A line's JSON object (its checksum checked and taken off in format 3)."""
     try:
-        data = json.loads(line)
-    except json.JSONDecodeError:
-        raise BadEvent(f"not a JSON event: {line[:60]!r}") from None
+        data = json.loads(unseal(line) if version >= 3 else line)
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        raise BadEvent(f"not a JSON event: {_shown(line)!r}") from None
+    except BadEvent:
+        if not _is_json(line):
+            raise BadEvent(f"not a JSON event: {_shown(line)!r}") from None
+        raise
     if not isinstance(data, dict):
-        raise BadEvent(f"not a JSON event: {line[:60]!r}")
+        raise BadEvent(f"not a JSON event: {_shown(line)!r}")
+    return data
+
+
+def _is_json(line: bytes) -> bool:
+    try:
+        json.loads(line)
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        return False
+    return True
+
+
+def _shown(line: bytes) -> str:
+    return line.decode("utf-8", errors="replace")[:60]
+
+
+def _event(data: dict, version: int, expected: int) -> tuple[Event, bool]:
+    """The event of a line's fields, and whether it joins the action before it."""
+    data = dict(data)
     if version >= 2:
         number = data.pop("n", None)
         if number != expected:
             raise BadEvent(f"event number {number} where {expected} was due "
                            "(a line repeated, lost or out of order)")
     joins = data.pop("joins", False) is True
+    if version >= 3 and data.get("type") == "game_started":
+        data.pop("before", None)
+        data.pop("at", None)
     return from_dict(data), joins
 
 
-def _format_of(data: bytes) -> int:
+def _format_of(first_line: bytes) -> int:
     """The format a journal's first line names; 1 for a journal without a header."""
-    first = data.split(b"\n", 1)[0]
-    if not first.startswith(b'{"type": "journal"'):
+    first = first_line.split(b"\n", 1)[0]
+    if not first.startswith(_HEADER_START):
         return 1
     try:
         return int(json.loads(first).get("format", 1))
@@ -221,17 +453,76 @@ def _format_of(data: bytes) -> int:
         return FORMAT + 1  # a header nobody can read: treated as a format from the future
 
 
-def write_journal(path: Path, events: list[Event], joins: list[bool] | None = None) -> None:
+def _ends(path: Path) -> tuple[bytes, bytes]:
+    """A journal's first line and its last whole line (both empty for no file)."""
+    if not path.exists():
+        return b"", b""
+    with path.open("rb") as handle:
+        head = handle.readline()
+        size = os.fstat(handle.fileno()).st_size
+        handle.seek(max(0, size - _TAIL_READ))
+        end = handle.read()
+    lines = [line for line in end.split(b"\n") if line.strip()]
+    return head, lines[-1] if lines and size > len(head) else b""
+
+
+def _count_events(path: Path, version: int, last: bytes) -> int:
+    """How many events a journal holds: its last line's number, or (format 1, or a last
+    line that does not say) its lines counted."""
+    if version >= 2 and last:
+        try:
+            number = json.loads(unseal(last) if version >= 3 else last).get("n")
+        except (BadEvent, ValueError, AttributeError):
+            number = None
+        if isinstance(number, int):
+            return number
+    if not path.exists():
+        return 0
+    lines = [line for line in path.read_bytes().split(b"\n") if line.strip()]
+    return len(lines) - (1 if lines and lines[0].startswith(_HEADER_START) else 0)
+
+
+def write_journal(path: Path, events: list[Event], joins: list[bool] | None = None,
+                  clock: Callable[[], float] = time.time) -> None:
     """Replace ``path`` with a journal of ``events`` (written aside, fsynced, renamed in);
-    ``joins``: each event's mark, as :class:`JournalContents` holds them."""
+    ``joins``: each event's mark, as :class:`JournalContents` holds them; ``clock``: the
+    time each game's start is written with."""
     path = Path(path)
     temporary = path.with_name(path.name + ".new")
     temporary.unlink(missing_ok=True)
-    with Journal(temporary) as journal:
-        for event, joined in zip(events, joins or [False] * len(events), strict=True):
-            journal.append(event, joined)
+    with Journal(temporary, clock=clock) as journal:
+        journal.append_all(events, joins or [False] * len(events))
     os.replace(temporary, path)
     _sync_folder(path.parent)
+
+
+def in_force_counts(events: Sequence[Event]) -> list[int]:
+    """How many events were in force just before each event.
+
+    >>> from tablekit.game.events import GameEnded
+    >>> a = GameEnded("a")
+    >>> in_force_counts([a, a, Undo(2), Redo(), a])
+    [0, 1, 2, 0, 1]
+    """
+    counts: list[int] = []
+    active = undone = 0
+    for event in events:
+        counts.append(active)
+        if isinstance(event, Undo):
+            active, undone = active - event.count, undone + event.count
+        elif isinstance(event, Redo):
+            active, undone = active + event.count, undone - event.count
+        else:
+            active, undone = active + 1, 0
+    return counts
+
+
+def cut_journal(path: Path, size: int) -> None:
+    """Cut ``path`` back to its first ``size`` bytes, on disk before this returns."""
+    with Path(path).open("r+b") as handle:
+        handle.truncate(size)
+        handle.flush()
+        os.fsync(handle.fileno())
 
 
 def _sync_folder(folder: Path) -> None:
@@ -246,10 +537,15 @@ def _trim_torn_tail(path: Path) -> None:
     """Cut a partial last line so that the next event starts on a line of its own."""
     if not path.exists():
         return
-    data = path.read_bytes()
-    if data and not data.endswith(b"\n"):
-        keep = data.rfind(b"\n") + 1
-        with path.open("r+b") as handle:
-            handle.truncate(keep)
-            handle.flush()
-            os.fsync(handle.fileno())
+    with path.open("rb") as handle:
+        size = os.fstat(handle.fileno()).st_size
+        handle.seek(max(0, size - _TAIL_READ))
+        end = handle.read()
+    if end and not end.endswith(b"\n"):
+        cut = end.rfind(b"\n")
+        if cut < 0 and size > len(end):  # a last line longer than what was read
+            data = path.read_bytes()
+            keep = data.rfind(b"\n") + 1
+        else:
+            keep = size - len(end) + cut + 1
+        cut_journal(path, keep)

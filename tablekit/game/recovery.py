@@ -1,15 +1,16 @@
 """Opening a journal that may be damaged: keep the game that can be trusted, keep the rest aside.
 
-The trusted game is the longest run of lines from the start that read as events and
-replay cleanly. A damaged file is never rewritten in place: it is copied (or, when
-nothing in it can be trusted, moved) to ``<name>.damaged-<UTC time>`` first, and the
-journal is replaced by the trusted lines. :attr:`Recovery.notice` says in one line
+The trusted game is the longest run of lines that read as events and replay cleanly,
+from the start of the last game (or, where that cannot stand alone, from the file's start).
+A damaged file is never changed before it is copied (or, when nothing in it can be
+trusted, moved) to ``<name>.damaged-<UTC time>``; then the journal is cut back to the
+trusted lines. :attr:`Recovery.notice` says in one line
 what happened and what to do, for the screen and the log.
 
 >>> import tempfile, pathlib
 >>> path = pathlib.Path(tempfile.mkdtemp()) / "game.jsonl"
 >>> _ = path.write_text('{"type": "game_ended"}\\n{"type": "tea_break"}\\n')
->>> recovered = recover(path, lambda events: None)
+>>> recovered = recover(path, lambda events, joins, skipped, before: None)
 >>> recovered.events
 [GameEnded(reason='ended by the players')]
 >>> print(recovered.notice)  # doctest: +ELLIPSIS
@@ -28,56 +29,69 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tablekit.game.events import Event
-from tablekit.game.journal import FORMAT, JournalError, salvage_journal, write_journal
+from tablekit.game.journal import FORMAT, JournalError, cut_journal, salvage_tail
 
-# events -> (index of the first event the game refuses, why) or None when all replay
-Check = Callable[[list[Event]], tuple[int, str] | None]
+# (events, their join marks, events before them not read, in force of those) -> (index of
+# the first event the game refuses, why) or None when all replay
+Check = Callable[[list[Event], list[bool], int, int], tuple[int, str] | None]
 
 
 @dataclass
 class Recovery:
-    """The trusted events of a journal, the file kept aside (if any) and the one-line notice."""
+    """The trusted events of a journal, the file kept aside (if any) and the one-line notice.
+
+    ``skipped`` events before ``events`` were not read (the journal's earlier games), of
+    which ``before`` are in force (:func:`~tablekit.game.journal.salvage_tail`).
+    """
 
     events: list[Event] = field(default_factory=list)
     notice: str = ""
     kept: Path | None = None
     joins: list[bool] = field(default_factory=list)  # each event: part of the action before
+    skipped: int = 0
+    before: int = 0
 
 
 def recover(path: Path, check: Check) -> Recovery:
-    """Read ``path``, find the game it can trust, and put the journal right on disk."""
+    """Read ``path`` from its last game's start, find the game it can trust, and put the
+    journal right on disk (cut back to the trusted lines, the file kept aside first)."""
     path = Path(path)
-    contents = salvage_journal(path)
+    contents = salvage_tail(path)
     if contents.format > FORMAT or (contents.problem and not contents.problem_line):
         kept = _keep_aside(path, move=True)
         after = (": update tablekit to resume that game; started a new one"
                  if contents.format > FORMAT else " and started a new game")
         return Recovery([], f"{contents.problem}; moved it to {kept.name}{after}", kept)
     events, joins, problem = contents.events, contents.joins, contents.problem
-    refused = check(events)
+    cut = contents.problem_offset if problem else contents.torn_offset
+    refused = check(events, joins, contents.skipped, contents.before)
     if refused is not None:
         index, reason = refused
         problem = f"{path}, line {contents.lines[index]}: {reason}"
-        events, joins = events[:index], joins[:index]
+        events, joins, cut = events[:index], joins[:index], contents.offsets[index]
+    trusted = Recovery(events, joins=joins, skipped=contents.skipped, before=contents.before)
     if not problem and not contents.torn_tail:
-        return Recovery(events, joins=joins)
-    kept = _keep_aside(path, move=not events)
+        return trusted
+    kept = _keep_aside(path, move=not events and not contents.skipped)
     if not problem:
-        _rewrite(path, events, joins)
-        return Recovery(events, f"{path}: dropped a half-written last line (a power cut while "
-                                f"saving; it was never shown); kept the file as {kept.name}",
-                        kept, joins)
-    if not events:
+        _cut(path, cut)
+        trusted.notice = (f"{path}: dropped a half-written last line (a power cut while "
+                          f"saving; it was never shown); kept the file as {kept.name}")
+    elif not events and not contents.skipped:
         return Recovery([], f"{problem}; moved the file to {kept.name} and started a new game",
                         kept)
-    _rewrite(path, events, joins)
-    return Recovery(events, f"{problem}; kept the file as {kept.name} and resumed from the "
-                            f"{len(events)} events before it: check the scores", kept, joins)
+    else:
+        _cut(path, cut)
+        trusted.notice = (f"{problem}; kept the file as {kept.name} and resumed from the "
+                          f"{contents.skipped + len(events)} events before it: check the "
+                          "scores")
+    trusted.kept = kept
+    return trusted
 
 
-def _rewrite(path: Path, events: list[Event], joins: list[bool]) -> None:
+def _cut(path: Path, size: int) -> None:
     try:
-        write_journal(path, events, joins)
+        cut_journal(path, size)
     except OSError as error:
         raise JournalError(f"{path} is damaged and cannot be put right "
                            f"({error.strerror or error}): free space or check the card") from None

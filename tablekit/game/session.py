@@ -30,14 +30,15 @@ so a game reopened from it undoes the same actions.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import replace
 from pathlib import Path
 
-from tablekit.game.events import BadEvent, Event, Redo, Undo
-from tablekit.game.journal import Journal
+from tablekit.game.events import BadEvent, Event, GameStarted, HandStarted, Redo, Undo
+from tablekit.game.journal import Journal, salvage_journal, salvage_tail
 from tablekit.game.recovery import recover
 from tablekit.game.reducer import apply, replay
 from tablekit.game.state import TableState
+from tablekit.rules.presets import TENHOU
 
 
 def in_force(events: list[Event]) -> tuple[list[Event], list[Event]]:
@@ -74,13 +75,38 @@ def first_refused(events: list[Event]) -> tuple[int, str] | None:
     >>> first_refused([GameStarted(), Undo(), Undo()])
     (2, 'undo: there is nothing left to undo')
     """
-    probe = Session(_NoJournal())  # type: ignore[arg-type]
-    for index, event in enumerate(events):
+    return replay_checked(events, [False] * len(events))[1]
+
+
+def replay_checked(events: Sequence[Event], joins: Sequence[bool], skipped: int = 0,
+                   before: int = 0) -> tuple[Session, tuple[int, str] | None]:
+    """A game kept in memory that took ``events`` (``joins``: their marks; ``skipped``
+    events before them not read, ``before`` of those in force) as a live game would, up
+    to the first it refuses; that one's index and why (None: all replay)."""
+    probe = Session(_NoJournal(), skipped=skipped, before=before)  # type: ignore[arg-type]
+    for index, (event, joined) in enumerate(zip(events, joins, strict=True)):
         try:
-            probe.submit(event)
+            probe.submit(event, joined)
         except Exception as error:  # any failure: the line is not trusted
-            return index, str(error)
-    return None
+            return probe, (index, str(error))
+    return probe, None
+
+
+def current_state(path: Path) -> TableState:
+    """The table at the end of the journal ``path``, read from its last game and never
+    written to (a damaged or refused line: the table before it).
+
+    >>> import tempfile, pathlib
+    >>> from tablekit.game.events import GameStarted, HandStarted
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "game.jsonl"
+    >>> game = Session.open(path)
+    >>> _ = game.submit(GameStarted()), game.submit(HandStarted()), game.undo()
+    >>> current_state(path) == game.state, current_state(path).phase.value
+    (True, 'hand over')
+    """
+    contents = salvage_tail(path)
+    return replay_checked(contents.events, contents.joins, contents.skipped,
+                          contents.before)[0].state
 
 
 class _NoJournal:
@@ -88,7 +114,7 @@ class _NoJournal:
 
     path: Path | None = None
 
-    def append(self, event: Event, joins: bool = False) -> None:
+    def append(self, event: Event, joins: bool = False, before: int | None = None) -> None:
         pass
 
     def close(self) -> None:
@@ -130,15 +156,26 @@ def _sizes(joins: list[bool]) -> list[int]:
     return sizes
 
 
-@dataclass
 class Session:
-    """The live game: submit events, undo, redo; every change is journalled first."""
+    """The live game: submit events, undo, redo; every change is journalled first.
 
-    journal: Journal
-    history: list[Event] = field(default_factory=list)
-    state: TableState = field(default_factory=TableState.new)
-    notice: str = ""  # what opening the journal had to put right, in one line
-    joins: list[bool] = field(default_factory=list)  # each history event: part of the last
+    What one UNDO or a change costs does not grow with the journal: the events in force
+    are kept as they change (not worked out again from the whole history), the state
+    after each game's and hand's start is kept, and an UNDO replays from the last of
+    those it does not take back. A session opened from a long journal reads only its
+    last game (:func:`~tablekit.game.journal.salvage_tail`); the earlier games are read
+    when something asks for the whole :attr:`history` (or an UNDO reaches back into them).
+    """
+
+    def __init__(self, journal: Journal, history: list[Event] | None = None,
+                 notice: str = "", joins: list[bool] | None = None, skipped: int = 0,
+                 before: int = 0) -> None:
+        self.journal = journal
+        self.notice = notice  # what opening the journal had to put right, in one line
+        self._events: list[Event] = list(history or [])
+        self._joins = list(joins or []) + [False] * (len(self._events) - len(joins or []))
+        self._skipped, self._before = skipped, before  # events not read; in force of them
+        self._rebuild()
 
     @classmethod
     def open(cls, path: Path) -> Session:
@@ -147,18 +184,78 @@ class Session:
         A damaged journal resumes at its last line that replays cleanly; see
         :mod:`tablekit.game.recovery` (the file is kept aside, :attr:`notice` says so).
         """
-        recovered = recover(path, first_refused)
-        active, _ = in_force(recovered.events)
-        return cls(Journal(path), recovered.events, replay(active), recovered.notice,
-                   recovered.joins)
+        replayed: list[Session] = []
 
-    def __post_init__(self) -> None:
-        self.joins += [False] * (len(self.history) - len(self.joins))  # unmarked: their own
+        def check(events: list[Event], joins: list[bool], skipped: int, before: int
+                  ) -> tuple[int, str] | None:
+            probe, refused = replay_checked(events, joins, skipped, before)
+            replayed.append(probe)
+            return refused
+
+        recovered = recover(path, check)
+        session = replayed[-1] if replayed else None
+        if session is None or session.length != recovered.skipped + len(recovered.events):
+            session = cls(_NoJournal(), recovered.events, joins=recovered.joins,  # type: ignore[arg-type]
+                          skipped=recovered.skipped, before=recovered.before)
+        session.journal, session.notice = Journal(path), recovered.notice
+        return session
 
     @property
     def path(self) -> Path | None:
         """The journal's file (None for a game kept in memory only)."""
         return self.journal.path
+
+    @property
+    def history(self) -> list[Event]:
+        """Every event of the journal, undo and redo too (read in full on first use)."""
+        self._read_all()
+        return self._events
+
+    @property
+    def joins(self) -> list[bool]:
+        """Each :attr:`history` event: part of the action before it."""
+        self._read_all()
+        return self._joins
+
+    @property
+    def length(self) -> int:
+        """How many events the journal holds (it grows with every change): cheap."""
+        return self._skipped + len(self._events)
+
+    @property
+    def game_id(self) -> int:
+        """Where the game in force started in the journal (its event's index; -1: none)."""
+        return self._skipped + self._active[self._starts[-1]] if self._starts else -1
+
+    @property
+    def active_count(self) -> int:
+        """How many events are in force (``state.events``): cheap."""
+        return self._before + len(self._active)
+
+    def last_in_force(self, kind: type) -> int:
+        """Where the last event of type ``kind`` in force stands among the events in force
+        (-1: none in the game read).
+
+        >>> from tablekit.game.events import GameStarted, HandStarted
+        >>> game = Session(_NoJournal())  # type: ignore[arg-type]
+        >>> _ = game.submit(GameStarted()), game.submit(HandStarted())
+        >>> game.last_in_force(HandStarted), game.last_in_force(GameStarted)
+        (1, 0)
+        """
+        for position in range(len(self._active) - 1, -1, -1):
+            if isinstance(self._events[self._active[position]], kind):
+                return self._before + position
+        return -1
+
+    def in_force_read(self) -> tuple[int, list[Event]]:
+        """The events in force of the games read (:attr:`history` reads all), and where the
+        first of them stands among all the events in force."""
+        return self._before, [self._events[i] for i in self._active]
+
+    def game_events(self) -> list[Event]:
+        """The events in force of the game in play, from its start."""
+        start = self._starts[-1] if self._starts else 0
+        return [self._events[i] for i in self._active[start:]]
 
     def submit(self, event: Event, joins: bool = False) -> TableState:
         """Apply ``event`` (``joins``: as part of the last action, which one UNDO takes
@@ -169,51 +266,145 @@ class Session:
 
     def submit_action(self, events: Sequence[Event], joins: bool = False) -> TableState:
         """Apply ``events`` as one action (all or, when one is refused, none of them)."""
-        state = self.state
+        states, state = [], self.state
         for event in events:
             if isinstance(event, (Undo, Redo)):
                 raise BadEvent("undo and redo are actions of their own")
             state = apply(state, event)
-        for index, event in enumerate(events):
-            self._record(event, joins or index > 0)
+            states.append(state)
+        for index, (event, after) in enumerate(zip(events, states, strict=True)):
+            before = self._before + len(self._active) if isinstance(event, GameStarted) else None
+            self.journal.append(event, joins or index > 0, before)
+            self._events.append(event)
+            self._joins.append(joins or index > 0)
+            self._undone.clear()
+            self._take(len(self._events) - 1, after)
         self.state = state
         return state
 
     def last_action(self) -> tuple[Event, ...]:
         """The events of the action UNDO would take back now."""
-        active, _ = in_force(self.history)
-        sizes, _ = actions(self.history, self.joins)
-        return tuple(active[len(active) - sizes[-1]:]) if sizes else ()
+        size = self._last_sizes(1)
+        return tuple(self._events[i] for i in self._active[len(self._active) - size:])
 
     def undo(self, count: int = 1) -> TableState:
         """Take back the last ``count`` actions."""
-        sizes, _ = actions(self.history, self.joins)
-        if len(sizes) < count:
-            raise BadEvent("undo: there is nothing left to undo")
-        return self._rewind(Undo(sum(sizes[len(sizes) - count:])))
+        return self._rewind(Undo(self._last_sizes(count)))
 
     def redo(self, count: int = 1) -> TableState:
         """Put back the last ``count`` actions taken back."""
-        _, sizes = actions(self.history, self.joins)
-        if len(sizes) < count:
-            raise BadEvent("redo: there is nothing to redo")
-        return self._rewind(Redo(sum(sizes[len(sizes) - count:])))
+        size, at = 0, len(self._undone)
+        for _ in range(count):
+            if at == 0:
+                raise BadEvent("redo: there is nothing to redo")
+            at -= 1
+            size += 1
+            while at > 0 and self._joins[self._undone[at - 1]]:
+                at, size = at - 1, size + 1
+        return self._rewind(Redo(size))
 
     @property
     def can_redo(self) -> bool:
-        return bool(in_force(self.history)[1])
-
-    def _rewind(self, event: Undo | Redo) -> TableState:
-        active, _ = in_force([*self.history, event])
-        state = replay(active)
-        self._record(event, False)
-        self.state = state
-        return state
-
-    def _record(self, event: Event, joins: bool) -> None:
-        self.journal.append(event, joins)
-        self.history.append(event)
-        self.joins.append(joins)
+        return bool(self._undone)
 
     def close(self) -> None:
         self.journal.close()
+
+    # -- keeping the events in force as they change -----------------------------------------
+
+    def _rebuild(self) -> None:
+        """Work out the events in force, the kept states and the state from the events."""
+        self._active: list[int] = []   # indices of _events in force, in order
+        self._undone: list[int] = []   # indices taken back, the next to redo last
+        self._starts: list[int] = []   # positions in _active of the games' starts
+        base = replace(TableState.new(TENHOU), events=self._before)
+        self._kept: list[tuple[int, TableState]] = [(0, base)]  # (len(_active), state)
+        self.state = base
+        for index, event in enumerate(self._events):
+            if isinstance(event, Undo):
+                self._take_back(event.count)
+            elif isinstance(event, Redo):
+                self._put_back(event.count)
+            else:
+                self._undone.clear()
+                self._take(index, apply(self.state, event))
+        if self._active:
+            self.state = self._state_at(len(self._active))
+
+    def _take(self, index: int, state: TableState) -> None:
+        """Put event ``index`` in force, ``state`` the state after it."""
+        self._active.append(index)
+        event = self._events[index]
+        if isinstance(event, GameStarted):
+            self._starts.append(len(self._active) - 1)
+        if isinstance(event, (GameStarted, HandStarted)):
+            self._kept.append((len(self._active), state))
+        self.state = state
+
+    def _take_back(self, count: int) -> None:
+        if count > len(self._active):
+            raise BadEvent("undo: there is nothing left to undo")
+        for _ in range(count):
+            self._undone.append(self._active.pop())
+        keep = len(self._active)
+        while self._kept[-1][0] > keep:
+            self._kept.pop()
+        while self._starts and self._starts[-1] >= keep:
+            self._starts.pop()
+        self.state = self._state_at(keep)
+
+    def _put_back(self, count: int) -> None:
+        if count > len(self._undone):
+            raise BadEvent("redo: there is nothing to redo")
+        for _ in range(count):
+            index = self._undone.pop()
+            self._take(index, apply(self.state, self._events[index]))
+
+    def _state_at(self, size: int) -> TableState:
+        """The state after the first ``size`` events in force, from the last state kept."""
+        at, state = next((a, s) for a, s in reversed(self._kept) if a <= size)
+        return replay((self._events[i] for i in self._active[at:size]), state)
+
+    def _last_sizes(self, count: int) -> int:
+        """How many events the last ``count`` actions in force hold."""
+        at = len(self._active)
+        for _ in range(count):
+            if at == 0:
+                raise BadEvent("undo: there is nothing left to undo")
+            at -= 1
+            while at > 0 and self._joins[self._active[at]]:
+                at -= 1
+            if at == 0 and self._skipped and self._joins[self._active[0]]:
+                self._read_all()  # the action began in a game not read yet
+                return self._last_sizes(count)
+        return len(self._active) - at
+
+    def _rewind(self, event: Undo | Redo) -> TableState:
+        if isinstance(event, Undo):
+            if self._skipped and event.count >= len(self._active):
+                self._read_all()  # back into a game not read yet
+            if event.count > len(self._active):
+                raise BadEvent("undo: there is nothing left to undo")
+        elif event.count > len(self._undone):
+            raise BadEvent("redo: there is nothing to redo")
+        self.journal.append(event)
+        self._events.append(event)
+        self._joins.append(False)
+        if isinstance(event, Undo):
+            self._take_back(event.count)
+        else:
+            self._put_back(event.count)
+        return self.state
+
+    def _read_all(self) -> None:
+        """Read the games before the one this session was opened at (once)."""
+        if not self._skipped:
+            return
+        contents = salvage_journal(self.journal.path) if self.journal.path else None
+        if contents is None or contents.problem or len(contents.events) < self._skipped:
+            problem = contents.problem if contents else "no journal"
+            raise BadEvent(f"cannot read the journal's earlier games: {problem}")
+        self._events = contents.events[:self._skipped] + self._events
+        self._joins = contents.joins[:self._skipped] + self._joins
+        self._skipped = self._before = 0
+        self._rebuild()

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from tablekit.game.events import Event, GameStarted
+from tablekit.game.journal import salvage_tail
 from tablekit.game.session import in_force
 from tablekit.game.state import Phase
 from tablekit.game.summary import GameSummary, summarise
@@ -97,7 +98,7 @@ def recorder(db: sqlite3.Connection, names: Sequence[str] | None = None, season:
         if session.state.phase is not Phase.GAME_OVER:
             return
         try:
-            record_game(db, in_force(session.history)[0], names, season, key=key)
+            record_game(db, session.game_events(), names, season, key=key)
         except LeagueError as error:
             if warn is None:
                 raise
@@ -118,21 +119,22 @@ def forget_game(db: sqlite3.Connection, key: str) -> bool:
     return bool(gone)
 
 
-def sync_journal(db: sqlite3.Connection, events: Sequence[Event], journal: Path,
-                 season: str = "") -> list[str]:
-    """Make the league hold exactly the finished games of a journal's events in force:
-    each finished game is recorded (once, under a key naming the journal and where the
-    game starts in it), a game recorded before but no longer finished (taken back) is
-    taken out. The keys written or removed."""
+def sync_journal(db: sqlite3.Connection, active: Sequence[Event], journal: Path,
+                 season: str = "", first: int = 0) -> list[str]:
+    """Make the league hold exactly the finished games of a journal's events in force
+    (``active``, the in-force events from the ``first`` on; the games before it are left
+    as they are): each finished game is recorded (once, under a key naming the journal
+    and where the game starts among the events in force), a game recorded before but no
+    longer finished (taken back) is taken out. The keys written or removed."""
     prefix = f"run:{Path(journal).resolve()}:"
-    active = in_force(list(events))[0]
     starts = [i for i, event in enumerate(active) if isinstance(event, GameStarted)]
     finished = {}
     for start, end in zip(starts, [*starts[1:], len(active)], strict=True):
         summary = summarise(active[start:end])
         if summary.finished:
-            finished[f"{prefix}{start}"] = summary
-    changed = [key for key in _keys(db, prefix) if key not in finished and forget_game(db, key)]
+            finished[f"{prefix}{first + start}"] = summary
+    changed = [key for key in _keys(db, prefix) if key not in finished
+               and int(key[len(prefix):]) >= first and forget_game(db, key)]
     for key, summary in finished.items():
         if record_game(db, summary, season=season, key=key) is not None:
             changed.append(key)
@@ -145,6 +147,13 @@ def _keys(db: sqlite3.Connection, prefix: str) -> list[str]:
     return [key for (key,) in rows]
 
 
+def _last_games(journal: Path) -> tuple[int, list[Event]]:
+    """The events in force of a journal's last two games, and where they start among all
+    the events in force."""
+    contents = salvage_tail(journal, games=2)
+    return contents.before, in_force(contents.events)[0]
+
+
 def game_recorder(db: sqlite3.Connection, journal: Path, season: str = "",
                   warn: Callable[[str], None] | None = None) -> Callable[[Any], None]:
     """A hook for the app's loop (``App.hooks``): the league follows the journal's finished
@@ -154,13 +163,16 @@ def game_recorder(db: sqlite3.Connection, journal: Path, season: str = "",
 
     def hook(app: Any) -> None:
         session = app.flow.session
-        now, was = (session.state.phase, len(session.history)), seen[0]
+        now, was = (session.state.phase, session.length), seen[0]
         over = Phase.GAME_OVER in (now[0], was[0] if was else Phase.GAME_OVER)
         if now == was or not over:
             return
+        first, active = session.in_force_read()
+        if was is None and first:  # the game before may have ended just before a power cut
+            first, active = _last_games(journal)
         seen[0] = now
         try:
-            sync_journal(db, session.history, journal, season)
+            sync_journal(db, active, journal, season, first)
         except LeagueError as error:
             if warn is None:
                 raise

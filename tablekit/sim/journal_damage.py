@@ -17,12 +17,13 @@ from collections.abc import Callable
 from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import IO, Any
 from unittest import mock
 
 from tablekit.app import open_session
 from tablekit.flow import Flow
 from tablekit.game.events import Draw, Event, GameStarted, RiichiDeclared, to_dict
-from tablekit.game.journal import Journal
+from tablekit.game.journal import FORMAT, Journal, seal
 from tablekit.game.reducer import replay
 from tablekit.game.session import Session, in_force
 from tablekit.rules.presets import TENHOU
@@ -31,7 +32,7 @@ Damage = Callable[[list[bytes], int], tuple[bytes, int]]  # lines, middle -> (fi
 
 
 def _line(number: int, data: dict) -> bytes:
-    return json.dumps({"n": number, **data}).encode()
+    return seal(json.dumps({"n": number, **data})).encode()
 
 
 def _insert(lines: list[bytes], index: int, line: bytes) -> bytes:
@@ -67,8 +68,15 @@ def _torn_mid_file(lines: list[bytes], k: int) -> tuple[bytes, int]:
     return b"\n".join(cut) + b"\n", k
 
 
+def _changed_byte(lines: list[bytes], k: int) -> tuple[bytes, int]:
+    line = bytearray(lines[k + 1])
+    line[len(line) // 3] ^= 0x04  # one bit, as a failing card flips it
+    return b"\n".join([*lines[:k + 1], bytes(line), *lines[k + 2:]]) + b"\n", k
+
+
 def _newer(lines: list[bytes], k: int) -> tuple[bytes, int]:
-    return b"\n".join([b'{"type": "journal", "format": 3}', *lines[1:]]) + b"\n", 0
+    header = json.dumps({"type": "journal", "format": FORMAT + 1}).encode()
+    return b"\n".join([header, *lines[1:]]) + b"\n", 0
 
 
 def _not_a_journal(lines: list[bytes], k: int) -> tuple[bytes, int]:
@@ -76,9 +84,20 @@ def _not_a_journal(lines: list[bytes], k: int) -> tuple[bytes, int]:
 
 
 def _old_format(lines: list[bytes], k: int) -> tuple[bytes, int]:
-    plain = [json.dumps({key: v for key, v in json.loads(line).items() if key != "n"}).encode()
-             for line in lines[1:]]
+    plain = [json.dumps(_plain(line, "n")).encode() for line in lines[1:]]
     return b"\n".join(plain) + b"\n", len(lines) - 1
+
+
+def _format_2(lines: list[bytes], k: int) -> tuple[bytes, int]:
+    numbered = [json.dumps(_plain(line)).encode() for line in lines[1:]]
+    header = json.dumps({"type": "journal", "format": 2}).encode()
+    return b"\n".join([header, *numbered]) + b"\n", len(lines) - 1
+
+
+def _plain(line: bytes, *drop: str) -> dict:
+    """A journal line's fields without its checksum and what format 3 added."""
+    return {key: v for key, v in json.loads(line).items()
+            if key not in ("crc", "before", "at", *drop)}
 
 
 @dataclass(frozen=True)
@@ -97,10 +116,12 @@ CASES = (
     Case("line lost", _lost),
     Case("cut in the middle of the last line", _cut_at_end),
     Case("torn line mid-file", _torn_mid_file),
+    Case("a changed byte", _changed_byte),
     Case("newer format", _newer),
     Case("not a journal", _not_a_journal),
     Case("unreadable file", _garbage, unreadable=True),
     Case("old format without a header", _old_format, damaged=False),
+    Case("format 2: numbered lines without checksums", _format_2, damaged=False),
 )
 
 
@@ -172,14 +193,14 @@ def _check_kept(outcome: Outcome, case: Case, folder: Path, data: bytes) -> None
 
 def _unreadable(path: Path) -> mock._patch:
     """Reading ``path`` fails as a file without read permission does (even for root)."""
-    real = Path.read_bytes
+    real = Path.open
 
-    def read_bytes(self: Path) -> bytes:
-        if self == path:
+    def open_(self: Path, mode: str = "r", *args: Any, **kwargs: Any) -> IO[Any]:
+        if self == path and "r" in mode:
             raise PermissionError(errno.EACCES, "Permission denied", str(self))
-        return real(self)
+        return real(self, mode, *args, **kwargs)
 
-    return mock.patch.object(Path, "read_bytes", read_bytes)
+    return mock.patch.object(Path, "open", open_)
 
 
 def failing_writer(fd: int, data: bytes) -> int:

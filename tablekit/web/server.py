@@ -28,9 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from tablekit.errors import TablekitError
-from tablekit.game.journal import read_journal
-from tablekit.game.reducer import replay
-from tablekit.game.session import in_force
+from tablekit.game.session import current_state
 from tablekit.game.state import TableState
 from tablekit.web.snapshot import evening_snapshot, league_snapshot, table_snapshot
 
@@ -50,31 +48,38 @@ class JournalSource:
         self.version = 0
 
     def current(self) -> tuple[int, dict[str, Any]]:
-        """The state's version (it grows with every change) and the state."""
+        """The state's version (it grows with every change) and the state: the table read
+        again when the journal changed, the evening and league when the league did."""
         with self._lock:
-            stamp = (_stamp(self.journal), _stamp(self.league))
-            if stamp != self._stamp:
-                self._snapshot = self._read()
-                self._stamp = stamp
+            journal, league = _stamp(self.journal), _stamp(self.league)
+            if (journal, league) != self._stamp:
+                was = self._stamp or ((), ())
+                table = self._snapshot.get("table") if journal == was[0] else None
+                records = ({k: self._snapshot[k] for k in ("evening", "league")}
+                           if league == was[1] and self._snapshot else None)
+                self._snapshot = {"table": table or self._table(),
+                                  **(records or self._records())}
+                self._stamp = (journal, league)
                 self.version += 1
             return self.version, self._snapshot
 
-    def _read(self) -> dict[str, Any]:
+    def _table(self) -> dict[str, Any]:
         state = TableState.new()
         # a journal caught mid-write is read again at its next change
         with contextlib.suppress(TablekitError):
-            if self.journal.exists():
-                state = replay(in_force(read_journal(self.journal).events)[0])
-        snapshot: dict[str, Any] = {"table": table_snapshot(state), "evening": [],
-                                    "league": []}
+            state = current_state(self.journal)
+        return table_snapshot(state)
+
+    def _records(self) -> dict[str, Any]:
+        records: dict[str, Any] = {"evening": [], "league": []}
         if self.league is not None and self.league.exists():
             from tablekit.league.database import connect
 
             db = connect(self.league)
-            snapshot["evening"] = evening_snapshot(db)
-            snapshot["league"] = league_snapshot(db)
+            records["evening"] = evening_snapshot(db)
+            records["league"] = league_snapshot(db)
             db.close()
-        return snapshot
+        return records
 
 
 def _stamp(path: Path | None) -> tuple:
