@@ -11,16 +11,20 @@ Usage: python benchmarks/faults.py [--quick] [--only NAME,...] [--cuts N] [--pre
   event on disk (state and screen); ``--jobs`` players at once;
 - journal damage: every case of :mod:`tablekit.sim.journal_damage` on a real game's
   journal, and a disk that fills while writing;
+- bit flips: :mod:`tablekit.sim.bit_flips`, single bits flipped at random in a journal,
+  each caught or harmless;
 - presses: :func:`tablekit.sim.button_mash.mash`, half with a fake camera side;
 - camera faults: :mod:`tablekit.simulate_faults` (a game on the simulated table through
   the app loop: the real pipeline, tracker and flow, the camera failing);
 - a long evening: replayed frames through the camera feed, pipeline, tracker, flow and
   app loop at 4 frames a second; resident memory after the first minute and at the end.
 
-The full run: 1,000 power cuts, 10,000 presses, an arm for 30 s and a frozen picture for a
-minute, four hours of frames. ``--quick``: 20 cuts, 1,000 presses, shorter faults, two
+The full run: 1,000 power cuts, 10,000 bit flips, 10,000 presses, an arm for 30 s and a
+frozen picture for a minute, four hours of frames. ``--quick``: 20 cuts, 1,000 flips,
+1,000 presses, shorter faults, two
 minutes of frames (under five minutes on a quiet machine). One JSON object is printed last.
-What each part costs (CPU, one core): a power cut 0.1 s, a press 1 ms, the camera faults
+What each part costs (CPU, one core): a power cut 0.1 s, a bit flip 15 ms, a press 1 ms,
+the camera faults
 about 70 s a table (the faulty one and the clean one), a frame of the evening 35 ms (the
 pipeline's models: four hours are about 34 minutes); about 40 minutes in all, most of it
 the evening, which is one process (its memory is the point); ``--jobs 2`` halves the
@@ -40,7 +44,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-STEPS = ("cuts", "journal", "presses", "camera", "evening")
+STEPS = ("cuts", "journal", "bitflips", "presses", "camera", "evening")
 LOGS = ROOT / ".." / "shared" / "data" / "tenhou" / "logs"
 
 
@@ -92,6 +96,19 @@ def journal_damage(folder: Path) -> dict:
             print(f"    screen: {outcome.notice}")
     return {"journal_cases": len(outcomes),
             "journal_recovered": sum(outcome.held for outcome in outcomes)}
+
+
+def bit_flips(count: int, seed: int, folder: Path) -> dict:
+    from tablekit.formats.tenhou import import_file
+    from tablekit.sim.bit_flips import flip_bits
+
+    events = import_file(fixture()).events[:150]  # two hands and a half
+    report = flip_bits(events, count, folder, seed=seed)
+    for problem in (report.missed + report.crashes)[:5]:
+        print(f"  bit flips: {problem}")
+    return {"bit_flips": report.flips, "bit_flips_caught": report.caught,
+            "bit_flips_harmless": report.harmless, "bit_flips_missed": len(report.missed),
+            "bit_flip_crashes": len(report.crashes)}
 
 
 def presses(count: int, seed: int, folder: Path) -> dict:
@@ -149,12 +166,15 @@ def main() -> int:
     parser.add_argument("--cuts", type=int, default=None, help="power cuts (1,000; quick 20)")
     parser.add_argument("--presses", type=int, default=None,
                         help="button presses (10,000; quick 1,000)")
+    parser.add_argument("--flips", type=int, default=None,
+                        help="single bits flipped in a journal (10,000; quick 1,000)")
     parser.add_argument("--evening-frames", type=int, default=None,
                         help="frames of the long evening (57,600 = 4 h; quick 480)")
     args = parser.parse_args()
     quick = args.quick
     cuts = args.cuts or (20 if quick else 1000)
     count = args.presses or (1000 if quick else 10_000)
+    flips = args.flips or (1000 if quick else 10_000)
     frames = args.evening_frames or (480 if quick else 4 * 3600 * 4)
     only = [name for name in args.only.split(",") if name]
     started = time.perf_counter()
@@ -165,6 +185,7 @@ def main() -> int:
         steps = {
             "cuts": lambda: power_cuts(cuts, args.seed, folder / "cuts", args.jobs),
             "journal": lambda: journal_damage(folder / "journal"),
+            "bitflips": lambda: bit_flips(flips, args.seed, folder / "bitflips"),
             "presses": lambda: presses(count, args.seed, folder / "presses"),
             "camera": lambda: camera_faults(quick, args.seed, folder / "camera"),
             "evening": lambda: long_evening(frames, folder / "evening"),
@@ -179,7 +200,7 @@ def main() -> int:
                   flush=True)
             figures.update(result)
     figures["crashes"] = sum(figures.pop(key, 0) for key in (
-        "press_crashes", "camera_crashes", "evening_crashes"))
+        "press_crashes", "camera_crashes", "evening_crashes", "bit_flip_crashes"))
     figures["seconds"] = round(time.perf_counter() - started)
     text = json.dumps(figures)
     if args.json is not None:

@@ -141,8 +141,7 @@ class Outcome:
 def write_game(path: Path, events: list[Event]) -> list[bytes]:
     """Journal ``events`` at ``path`` as the app does; the file's lines."""
     with Journal(path) as journal:
-        for event in events:
-            journal.append(event)
+        journal.append_all(events, [False] * len(events))
     return path.read_bytes().rstrip(b"\n").split(b"\n")
 
 
