@@ -12,8 +12,9 @@ another, as a club's one journal grows through a season, the last game cut in it
 - ``open``: :meth:`Session.open` (start-up and every restart after a power cut);
 - ``undo``: one UNDO pressed in the game in play, through the flow, and the screen drawn
   from it (``Flow.handle`` then ``Flow.screen``);
-- ``page``: the web page's state worked out again after the journal changed
-  (``JournalSource.current``, the league file beside it);
+- ``page``: the web page's state worked out again after the game changed (an UNDO or a
+  redo journalled; ``JournalSource.current``, the league file beside it), and
+  ``page_first``: the page's first state (the server started);
 - ``league``: the league table of a league holding every finished game of the journal;
 - ``evening``: the evening screen's table (the evening's games: four in each journal but
   the smaller ones).
@@ -105,14 +106,14 @@ def measure(journal: Path, league: Path, repeat: int) -> dict[str, float]:
 
     figures["undo"] = median_ms(undo, repeat, before=put_back)
     put_back()
+    figures["page_first"] = median_ms(lambda: JournalSource(journal, league).current(), repeat)
     source = JournalSource(journal, league)
     source.current()
 
-    def touch() -> None:
-        stamp = time.time_ns() + 10**9
-        os.utime(journal, ns=(stamp, stamp))
+    def change() -> None:  # the game takes back its last action or puts it back
+        session.redo() if session.can_redo else session.undo()
 
-    figures["page"] = median_ms(source.current, repeat, before=touch)
+    figures["page"] = median_ms(source.current, repeat, before=change)
     db = connect(league)
     figures["league"] = median_ms(lambda: league_table(db), repeat)
     db.close()
@@ -165,7 +166,7 @@ def main() -> int:
     if len(sizes) > 1:
         first, last = figures[sizes[0]], figures[sizes[-1]]
         figures["growth"] = {name: round(last[name] / max(first[name], 0.1), 2)  # type: ignore[index]
-                             for name in ("open", "undo", "page")}
+                             for name in ("open", "undo", "page", "page_first")}
     print(json.dumps(figures))
     if args.json:
         args.json.write_text(json.dumps(figures, indent=1) + "\n")

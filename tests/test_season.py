@@ -11,7 +11,7 @@ from test_reducer_properties import PHASES, SHM, next_event, step
 from tablekit.game.events import BadEvent, GameEnded, GameStarted, HandStarted
 from tablekit.game.journal import read_journal, salvage_tail
 from tablekit.game.reducer import replay
-from tablekit.game.session import Session, actions, in_force
+from tablekit.game.session import JournalFollower, Session, actions, in_force
 from tablekit.game.state import Phase
 from tablekit.rules.presets import Rules, rules_from_dict
 
@@ -34,7 +34,7 @@ def check(game: Session, path: Path) -> None:
 def test_a_season_reopened_anywhere_resumes_exactly(data):
     with tempfile.TemporaryDirectory(dir=SHM) as folder:
         path = Path(folder) / "game.jsonl"
-        game = Session.open(path)
+        game, follower = Session.open(path), JournalFollower(path)
         for _ in range(data.draw(st.integers(30, 160), label="length")):
             kind = data.draw(st.integers(0, 11), label="kind")
             if kind == 0 and game.state.phase in (Phase.HAND_IN_PLAY, Phase.HAND_OVER):
@@ -57,6 +57,7 @@ def test_a_season_reopened_anywhere_resumes_exactly(data):
                 if isinstance(event, GameStarted) and not isinstance(event.rules, Rules):
                     event = GameStarted(rules_from_dict(event.rules))  # the strategy gives a dict
                 step(game, event)
+            assert follower.state() == game.state  # the web page's reading
         check(game, path)
         game.close()
         again = Session.open(path)
@@ -108,3 +109,17 @@ def test_a_damaged_line_in_the_last_game_cuts_back_to_it_and_keeps_the_earlier_g
     assert len(list(tmp_path.glob("game.jsonl.damaged-*"))) == 1
     game.close()
     assert read_journal(path).events == events[:11]
+
+
+def test_the_page_follows_a_journal_cut_back_after_a_power_cut(tmp_path):
+    path = tmp_path / "game.jsonl"
+    events = season(path, 3)
+    follower = JournalFollower(path)
+    assert follower.state() == replay(events)
+    with path.open("ab") as handle:
+        handle.write(b'{"n": 10, "type": "hand_st')  # a line half written: not taken yet
+    assert follower.state() == replay(events)
+    game = Session.open(path)  # the restart cuts it off
+    game.undo()
+    assert "half-written" in game.notice and follower.state() == game.state
+    game.close()

@@ -77,7 +77,7 @@ class JournalContents:
     is), ``problem_offset`` where it starts; ``torn_tail`` is a partial last line, starting
     at ``torn_offset``; ``joins[i]``: ``events[i]`` is part of the action before it.
     ``skipped`` events before ``events[0]`` were not read (:func:`salvage_tail`), of which
-    ``before`` were in force.
+    ``before`` were in force; ``end``: where the lines that were read end.
     """
 
     events: list[Event] = field(default_factory=list)
@@ -92,6 +92,7 @@ class JournalContents:
     torn_offset: int = 0
     skipped: int = 0
     before: int = 0
+    end: int = 0  # the byte after the last line read up to the problem or the torn tail
 
 
 class Journal:
@@ -288,18 +289,33 @@ def _read(path: Path, data: mmap.mmap, size: int, tail: int, gap: float | None =
         at = _game_start_before(data, start, search)
         if at is None:
             break
-        contents = _parse(path, data, at, size, version, first_line=None)
+        contents = _parse(path, bytes(data[at:size]), at, version, first_line=None)
         found += _trusted_from(contents)
         if found == tail:
             return contents
         search = at
-    return _parse(path, data, start, size, version, first_line=1 + (start > 0))
+    return _parse(path, bytes(data[start:size]), start, version, first_line=1 + (start > 0))
 
 
 def _game_start_before(data: mmap.mmap, start: int, end: int) -> int | None:
     """Where the last line before ``end`` that starts a game begins (None: no such line)."""
     found = data.rfind(_GAME_START, start, end)
     return None if found < 0 else data.rfind(b"\n", 0, found) + 1
+
+
+def read_added(path: Path, start: int, after: int) -> JournalContents:
+    """The events of the lines added to a journal from byte ``start`` on, the first of them
+    event number ``after + 1``: for following a journal another process appends to."""
+    path = Path(path)
+    try:
+        with path.open("rb") as handle:
+            version = _format_of(handle.readline())
+            handle.seek(start)
+            block = handle.read()
+    except OSError as error:
+        return JournalContents(problem=f"{path}: cannot be read ({error.strerror or error})",
+                               end=start, skipped=after)
+    return _parse(path, block, start, version, after + 2, after)
 
 
 def _evening_start(data: mmap.mmap, start: int, size: int, gap: float) -> int:
@@ -345,12 +361,13 @@ def _trusted_from(contents: JournalContents) -> bool:
     return True
 
 
-def _parse(path: Path, data: mmap.mmap, start: int, size: int, version: int,
-           first_line: int | None) -> JournalContents:
-    """The events of the lines from byte ``start`` on (``first_line``: its line number;
-    None: a game's start, numbered by its event number)."""
-    contents = JournalContents(format=version, before=-1)
-    block = bytes(data[start:size])
+def _parse(path: Path, block: bytes, start: int, version: int, first_line: int | None,
+           after: int = 0) -> JournalContents:
+    """The events of the lines of ``block``, which starts at byte ``start`` of the file
+    (``first_line``: its line number; None: a game's start, numbered by its event number;
+    ``after``: the events before it)."""
+    contents = JournalContents(format=version, before=-1, skipped=after)
+    size = start + len(block)
     lines = block.split(b"\n")
     offset = start
     if lines and lines[-1]:
@@ -379,6 +396,8 @@ def _parse(path: Path, data: mmap.mmap, start: int, size: int, version: int,
         number += 1
     if first_line is not None:
         contents.before = 0
+    contents.end = (contents.problem_offset if contents.problem else
+                    contents.torn_offset if contents.torn_tail else size)
     return contents
 
 

@@ -34,7 +34,13 @@ from dataclasses import replace
 from pathlib import Path
 
 from tablekit.game.events import BadEvent, Event, GameStarted, HandStarted, Redo, Undo
-from tablekit.game.journal import Journal, salvage_journal, salvage_tail
+from tablekit.game.journal import (
+    Journal,
+    JournalContents,
+    read_added,
+    salvage_journal,
+    salvage_tail,
+)
 from tablekit.game.recovery import recover
 from tablekit.game.reducer import apply, replay
 from tablekit.game.state import TableState
@@ -92,21 +98,85 @@ def replay_checked(events: Sequence[Event], joins: Sequence[bool], skipped: int 
     return probe, None
 
 
-def current_state(path: Path) -> TableState:
-    """The table at the end of the journal ``path``, read from its last game and never
-    written to (a damaged or refused line: the table before it).
+class JournalFollower:
+    """The table at the end of a journal that another process keeps writing (the running
+    game's, for its web page), followed line by line: the last game is read once, then
+    only the lines added since; a journal cut back, replaced or changed where it was read
+    is read again from its last game.
 
     >>> import tempfile, pathlib
     >>> from tablekit.game.events import GameStarted, HandStarted
     >>> path = pathlib.Path(tempfile.mkdtemp()) / "game.jsonl"
-    >>> game = Session.open(path)
-    >>> _ = game.submit(GameStarted()), game.submit(HandStarted()), game.undo()
-    >>> current_state(path) == game.state, current_state(path).phase.value
-    (True, 'hand over')
+    >>> game, follower = Session.open(path), JournalFollower(path)
+    >>> follower.state().phase.value
+    'not started'
+    >>> _ = game.submit(GameStarted()), game.submit(HandStarted())
+    >>> follower.state() == game.state, follower.state().phase.value
+    (True, 'hand in play')
     """
-    contents = salvage_tail(path)
-    return replay_checked(contents.events, contents.joins, contents.skipped,
-                          contents.before)[0].state
+
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path)
+        self._game: Session | None = None
+        self._file: tuple[int, int] = (0, 0)  # the file's device and inode
+        self._end = 0                         # where the lines read end
+        self._last = b""                      # the last line read, checked before going on
+
+    def state(self) -> TableState:
+        """The table now (a new game's when there is no journal yet)."""
+        try:
+            info = self.path.stat()
+        except OSError:
+            self._game = None
+            return TableState.new()
+        same = (info.st_dev, info.st_ino) == self._file and info.st_size >= self._end
+        if self._game is None or not same or not self._unchanged():
+            self._read_again((info.st_dev, info.st_ino))
+        elif info.st_size > self._end:
+            self._read_added()
+        return self._game.state if self._game is not None else TableState.new()
+
+    def _unchanged(self) -> bool:
+        """The last line read is still where it was."""
+        try:
+            with self.path.open("rb") as handle:
+                handle.seek(self._end - len(self._last))
+                return handle.read(len(self._last)) == self._last
+        except OSError:
+            return False
+
+    def _read_again(self, file: tuple[int, int]) -> None:
+        contents = salvage_tail(self.path)
+        self._game, refused = replay_checked(contents.events, contents.joins,
+                                             contents.skipped, contents.before)
+        self._file = file
+        self._settle(contents, refused)
+
+    def _read_added(self) -> None:
+        assert self._game is not None
+        contents = read_added(self.path, self._end, self._game.length)
+        refused = None
+        for index, (event, joined) in enumerate(zip(contents.events, contents.joins,
+                                                    strict=True)):
+            try:
+                self._game.submit(event, joined)
+            except Exception as error:  # a line the game refuses: wait for it to be cut
+                refused = index, str(error)
+                break
+        self._settle(contents, refused)
+
+    def _settle(self, contents: JournalContents, refused: tuple[int, str] | None) -> None:
+        """Remember where the lines taken end (before a refused one)."""
+        self._end = contents.offsets[refused[0]] if refused is not None else contents.end
+        taken = len(contents.events) if refused is None else refused[0]
+        if taken:
+            start = contents.offsets[taken - 1]
+            try:
+                with self.path.open("rb") as handle:
+                    handle.seek(start)
+                    self._last = handle.read(self._end - start)
+            except OSError:
+                self._last = b""
 
 
 class _NoJournal:
@@ -284,6 +354,8 @@ class Session:
 
     def last_action(self) -> tuple[Event, ...]:
         """The events of the action UNDO would take back now."""
+        if not self._active:
+            return ()
         size = self._last_sizes(1)
         return tuple(self._events[i] for i in self._active[len(self._active) - size:])
 

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from tablekit.errors import TablekitError
-from tablekit.game.session import current_state
+from tablekit.game.session import JournalFollower
 from tablekit.game.state import TableState
 from tablekit.web.snapshot import evening_snapshot, league_snapshot, table_snapshot
 
@@ -45,6 +45,7 @@ class JournalSource:
         self._lock = threading.Lock()
         self._stamp: tuple = ()
         self._snapshot: dict[str, Any] = {}
+        self._follower = JournalFollower(self.journal)
         self.version = 0
 
     def current(self) -> tuple[int, dict[str, Any]]:
@@ -67,7 +68,7 @@ class JournalSource:
         state = TableState.new()
         # a journal caught mid-write is read again at its next change
         with contextlib.suppress(TablekitError):
-            state = current_state(self.journal)
+            state = self._follower.state()
         return table_snapshot(state)
 
     def _records(self) -> dict[str, Any]:
