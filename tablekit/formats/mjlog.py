@@ -43,6 +43,7 @@ SKIPPED_TAGS = frozenset({"GO", "UN", "TAIKYOKU", "SHUFFLE", "BYE"})
 """Header tags (read separately), the shuffle seed, disconnections and reconnections."""
 RYUUKYOKU_KINDS = frozenset({"yao9", "reach4", "ron3", "kan4", "kaze4", "nm"})
 _MOVE = re.compile(r"([TUVWDEFG])(\d+)")
+_MOVE_SEATS = {letter: i % 4 for i, letter in enumerate(DRAW_TAGS + DISCARD_TAGS)}
 
 
 @dataclass(frozen=True)
@@ -387,7 +388,7 @@ class _Reader:
         return parser(el, self.players)
 
     def _move(self, letter: str, tile: int) -> Draw | Discard:
-        seat = (DRAW_TAGS + DISCARD_TAGS).index(letter) % 4
+        seat = _MOVE_SEATS[letter]
         if seat >= self.players:
             raise InvalidRecord(f"seat {seat} moves in a {self.players}-player game")
         if letter in DRAW_TAGS:
