@@ -44,6 +44,9 @@ SKIPPED_TAGS = frozenset({"GO", "UN", "TAIKYOKU", "SHUFFLE", "BYE"})
 RYUUKYOKU_KINDS = frozenset({"yao9", "reach4", "ron3", "kan4", "kaze4", "nm"})
 _MOVE = re.compile(r"([TUVWDEFG])(\d+)")
 _MOVE_SEATS = {letter: i % 4 for i, letter in enumerate(DRAW_TAGS + DISCARD_TAGS)}
+_MOVE_TAGS = {f"{letter}{tile}": (letter, tile) for letter in _MOVE_SEATS for tile in range(136)}
+"""Every draw or discard tag as Tenhou writes it (``T52``, ``D0``): its letter and 136-id, read
+once here rather than for each of the ~100 moves of a hand (others go through ``_MOVE``)."""
 
 
 @dataclass(frozen=True)
@@ -375,6 +378,9 @@ class _Reader:
             raise InvalidRecord(f"tag {index} <{el.tag}>: {err}") from err
 
     def _event(self, el: ET.Element) -> MjlogEvent | None:
+        known_move = _MOVE_TAGS.get(el.tag)
+        if known_move is not None:
+            return self._move(*known_move)
         if el.tag in SKIPPED_TAGS:
             return None
         move = _MOVE.fullmatch(el.tag)

@@ -125,14 +125,14 @@ def _import_hand(chunk: list) -> ImportedHand:
     draw = None
     kan_by: int | None = None
     for item in chunk[1:]:
-        if isinstance(item, mjlog.Agari):
+        if isinstance(item, mjlog.Draw):  # the commonest first
+            events.append(Draw(item.seat, _tile(item.tile), rinshan=kan_by == item.seat))
+            kan_by = None
+        elif isinstance(item, mjlog.Agari):
             wins.append(item)
         elif isinstance(item, mjlog.Ryuukyoku):
             draw = item
             events.append(_draw_event(item, events))
-        elif isinstance(item, mjlog.Draw):
-            events.append(Draw(item.seat, _tile(item.tile), rinshan=kan_by == item.seat))
-            kan_by = None
         else:
             converted = _turn_event(item)
             if converted is not None:
