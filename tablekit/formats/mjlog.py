@@ -43,6 +43,10 @@ SKIPPED_TAGS = frozenset({"GO", "UN", "TAIKYOKU", "SHUFFLE", "BYE"})
 """Header tags (read separately), the shuffle seed, disconnections and reconnections."""
 RYUUKYOKU_KINDS = frozenset({"yao9", "reach4", "ron3", "kan4", "kaze4", "nm"})
 _MOVE = re.compile(r"([TUVWDEFG])(\d+)")
+_MOVE_SEATS = {letter: i % 4 for i, letter in enumerate(DRAW_TAGS + DISCARD_TAGS)}
+_MOVE_TAGS = {f"{letter}{tile}": (letter, tile) for letter in _MOVE_SEATS for tile in range(136)}
+"""Every draw or discard tag as Tenhou writes it (``T52``, ``D0``): its letter and 136-id, read
+once here rather than for each of the ~100 moves of a hand (others go through ``_MOVE``)."""
 
 
 @dataclass(frozen=True)
@@ -374,6 +378,9 @@ class _Reader:
             raise InvalidRecord(f"tag {index} <{el.tag}>: {err}") from err
 
     def _event(self, el: ET.Element) -> MjlogEvent | None:
+        known_move = _MOVE_TAGS.get(el.tag)
+        if known_move is not None:
+            return self._move(*known_move)
         if el.tag in SKIPPED_TAGS:
             return None
         move = _MOVE.fullmatch(el.tag)
@@ -387,7 +394,7 @@ class _Reader:
         return parser(el, self.players)
 
     def _move(self, letter: str, tile: int) -> Draw | Discard:
-        seat = (DRAW_TAGS + DISCARD_TAGS).index(letter) % 4
+        seat = _MOVE_SEATS[letter]
         if seat >= self.players:
             raise InvalidRecord(f"seat {seat} moves in a {self.players}-player game")
         if letter in DRAW_TAGS:

@@ -51,6 +51,8 @@ MELD_KINDS: dict[str, MeldKind] = {
     "chi": "chi", "pon": "pon", "daiminkan": "kan", "ankan": "ankan",
     "shouminkan": "shouminkan"}
 
+_TILES_136 = tuple(Tile.from_136(i) for i in range(136))
+
 
 class UnsupportedGame(TablekitError, ValueError):
     """A record tablekit does not replay (yet), with the reason."""
@@ -118,19 +120,19 @@ def _split_hands(events: tuple) -> list[list]:
 
 def _import_hand(chunk: list) -> ImportedHand:
     init = chunk[0]
-    events: list[Event] = [HandStarted(Tile.from_136(init.dora_indicator))]
+    events: list[Event] = [HandStarted(_tile(init.dora_indicator))]
     wins: list[mjlog.Agari] = []
     draw = None
     kan_by: int | None = None
     for item in chunk[1:]:
-        if isinstance(item, mjlog.Agari):
+        if isinstance(item, mjlog.Draw):  # the commonest first
+            events.append(Draw(item.seat, _tile(item.tile), rinshan=kan_by == item.seat))
+            kan_by = None
+        elif isinstance(item, mjlog.Agari):
             wins.append(item)
         elif isinstance(item, mjlog.Ryuukyoku):
             draw = item
             events.append(_draw_event(item, events))
-        elif isinstance(item, mjlog.Draw):
-            events.append(Draw(item.seat, Tile.from_136(item.tile), rinshan=kan_by == item.seat))
-            kan_by = None
         else:
             converted = _turn_event(item)
             if converted is not None:
@@ -145,11 +147,11 @@ def _import_hand(chunk: list) -> ImportedHand:
 
 def _turn_event(item: object) -> Event | None:
     if isinstance(item, mjlog.Discard):
-        return Discard(item.seat, Tile.from_136(item.tile), tsumogiri=item.tsumogiri)
+        return Discard(item.seat, _tile(item.tile), tsumogiri=item.tsumogiri)
     if isinstance(item, mjlog.Reach):
         return RiichiDeclared(item.seat) if item.step == 1 else None
     if isinstance(item, mjlog.NewDora):
-        return DoraRevealed(Tile.from_136(item.tile))
+        return DoraRevealed(_tile(item.tile))
     if isinstance(item, mjlog.Call):
         return _call(item.meld)
     return None
@@ -158,21 +160,30 @@ def _turn_event(item: object) -> Event | None:
 def _call(meld: mjlog.MjlogMeld) -> Call:
     if meld.kind not in MELD_KINDS:
         raise UnsupportedGame(f"meld kind {meld.kind} is not supported")
-    called = Tile.from_136(meld.called) if meld.called is not None else None
+    called = _tile(meld.called) if meld.called is not None else None
     if meld.kind == "shouminkan" and meld.added is not None:
-        called = Tile.from_136(meld.added)
+        called = _tile(meld.added)
     return Call(meld.who, MELD_KINDS[meld.kind],
-                tuple(Tile.from_136(t) for t in meld.tiles), called, meld.from_seat)
+                tuple(_tile(t) for t in meld.tiles), called, meld.from_seat)
 
 
 def _won(wins: list[mjlog.Agari]) -> Won:
     first = wins[0]
-    winners = tuple(WinnerHand(w.who, tuple(Tile.from_136(t) for t in w.hand),
-                               Tile.from_136(w.win_tile)) for w in wins)
+    winners = tuple(WinnerHand(w.who, tuple(_tile(t) for t in w.hand),
+                               _tile(w.win_tile)) for w in wins)
     from_seat = None if first.who == first.from_who else first.from_who
     with_ura = [w.ura for w in wins if w.ura]  # a winner without riichi shows no ura
-    ura = tuple(Tile.from_136(t) for t in (with_ura[0] if with_ura else ()))
+    ura = tuple(_tile(t) for t in (with_ura[0] if with_ura else ()))
     return Won(winners, from_seat, ura)
+
+
+def _tile(tile_id: int) -> Tile:
+    """``Tile.from_136`` read from a table: an import makes one for every draw and discard.
+
+    >>> _tile(16), _tile(17)
+    (Tile('0m'), Tile('5m'))
+    """
+    return _TILES_136[tile_id] if 0 <= tile_id < 136 else Tile.from_136(tile_id)
 
 
 def _draw_event(item: mjlog.Ryuukyoku, events: list[Event]) -> Event:

@@ -9,7 +9,7 @@ tests and the fault benchmark run.
 
 from __future__ import annotations
 
-from tablekit.game.state import LIVE_WALL, SEATS, Phase, TableState
+from tablekit.game.state import KINDS, LIVE_WALL, SEATS, Phase, TableState
 
 FROM_HAND = {"chi": 2, "pon": 2, "kan": 3, "ankan": 4, "shouminkan": 3}
 
@@ -20,9 +20,12 @@ def broken(state: TableState) -> list[str]:
     if state.phase is not Phase.NOT_STARTED and (
             state.total_points != state.rules.start_points * SEATS):
         problems.append(f"points plus deposits are {state.total_points:,}")
-    over = [k for k, n in state.visible_kinds().items() if n > 4]
+    visible = state.visible_kinds()
+    over = [k for k, n in visible.items() if n > 4]
     if over:
         problems.append(f"more than four of kind {over} showing")
+    if state.kind_counts() != tuple(visible[k] for k in range(KINDS)):
+        problems.append("the reducer's running count of kinds showing is not a recount")
     if not 0 <= state.wall <= LIVE_WALL or state.sticks < 0:
         problems.append(f"wall {state.wall}, sticks {state.sticks}")
     if state.phase is Phase.HAND_IN_PLAY and state.tracked:

@@ -12,8 +12,6 @@ leftover riichi sticks to first place, then oka and uma, rounded as the rules sa
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from tablekit.game.state import (
     SEATS,
     HandResult,
@@ -22,6 +20,7 @@ from tablekit.game.state import (
     ResultKind,
     Standing,
     TableState,
+    evolve,
     seat_name,
 )
 from tablekit.rules.standings import game_points, placing
@@ -36,17 +35,17 @@ def finish_hand(state: TableState, result: HandResult, dealer_continues: bool,
     if penalty_seat is not None:
         state = add_penalty(state, penalty_seat, state.rules.chombo_penalty, "chombo")
     played = _hand_index(state)
-    state = replace(state, scores=scores, result=result, phase=Phase.HAND_OVER, turn=None,
-                    sticks=0 if sticks_taken else state.sticks)
+    state = evolve(state, scores=scores, result=result, phase=Phase.HAND_OVER, turn=None,
+                   sticks=0 if sticks_taken else state.sticks)
     if replay_hand:
         return state
     if dealer_continues:
-        state = replace(state, honba=state.honba + 1)
+        state = evolve(state, honba=state.honba + 1)
     else:
         number = state.hand_number + 1
-        state = replace(state, round_wind=state.round_wind + number // SEATS,
-                        hand_number=number % SEATS,
-                        honba=0 if result.kind == ResultKind.WIN else state.honba + 1)
+        state = evolve(state, round_wind=state.round_wind + number // SEATS,
+                       hand_number=number % SEATS,
+                       honba=0 if result.kind == ResultKind.WIN else state.honba + 1)
     may_stop = (result.kind == ResultKind.WIN and state.rules.agari_yame) or (
         result.kind == ResultKind.EXHAUSTIVE_DRAW and state.rules.tenpai_yame)
     reason = _end_reason(state, played, dealer_continues, dealer_may_stop=may_stop)
@@ -63,7 +62,7 @@ def add_penalty(state: TableState, seat: int, points: int, reason: str,
     penalties = list(state.penalties)
     for entry in entries:
         penalties[entry.seat] += entry.points
-    return replace(state, penalties=tuple(penalties), ledger=(*state.ledger, *entries))
+    return evolve(state, penalties=tuple(penalties), ledger=(*state.ledger, *entries))
 
 
 def _hand_index(state: TableState) -> int:
@@ -130,6 +129,6 @@ def final_standings(state: TableState, reason: str) -> TableState:
     points = game_points(scores, rules, state.first_dealer, state.penalties)
     standings = [Standing(seat, rank + 1, scores[seat], points[seat])
                  for rank, seat in enumerate(order)]
-    return replace(state, scores=tuple(scores), sticks=sticks, phase=Phase.GAME_OVER,
-                   standings=tuple(standings), end_reason=reason,
-                   leftover_sticks=state.sticks - sticks)
+    return evolve(state, scores=tuple(scores), sticks=sticks, phase=Phase.GAME_OVER,
+                  standings=tuple(standings), end_reason=reason,
+                  leftover_sticks=state.sticks - sticks)

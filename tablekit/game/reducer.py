@@ -18,7 +18,6 @@ tablekit.game.events.BadEvent: discard by North (9m): it is South's turn to draw
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import replace
 from typing import Any
 
 from tablekit.errors import InvalidHand, InvalidTile
@@ -50,6 +49,7 @@ from tablekit.game.state import (
     PondTile,
     ResultKind,
     TableState,
+    evolve,
     seat_name,
 )
 from tablekit.game.wins import score_won
@@ -71,7 +71,7 @@ def apply(state: TableState, event: Event) -> TableState:
         new = handler(state, event)
     except (BadEvent, InvalidHand, InvalidTile) as error:  # e.g. a second red five at a win
         raise BadEvent(f"{_describe(event, state)}: {error}") from None
-    return replace(new, events=state.events + 1)
+    return evolve(new, events=state.events + 1)
 
 
 def replay(events: Iterable[Event], state: TableState | None = None) -> TableState:
@@ -118,15 +118,15 @@ def _game_started(state: TableState, event: GameStarted) -> TableState:
     _need_phase(state, event, Phase.NOT_STARTED, Phase.GAME_OVER)
     _need_seat(event, event.first_dealer)
     new = TableState.new(event.rules, event.names, event.first_dealer)
-    return replace(new, phase=Phase.HAND_OVER)
+    return evolve(new, phase=Phase.HAND_OVER)
 
 
 def _hand_started(state: TableState, event: HandStarted) -> TableState:
     _need_phase(state, event, Phase.HAND_OVER)
     fresh = TableState.new(state.rules)
-    return replace(
-        state, phase=Phase.HAND_IN_PLAY, seats=fresh.seats, dora=(() if event.dora is None
-                                                                  else (event.dora,)),
+    return evolve(
+        state, phase=Phase.HAND_IN_PLAY, seats=fresh.seats,
+        dora=() if event.dora is None else (event.dora,),
         wall=fresh.wall, turn=state.dealer, to_draw=True, last_discard=None,
         pending_riichi=None, last_draw_rinshan=False, kan_draw=False, chankan_tile=None,
         interrupted=False, kans=0, result=None, tracked=event.tracked)
@@ -153,10 +153,10 @@ def _draw(state: TableState, event: Draw) -> TableState:
     state = _settle_riichi(state)
     if event.rinshan:  # an added kan breaks ippatsu only once nobody robbed it
         state = _break_ippatsu(state)
-    seat = state.seats[event.seat]
-    state = state.with_seat(event.seat, draws=seat.draws + 1)
-    return replace(state, wall=state.wall - 1, to_draw=False, last_draw_rinshan=event.rinshan,
-                   kan_draw=False, chankan_tile=None, last_discard=None)
+    seats = state.seats_with(event.seat, draws=state.seats[event.seat].draws + 1)
+    return state.showing(seats=seats, wall=state.wall - 1, to_draw=False,
+                         last_draw_rinshan=event.rinshan, kan_draw=False, chankan_tile=None,
+                         last_discard=None)
 
 
 def _discard(state: TableState, event: Discard) -> TableState:
@@ -168,11 +168,13 @@ def _discard(state: TableState, event: Discard) -> TableState:
     seat = state.seats[event.seat]
     riichi_tile = seat.riichi_declared and not seat.riichi and state.pending_riichi is None
     pond = (*seat.pond, PondTile(event.tile, riichi=riichi_tile, tsumogiri=event.tsumogiri))
-    state = state.with_seat(event.seat, pond=pond, ippatsu=seat.ippatsu and not seat.riichi)
+    seats = state.seats_with(event.seat, pond=pond, ippatsu=seat.ippatsu and not seat.riichi)
+    state = state.showing((event.tile.kind,), seats=seats, turn=(event.seat + 1) % SEATS,
+                          to_draw=True, last_discard=(event.seat, event.tile),
+                          last_draw_rinshan=False,
+                          pending_riichi=event.seat if riichi_tile else state.pending_riichi)
     _check_counts(state, event)
-    return replace(state, turn=(event.seat + 1) % SEATS, to_draw=True,
-                   last_discard=(event.seat, event.tile), last_draw_rinshan=False,
-                   pending_riichi=event.seat if riichi_tile else state.pending_riichi)
+    return state
 
 
 def _correct(state: TableState, event: DiscardCorrected) -> TableState:
@@ -185,11 +187,11 @@ def _correct(state: TableState, event: DiscardCorrected) -> TableState:
     old = pond[event.index]
     if old.claimed:
         raise _refuse(event, "a claimed discard is corrected in its meld, not in the pond")
-    fixed = (*pond[:event.index], replace(old, tile=event.tile), *pond[event.index + 1:])
-    state = state.with_seat(event.seat, pond=fixed)
+    fixed = (*pond[:event.index], evolve(old, tile=event.tile), *pond[event.index + 1:])
+    state = state.with_seat(event.seat, (event.tile.kind,), (old.tile.kind,), pond=fixed)
     _check_counts(state, event)
     if state.last_discard == (event.seat, old.tile) and event.index == len(pond) - 1:
-        state = replace(state, last_discard=(event.seat, event.tile))
+        state = evolve(state, last_discard=(event.seat, event.tile))
     return state
 
 
@@ -225,7 +227,7 @@ def _untracked_riichi(state: TableState, event: RiichiDeclared) -> TableState:
         raise _refuse(event, "this seat is already in riichi")
     if state.scores[event.seat] < state.rules.riichi_deposit:
         raise _refuse(event, f"needs {state.rules.riichi_deposit:,} points for the stick")
-    state = replace(state, pending_riichi=event.seat)
+    state = evolve(state, pending_riichi=event.seat)
     return _settle_riichi(state.with_seat(event.seat, riichi_declared=True))
 
 
@@ -237,7 +239,7 @@ def _settle_riichi(state: TableState) -> TableState:
     scores = list(state.scores)
     scores[seat_index] -= state.rules.riichi_deposit
     state = state.with_seat(seat_index, riichi=True, ippatsu=True)
-    return replace(state, scores=tuple(scores), sticks=state.sticks + 1, pending_riichi=None)
+    return evolve(state, scores=tuple(scores), sticks=state.sticks + 1, pending_riichi=None)
 
 
 # -- calls and dora ------------------------------------------------------------------------
@@ -254,7 +256,7 @@ def _call(state: TableState, event: Call) -> TableState:
     if event.kind != "shouminkan":
         state = _break_ippatsu(state)
     _check_counts(state, event)
-    return replace(state, interrupted=True)
+    return evolve(state, interrupted=True)
 
 
 def _claim(state: TableState, event: Call, meld: Meld) -> TableState:
@@ -275,12 +277,13 @@ def _claim(state: TableState, event: Call, meld: Meld) -> TableState:
             raise _refuse(event, reason)
     state = _settle_riichi(state)
     pond = state.seats[discarder].pond
-    state = state.with_seat(discarder, pond=(*pond[:-1], replace(pond[-1], claimed=True)))
+    state = state.with_seat(discarder, removed=(pond[-1].tile.kind,),
+                            pond=(*pond[:-1], evolve(pond[-1], claimed=True)))
     seat = state.seats[event.seat]
     is_kan = event.kind == "kan"
-    state = state.with_seat(event.seat, melds=(*seat.melds, meld))
-    return replace(state, turn=event.seat, to_draw=is_kan, kan_draw=is_kan, last_discard=None,
-                   kans=state.kans + is_kan)
+    state = state.with_seat(event.seat, _kinds(meld), melds=(*seat.melds, meld))
+    return evolve(state, turn=event.seat, to_draw=is_kan, kan_draw=is_kan, last_discard=None,
+                  kans=state.kans + is_kan)
 
 
 def _own_kan(state: TableState, event: Call, meld: Meld) -> TableState:
@@ -288,6 +291,7 @@ def _own_kan(state: TableState, event: Call, meld: Meld) -> TableState:
         raise _refuse(event, "a closed or added kan is declared after drawing")
     seat = state.seats[event.seat]
     melds = seat.melds
+    removed: tuple[int, ...] = ()
     if event.kind == "shouminkan":
         kind = event.tiles[0].kind
         pons = [i for i, m in enumerate(melds) if m.kind == "pon" and m.tiles[0].kind == kind]
@@ -296,25 +300,31 @@ def _own_kan(state: TableState, event: Call, meld: Meld) -> TableState:
                                  f"{event.tiles[0].plain_code}")
         old = melds[pons[0]]
         meld = Meld("shouminkan", meld.tiles, old.from_seat, old.called)
+        removed = _kinds(old)
         melds = (*melds[:pons[0]], meld, *melds[pons[0] + 1:])
     else:
         melds = (*melds, meld)
-    state = state.with_seat(event.seat, melds=melds)
+    state = state.with_seat(event.seat, _kinds(meld), removed, melds=melds)
     chankan = event.tiles[0].plain if event.kind == "shouminkan" else None
-    return replace(state, to_draw=True, kan_draw=True, kans=state.kans + 1,
-                   chankan_tile=chankan, last_discard=None)
+    return evolve(state, to_draw=True, kan_draw=True, kans=state.kans + 1,
+                  chankan_tile=chankan, last_discard=None)
+
+
+def _kinds(meld: Meld) -> tuple[int, ...]:
+    return tuple(t.kind for t in meld.tiles)
 
 
 def _break_ippatsu(state: TableState) -> TableState:
-    seats = tuple(replace(s, ippatsu=False) for s in state.seats)
-    return replace(state, seats=seats)
+    if not any(s.ippatsu for s in state.seats):
+        return state
+    return state.showing(seats=tuple(evolve(s, ippatsu=False) for s in state.seats))
 
 
 def _dora(state: TableState, event: DoraRevealed) -> TableState:
     _need_phase(state, event, Phase.HAND_IN_PLAY, Phase.HAND_OVER)
     if len(state.dora) >= 5:
         raise _refuse(event, "five dora indicators are already showing")
-    state = replace(state, dora=(*state.dora, event.indicator))
+    state = state.showing((event.indicator.kind,), dora=(*state.dora, event.indicator))
     _check_counts(state, event)
     return state
 
@@ -324,16 +334,17 @@ def _correct_dora(state: TableState, event: DoraCorrected) -> TableState:
     if not 0 <= event.index < len(state.dora):
         raise _refuse(event, f"there is no dora indicator number {event.index + 1}")
     dora = list(state.dora)
-    dora[event.index] = event.tile
-    state = replace(state, dora=tuple(dora))
+    old, dora[event.index] = dora[event.index], event.tile
+    state = state.showing((event.tile.kind,), (old.kind,), dora=tuple(dora))
     _check_counts(state, event)
     return state
 
 
 def _check_counts(state: TableState, event: Event) -> None:
     """At most four of a kind can be visible on the table."""
-    over = [Tile(k).plain_code for k, n in sorted(state.visible_kinds().items()) if n > 4]
-    if over:
+    counts = state.kind_counts()
+    if max(counts) > 4:
+        over = [Tile(k).plain_code for k, n in enumerate(counts) if n > 4]
         raise _refuse(event, f"more than four {', '.join(over)} would be on the table")
 
 
@@ -345,7 +356,7 @@ def _won(state: TableState, event: Won) -> TableState:
         _need_seat(event, seat)
     wins, deltas, riichi_returned = score_won(state, event)  # its refusals name the seats
     if riichi_returned:
-        state = replace(state, pending_riichi=None)
+        state = evolve(state, pending_riichi=None)
     result = HandResult(ResultKind.WIN, tuple(deltas), wins=wins, detail=_label(state))
     dealer_won = any(w.seat == state.dealer for w in wins)
     return finish_hand(state, result, dealer_continues=dealer_won, sticks_taken=True)
@@ -395,7 +406,7 @@ def _abortive(state: TableState, event: AbortiveDraw) -> TableState:
     if event.kind != "triple_ron":
         state = _settle_riichi(state)
     else:
-        state = replace(state, pending_riichi=None)
+        state = evolve(state, pending_riichi=None)
     result = HandResult(ResultKind.ABORTIVE_DRAW, (0,) * SEATS, detail=event.kind.replace("_", " "))
     return finish_hand(state, result, dealer_continues=True)
 
@@ -413,7 +424,7 @@ def _chombo(state: TableState, event: Chombo) -> TableState:
                 pays = round_up(4000 if state.dealer in (event.seat, payer_to) else 2000)
                 deltas[event.seat] -= pays
                 deltas[payer_to] += pays
-    state = replace(state, sticks=state.sticks - len(refunds), pending_riichi=None)
+    state = evolve(state, sticks=state.sticks - len(refunds), pending_riichi=None)
     result = HandResult(ResultKind.CHOMBO, tuple(deltas), detail=seat_name(state, event.seat))
     state = finish_hand(state, result, dealer_continues=True, replay_hand=True,
                         penalty_seat=None if state.rules.chombo == "mangan" else event.seat)

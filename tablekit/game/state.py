@@ -8,8 +8,10 @@
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field, replace
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from enum import Enum, StrEnum
+from typing import NamedTuple, TypeVar
 
 from tablekit.rules.hand import WINDS, Meld
 from tablekit.rules.presets import TENHOU, Rules
@@ -18,6 +20,36 @@ from tablekit.tiles import WIND_NAMES, Tile
 
 SEATS = 4
 LIVE_WALL = 70  # 136 tiles - 14 dead wall - 4 x 13 dealt
+KINDS = 34
+
+Frozen = TypeVar("Frozen")
+
+
+def evolve(obj: Frozen, **changes: object) -> Frozen:
+    """``dataclasses.replace`` for the frozen states of this module, without its cost (no
+    ``__init__`` call): a copy of ``obj`` with ``changes``. The reducer makes a few per event.
+
+    >>> seat = evolve(SeatState(draws=1), riichi=True)
+    >>> seat == SeatState(draws=1, riichi=True), seat.draws
+    (True, 1)
+    >>> evolve(SeatState(), draw=2)
+    Traceback (most recent call last):
+    ...
+    TypeError: SeatState has no field draw
+    """
+    return _evolved(obj, changes)
+
+
+def _evolved(obj: Frozen, changes: dict[str, object]) -> Frozen:
+    fields = obj.__dict__
+    values = fields.copy()
+    values.update(changes)
+    if len(values) != len(fields):  # every field is in __dict__: a new key is no field
+        unknown = ", ".join(sorted(changes.keys() - fields.keys()))
+        raise TypeError(f"{type(obj).__name__} has no field {unknown}")
+    new = object.__new__(type(obj))
+    object.__setattr__(new, "__dict__", values)  # frozen: the fields are set once, here
+    return new
 
 
 class Phase(Enum):
@@ -106,6 +138,15 @@ class Standing:
     score: float  # (points - return points) / 1000 + uma (+ oka for first)
 
 
+class Tally(NamedTuple):
+    """The count of each kind showing (34 numbers), valid for the very ``seats`` and ``dora``
+    tuples it names: a state copied with other ones (``dataclasses.replace``) recounts."""
+
+    seats: tuple[SeatState, ...]
+    dora: tuple[Tile, ...]
+    counts: tuple[int, ...]
+
+
 @dataclass(frozen=True)
 class TableState:
     """Everything on the table: points, winds, counters, ponds, melds and the last result."""
@@ -139,6 +180,8 @@ class TableState:
     leftover_sticks: int = 0  # riichi sticks handed to first place at the end
     end_reason: str = ""
     events: int = field(default=0, compare=False)
+    # The kinds showing (see kind_counts), kept by the reducer for these seats and dora:
+    tally: Tally | None = field(default=None, compare=False, repr=False)
 
     @classmethod
     def new(cls, rules: Rules = TENHOU, names: tuple[str, ...] = (), first_dealer: int = 0
@@ -171,17 +214,56 @@ class TableState:
 
     def visible_kinds(self) -> Counter[int]:
         """How many of each kind lie face up outside the hands: dora indicators, discards
-        not claimed, melds (a kind can show at most four times)."""
+        not claimed, melds (a kind can show at most four times). Counted afresh."""
         visible: Counter[int] = Counter(t.kind for t in self.dora)
         for seat in self.seats:
             visible.update(p.tile.kind for p in seat.pond if not p.claimed)
             visible.update(t.kind for m in seat.melds for t in m.tiles)
         return visible
 
-    def with_seat(self, seat: int, **changes: object) -> TableState:
+    def kind_counts(self) -> tuple[int, ...]:
+        """:meth:`visible_kinds` as 34 counts, kind by kind: the reducer's running tally when
+        it was kept for this state's seats and dora, else a recount.
+
+        >>> shown = TableState.new().showing(added=(27,), dora=(Tile(27),))
+        >>> shown.kind_counts()[27], TableState(TENHOU, dora=(Tile(27),)).kind_counts()[27]
+        (1, 1)
+        """
+        tally = self.tally
+        if tally is not None and tally.seats is self.seats and tally.dora is self.dora:
+            return tally.counts
+        counts = [0] * KINDS
+        for kind in self.visible_kinds().elements():
+            counts[kind] += 1
+        return tuple(counts)
+
+    def showing(self, added: Sequence[int] = (), removed: Sequence[int] = (),
+                **changes: object) -> TableState:
+        """A copy with ``changes`` (to seats and dora among others) that put the kinds
+        ``added`` face up and turn ``removed`` away: the tally follows without a recount."""
+        counts = self.kind_counts()
+        if added or removed:
+            moved = list(counts)
+            for kind in added:
+                moved[kind] += 1
+            for kind in removed:
+                moved[kind] -= 1
+            counts = tuple(moved)
+        changes["tally"] = Tally(changes.get("seats", self.seats), changes.get("dora", self.dora),
+                                 counts)
+        return _evolved(self, changes)
+
+    def with_seat(self, seat: int, added: Sequence[int] = (), removed: Sequence[int] = (),
+                  **changes: object) -> TableState:
+        """A copy with ``changes`` to one seat; ``added`` and ``removed`` as in
+        :meth:`showing` (a new discard or meld shows its kinds)."""
+        return self.showing(added, removed, seats=self.seats_with(seat, **changes))
+
+    def seats_with(self, seat: int, **changes: object) -> tuple[SeatState, ...]:
+        """The seats with ``changes`` to one of them."""
         seats = list(self.seats)
-        seats[seat] = replace(seats[seat], **changes)
-        return replace(self, seats=tuple(seats))
+        seats[seat] = evolve(seats[seat], **changes)
+        return tuple(seats)
 
     def starting_wind(self, seat: int) -> int:
         """0-3: the seat's wind in the game's first hand (the final standings name it so)."""
