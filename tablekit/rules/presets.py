@@ -183,7 +183,8 @@ WRC2025 = dataclasses.replace(
 )
 
 PRESETS: dict[str, Rules] = {r.name: r for r in (TENHOU, EMA2016, WRC2025)}
-LARGEST_FILE = 1 << 20  # bytes: a rules file is a few lines
+LARGEST_FILE = 64 << 10  # bytes: a rules file is a few lines
+LONGEST_LINE = 4000  # characters: tomllib takes quadratic time over a deeply dotted key
 
 
 def with_options(rules: Rules, **options: Any) -> Rules:
@@ -252,8 +253,12 @@ def _read_toml(path: Path) -> dict[str, Any]:
     """The TOML table in ``path`` (a byte-order mark is allowed), or one line saying why not."""
     try:
         if path.stat().st_size > LARGEST_FILE:
-            raise RulesError(f"rules file {path} is over {LARGEST_FILE >> 20} MiB: not rules")
+            raise RulesError(f"rules file {path} is over {LARGEST_FILE >> 10} KiB: not rules")
         text = path.read_bytes().decode("utf-8-sig")
+        for number, line in enumerate(text.splitlines(), 1):
+            if len(line) > LONGEST_LINE:
+                raise RulesError(f"rules file {path}: line {number} is over {LONGEST_LINE:,} "
+                                 "characters")
         return tomllib.loads(text)
     except FileNotFoundError:
         raise RulesError(f"rules file {path} does not exist") from None

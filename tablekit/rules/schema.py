@@ -25,6 +25,7 @@ refused, since they would reach the terminal and the screen as they are:
 
 from __future__ import annotations
 
+import difflib
 import unicodedata
 from typing import Annotated, Any, Literal
 
@@ -160,8 +161,10 @@ def refusal(error: Any) -> str:
         reason = str(ctx.get("error", error["msg"]))
         return f"{field} {reason}" if field else reason
     if kind == "extra_forbidden":
-        known = ", ".join(RulesSchema.model_fields)
-        return f"unknown rule option {field!r} (known: {known})"
+        close = difflib.get_close_matches(field.lower(), RulesSchema.model_fields, 1, 0.7)
+        hint = f"did you mean {close[0]}?" if close else "known: " + ", ".join(
+            RulesSchema.model_fields)
+        return f"unknown rule option {shown(field)} ({hint})"
     if loc[:1] == ("uma",) and (len(loc) == 1 or kind == "missing"):
         return f"uma must be four whole numbers, not {value}"
     if kind == "multiple_of":
