@@ -260,13 +260,15 @@ def _read_toml(path: Path) -> dict[str, Any]:
                 raise RulesError(f"rules file {path}: line {number} is over {LONGEST_LINE:,} "
                                  "characters")
         return tomllib.loads(text)
+    except RulesError:
+        raise
     except FileNotFoundError:
         raise RulesError(f"rules file {path} does not exist") from None
     except OSError as error:
         raise RulesError(f"rules file {one_line(error)}") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
         raise RulesError(f"rules file {path} is not valid TOML: {one_line(error)}") from None
-    except ValueError:  # a number past Python's 4,300 digits
+    except ValueError:  # a number past Python's 4,300 digits (were lines let be longer)
         raise RulesError(f"rules file {path} holds a number too long to read") from None
     except RecursionError:
         raise RulesError(f"rules file {path} is nested too deeply to read") from None
