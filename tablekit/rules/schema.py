@@ -41,6 +41,7 @@ from pydantic import (
     ValidationError,
     model_validator,
 )
+from pydantic_core import PydanticCustomError
 
 from tablekit.errors import RulesError
 
@@ -82,8 +83,15 @@ def Text(longest: int, shortest: int = 1) -> Any:
 
 
 def Points(smallest: int = 0, step: int = 100) -> Any:
-    """A whole number of points from ``smallest`` to :data:`POINTS_LIMIT`, in ``step``s."""
-    return Annotated[StrictInt, Field(ge=smallest, le=POINTS_LIMIT, multiple_of=step)]
+    """A whole number of points from ``smallest`` to :data:`POINTS_LIMIT`, in ``step``s
+    (the range is checked first: a number past it is refused as that, not as a step)."""
+
+    def in_steps(value: int) -> int:
+        if value % step:
+            raise PydanticCustomError("multiple_of", "not a multiple", {"multiple_of": step})
+        return value
+
+    return Annotated[StrictInt, Field(ge=smallest, le=POINTS_LIMIT), AfterValidator(in_steps)]
 
 
 Uma = Annotated[StrictInt, Field(ge=-1000, le=1000)]  # thousands of points by place
