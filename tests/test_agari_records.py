@@ -30,5 +30,5 @@ def test_first_wins_of_the_shared_data_match_tenhou(shared_data):
 def test_a_wrong_rule_is_caught():
     from tablekit.rules import TENHOU, with_options
     records = list(read_records(FIXTURES / "agari_sample.jsonl"))
-    checks = [check_record(r, with_options(TENHOU, honba_value=1000)) for r in records]
+    checks = [check_record(r, with_options(TENHOU, honba_value=600)) for r in records]
     assert any("score changes" in m for c in checks for m in c.mismatches)

@@ -1,9 +1,14 @@
 """The presets differ where their rule books differ; club files override single options."""
 
+import dataclasses
+from pathlib import Path
+
 import pytest
 
 from tablekit.errors import RulesError
 from tablekit.rules import EMA2016, TENHOU, WRC2025, Win, load_rules, score_hand, settle_win
+from tablekit.rules.presets import PRESETS, Rules, rules_from_dict, rules_to_dict
+from tablekit.rules.schema import RulesSchema
 
 RED_FIVE_HAND = Win.parse("234067m234p67899s", win_tile="6s", riichi=True)
 # dealer, East round, East pair, closed triplet, kanchan:
@@ -71,6 +76,51 @@ def test_broken_club_files_are_refused_clearly(tmp_path, text, words):
     club.write_text(text + "\n")
     with pytest.raises(RulesError, match=words):
         load_rules(club)
+
+
+@pytest.mark.parametrize("text, words", [
+    ("uma = [50, 50, 50, 50]", "uma must sum to 0"),
+    ("uma = [true, false, false, false]", r"uma\[0\] must be a whole number, not True"),
+    ("uma = [-20, -10, 10, 20]", "uma must fall from first place to last"),
+    ("honba_value = 7", "honba_value must be a multiple of 300"),
+    ("honba_value = 100", "honba_value must be a multiple of 300"),
+    ("start_points = 0", "start_points must be at least 100"),
+    ("return_points = 20000", r"return_points \(20,000\) cannot be below start_points"),
+    (f"start_points = {(2 ** 63 // 100 + 1) * 100}", "start_points must be at most 1,000,000"),
+    (f"start_points = {'9' * 3900}", "start_points must be at most 1,000,000"),
+    (f"start_points = {'9' * 5000}", "line 1 is over 4,000 characters"),
+    (f"uma = {'[' * 5000}{']' * 5000}", "line 1 is over 4,000 characters"),
+    ("uma = " + "[\n" * 5000 + "]\n" * 5000, "nested too deeply"),
+    (".".join(["a"] * 5000) + " = 1", "line 1 is over 4,000 characters"),
+    ('name = "Thursday\\u001b[2J"', r"name holds a control character \(U\+001B\)"),
+    ('name = "Thursday\\u202e"', "name holds an invisible format character"),
+    ("time_limit = 1.5", "time_limit must be a whole number"),
+    ('notes = "one"', "notes must be a list"),
+    ('base = ["tenhou"]', "is not a preset"),
+])
+def test_nonsense_in_a_club_file_is_one_line_naming_the_option(tmp_path, text, words):
+    club = tmp_path / "club.toml"
+    club.write_text(text + "\n")
+    with pytest.raises(RulesError, match=words) as refused:
+        load_rules(club)
+    assert len(str(refused.value).splitlines()) == 1 and len(str(refused.value)) < 200
+
+
+def test_a_club_file_is_read_with_a_byte_order_mark_and_its_name_in_nfc(tmp_path):
+    club = tmp_path / "club.toml"
+    club.write_bytes("\ufeffname = \"Jose\u0301's\"\nkiriage = true\n".encode())
+    rules = load_rules(club)
+    assert (rules.name, rules.kiriage) == ("José's", True)
+
+
+def test_examples_club_file_and_every_preset_pass_the_schema():
+    for rules in PRESETS.values():
+        assert rules_from_dict(rules_to_dict(rules)) == rules
+    assert load_rules(Path(__file__).parents[1] / "examples" / "club.toml").kiriage
+
+
+def test_the_schema_declares_every_rule_option():
+    assert set(RulesSchema.model_fields) == {f.name for f in dataclasses.fields(Rules)}
 
 
 def test_missing_file_is_named():

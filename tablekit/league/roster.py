@@ -18,34 +18,85 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Annotated
 
+from pydantic import AfterValidator, Field, StrictStr, TypeAdapter, ValidationError
+
+from tablekit.errors import one_line
 from tablekit.league.database import LeagueError
+from tablekit.rules.schema import clean_text, shown
 
 SEATS = 4
 WINDS = ("East", "South", "West", "North")
+LARGEST_ROSTER = 4 << 20  # bytes: some 400,000 names
+
+
+def _no_comma(name: str) -> str:
+    if "," in name:
+        raise ValueError("holds a comma (--players separates names with commas)")
+    return name
+
+
+PlayerName = Annotated[StrictStr, Field(min_length=1, max_length=64),
+                       AfterValidator(clean_text), AfterValidator(_no_comma)]
+NAME = TypeAdapter(PlayerName)
+
+
+def player_name(text: str, where: str) -> str:
+    """``text`` as a player's name (NFC), or :class:`LeagueError` naming ``where``.
+
+    >>> player_name("Jose\u0301", "x") == "José", player_name(" Aki ", "x")
+    (True, 'Aki')
+    >>> player_name("Aki\x1b[2J", "line 3")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    tablekit...LeagueError: line 3: the name 'Aki\\x1b[2J' holds a control character (U+001B)
+    """
+    try:
+        return NAME.validate_python(text.strip())
+    except ValidationError as error:
+        first = error.errors(include_url=False)[0]
+        reason = str(first["ctx"]["error"]) if first["type"] == "value_error" else {
+            "string_too_long": "is over 64 characters"}.get(first["type"], first["msg"].lower())
+        raise LeagueError(f"{where}: the name {shown(text.strip())} {reason}") from None
 
 
 def read_roster(path: Path) -> list[str]:
-    """The names in a roster file, in its order; a name written twice is refused."""
+    """The names in a roster file, in its order (NFC; a byte-order mark is skipped): at
+    least four, none written twice, no control characters."""
     try:
-        lines = Path(path).read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as error:
-        raise LeagueError(f"cannot read the roster {path}: {error}") from None
-    names = [line.split("#", 1)[0].strip() for line in lines]
-    names = [name for name in names if name]
-    twice = sorted({name for name in names if names.count(name) > 1})
-    if twice:
-        raise LeagueError(f"the roster {path} names {', '.join(twice)} twice")
-    return names
+        if Path(path).stat().st_size > LARGEST_ROSTER:
+            raise LeagueError(f"the roster {path} is over {LARGEST_ROSTER >> 20} MiB")
+        text = Path(path).read_bytes().decode("utf-8-sig")
+    except OSError as error:
+        raise LeagueError(f"cannot read the roster: {one_line(error)}") from None
+    except UnicodeDecodeError as error:
+        raise LeagueError(f"the roster {path} is not UTF-8 text ({error.reason} at byte "
+                          f"{error.start})") from None
+    lines: dict[str, int] = {}  # name -> its line
+    for number, line in enumerate(text.split("\n"), 1):
+        name = line.split("#", 1)[0].strip()
+        if not name:
+            continue
+        name = player_name(name, f"the roster {path}, line {number}")
+        if name in lines:
+            raise LeagueError(f"the roster {path} names {name} twice (lines {lines[name]} "
+                              f"and {number})")
+        lines[name] = number
+    if len(lines) < SEATS:
+        raise LeagueError(f"the roster {path} names {len(lines)} player"
+                          f"{'' if len(lines) == 1 else 's'}: a game needs {SEATS}")
+    return list(lines)
 
 
 def choose_players(text: str, roster: Sequence[str] | None = None) -> tuple[str, ...]:
     """Four names typed as ``A, B, C, D`` (seat order, first dealer first), each on the
     roster when there is one."""
-    names = tuple(part.strip() for part in text.split(",") if part.strip())
+    names = tuple(player_name(part, "players") for part in text.split(",") if part.strip())
     if len(names) != SEATS or len(set(names)) != SEATS:
-        raise LeagueError(f"a game needs four different players, not {text!r}")
-    unknown = [name for name in names if roster is not None and name not in roster]
+        raise LeagueError(f"a game needs four different players, not {shown(text, 80)}")
+    known = set(roster) if roster is not None else set(names)
+    unknown = [name for name in names if name not in known]
     if unknown:
         raise LeagueError(f"not on the roster: {', '.join(unknown)}")
     return names

@@ -25,12 +25,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from tablekit.errors import RulesError
-
-Kazoe = Literal["yakuman", "sanbaiman"]
-MultiRon = Literal["all", "double", "head_bump"]
-Length = Literal["hanchan", "tonpuusen"]
-Rounding = Literal["tenhou", "none"]
+from tablekit.errors import RulesError, one_line
+from tablekit.rules.schema import Kazoe, Length, MultiRon, Rounding, check_rules, shown
 
 
 @dataclass(frozen=True)
@@ -187,42 +183,14 @@ WRC2025 = dataclasses.replace(
 )
 
 PRESETS: dict[str, Rules] = {r.name: r for r in (TENHOU, EMA2016, WRC2025)}
-_FIELDS = {f.name: f for f in dataclasses.fields(Rules)}
-_CHOICES = {"kazoe": ("yakuman", "sanbaiman"), "multi_ron": ("all", "double", "head_bump"),
-            "length": ("hanchan", "tonpuusen"), "multi_ron_honba": ("nearest", "each"),
-            "chombo": ("mangan", "penalty", "end_game"), "double_wind_fu": (2, 4),
-            "final_rounding": ("tenhou", "none"),
-            "end_of_time": ("finish_hand", "one_more_hand")}
+LARGEST_FILE = 64 << 10  # bytes: a rules file is a few lines
+LONGEST_LINE = 4000  # characters: tomllib takes quadratic time over a deeply dotted key
 
 
 def with_options(rules: Rules, **options: Any) -> Rules:
-    """A copy of ``rules`` with some options changed, each one checked."""
-    for key, value in options.items():
-        _check_option(key, value, rules.name)
-    if "uma" in options:
-        options["uma"] = tuple(options["uma"])
-    if "notes" in options:
-        options["notes"] = tuple(options["notes"])
-    return dataclasses.replace(rules, **options)
-
-
-def _check_option(key: str, value: Any, where: str) -> None:
-    if key not in _FIELDS:
-        known = ", ".join(sorted(_FIELDS))
-        raise RulesError(f"{where}: unknown rule option {key!r} (known: {known})")
-    expected = type(getattr(TENHOU, key))
-    if key in _CHOICES and value not in _CHOICES[key]:
-        raise RulesError(f"{where}: {key} must be one of {_CHOICES[key]}, not {value!r}")
-    if expected is tuple:
-        if not isinstance(value, (list, tuple)):
-            raise RulesError(f"{where}: {key} must be a list, not {value!r}")
-        if key == "uma" and (len(value) != 4 or not all(isinstance(u, int) for u in value)):
-            raise RulesError(f"{where}: uma must be four whole numbers, not {value!r}")
-        return
-    if not isinstance(value, expected) or (expected is int and isinstance(value, bool)):
-        raise RulesError(f"{where}: {key} must be {expected.__name__}, not {value!r}")
-    if expected is int and value < 0:
-        raise RulesError(f"{where}: {key} cannot be negative ({value})")
+    """A copy of ``rules`` with some options changed, the whole set checked against
+    :class:`~tablekit.rules.schema.RulesSchema`."""
+    return Rules(**check_rules({**rules_to_dict(rules), **options}, rules.name))
 
 
 def rules_to_dict(rules: Rules) -> dict[str, Any]:
@@ -237,11 +205,16 @@ def rules_to_dict(rules: Rules) -> dict[str, Any]:
 
 def rules_from_dict(data: dict[str, Any]) -> Rules:
     """Rules from :func:`rules_to_dict` output, or ``{"base": preset, **overrides}``."""
+    if not isinstance(data, dict):
+        raise RulesError(f"rules must be a table of options, not {shown(data)}")
     data = dict(data)
-    base = data.pop("base", "tenhou")
-    if base not in PRESETS:
-        raise RulesError(f"base {base!r} is not a preset ({', '.join(PRESETS)})")
-    return with_options(PRESETS[base], **data)
+    return with_options(_base(data.pop("base", "tenhou"), "rules"), **data)
+
+
+def _base(name: Any, where: str) -> Rules:
+    if not isinstance(name, str) or name not in PRESETS:
+        raise RulesError(f"{where}: base {shown(name)} is not a preset ({', '.join(PRESETS)})")
+    return PRESETS[name]
 
 
 def load_rules(spec: str | Path | None = None) -> Rules:
@@ -268,17 +241,34 @@ def load_rules(spec: str | Path | None = None) -> Rules:
 
 def rules_from_toml(path: Path) -> Rules:
     """Read a house-rules file: ``base`` (a preset name) plus options to override."""
+    data = _read_toml(path)
+    base = _base(data.pop("base", "tenhou"), str(path))
+    data.setdefault("name", path.stem)
+    name = data["name"] if isinstance(data["name"], str) else shown(data["name"])
+    data.setdefault("title", f"{name} (house rules on {base.name})")
+    return Rules(**check_rules({**rules_to_dict(base), **data}, str(path)))
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    """The TOML table in ``path`` (a byte-order mark is allowed), or one line saying why not."""
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        if path.stat().st_size > LARGEST_FILE:
+            raise RulesError(f"rules file {path} is over {LARGEST_FILE >> 10} KiB: not rules")
+        text = path.read_bytes().decode("utf-8-sig")
+        for number, line in enumerate(text.splitlines(), 1):
+            if len(line) > LONGEST_LINE:
+                raise RulesError(f"rules file {path}: line {number} is over {LONGEST_LINE:,} "
+                                 "characters")
+        return tomllib.loads(text)
+    except RulesError:
+        raise
     except FileNotFoundError:
         raise RulesError(f"rules file {path} does not exist") from None
+    except OSError as error:
+        raise RulesError(f"rules file {one_line(error)}") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
-        raise RulesError(f"rules file {path} is not valid TOML: {error}") from None
-    base_name = data.pop("base", "tenhou")
-    if base_name not in PRESETS:
-        raise RulesError(f"{path}: base {base_name!r} is not a preset ({', '.join(PRESETS)})")
-    data.setdefault("name", path.stem)
-    data.setdefault("title", f"{data['name']} (house rules on {base_name})")
-    for key, value in data.items():
-        _check_option(key, value, str(path))
-    return with_options(PRESETS[base_name], **data)
+        raise RulesError(f"rules file {path} is not valid TOML: {one_line(error)}") from None
+    except ValueError:  # a number past Python's 4,300 digits (were lines let be longer)
+        raise RulesError(f"rules file {path} holds a number too long to read") from None
+    except RecursionError:
+        raise RulesError(f"rules file {path} is nested too deeply to read") from None

@@ -1,0 +1,210 @@
+"""The declared schema of a rule set, checked by pydantic: every option's type and range,
+and the relations between options. Every refusal is one line naming the option.
+
+>>> from tablekit.rules.presets import TENHOU, rules_to_dict
+>>> def refused(**options):
+...     try:
+...         check_rules({**rules_to_dict(TENHOU), **options}, "club.toml")
+...     except RulesError as error:
+...         return str(error)
+>>> refused(uma=[50, 50, 50, 50])
+'club.toml: uma must sum to 0 (oka comes from the return points), not +200'
+>>> refused(honba_value=7)  # doctest: +ELLIPSIS
+'club.toml: honba_value must be a multiple of 300 (three players pay a third ...), not 7'
+>>> refused(uma=[True, False, False, False])
+'club.toml: uma[0] must be a whole number, not True'
+
+Text (names, titles, notes) is NFC-normalised; control and invisible format characters are
+refused, since they would reach the terminal and the screen as they are:
+
+>>> clean_text("Jose\\u0301")
+'José'
+>>> text_problem("Aki\\x1b[2J"), text_problem("Aki")
+('a control character (U+001B)', None)
+"""
+
+from __future__ import annotations
+
+import difflib
+import unicodedata
+from typing import Annotated, Any, Literal
+
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    Strict,
+    StrictBool,
+    StrictInt,
+    StrictStr,
+    ValidationError,
+    model_validator,
+)
+from pydantic_core import PydanticCustomError
+
+from tablekit.errors import RulesError
+
+Kazoe = Literal["yakuman", "sanbaiman"]
+MultiRon = Literal["all", "double", "head_bump"]
+Length = Literal["hanchan", "tonpuusen"]
+Rounding = Literal["tenhou", "none"]
+
+POINTS_LIMIT = 1_000_000  # no option counts more points (the league keeps them in 64 bits)
+JOINERS = frozenset("\u200c\u200d")  # zero-width (non-)joiners: needed by some scripts, emoji
+REFUSED_CATEGORIES = {"Cc": "a control character", "Cf": "an invisible format character",
+                      "Cs": "a lone surrogate", "Zl": "a line separator",
+                      "Zp": "a paragraph separator"}
+REASONS = {"honba_value": "three players pay a third each on a tsumo",
+           "noten_payment": "it is shared among one, two or three players"}
+
+
+def text_problem(text: str) -> str | None:
+    """What makes ``text`` unfit to show (its first refused character), or None."""
+    for char in text:
+        kind = REFUSED_CATEGORIES.get(unicodedata.category(char))
+        if kind is not None and char not in JOINERS:
+            return f"{kind} (U+{ord(char):04X})"
+    return None
+
+
+def clean_text(text: str) -> str:
+    """``text`` in NFC (one form for "é"), or ValueError naming a refused character."""
+    problem = text_problem(text)
+    if problem is not None:
+        raise ValueError(f"holds {problem}")
+    return unicodedata.normalize("NFC", text)
+
+
+def Text(longest: int, shortest: int = 1) -> Any:
+    """Text of ``shortest`` to ``longest`` characters, cleaned by :func:`clean_text`."""
+    return Annotated[StrictStr, Field(min_length=shortest, max_length=longest),
+                     AfterValidator(clean_text)]
+
+
+def Points(smallest: int = 0, step: int = 100) -> Any:
+    """A whole number of points from ``smallest`` to :data:`POINTS_LIMIT`, in ``step``s
+    (the range is checked first: a number past it is refused as that, not as a step)."""
+
+    def in_steps(value: int) -> int:
+        if value % step:
+            raise PydanticCustomError("multiple_of", "not a multiple", {"multiple_of": step})
+        return value
+
+    return Annotated[StrictInt, Field(ge=smallest, le=POINTS_LIMIT), AfterValidator(in_steps)]
+
+
+Uma = Annotated[StrictInt, Field(ge=-1000, le=1000)]  # thousands of points by place
+
+
+class RulesSchema(BaseModel):
+    """Every option of :class:`tablekit.rules.presets.Rules`: the whole set, not overrides."""
+
+    model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
+
+    name: Text(60)
+    title: Text(120)
+    source: Text(300, shortest=0)
+    red_fives: StrictBool
+    open_tanyao: StrictBool
+    kiriage: StrictBool
+    kazoe: Kazoe
+    yakuman_stacking: StrictBool
+    double_yakuman_hands: StrictBool
+    double_wind_fu: Literal[2, 4]
+    honba_value: Points(step=300)
+    noten_payment: Points(step=300)
+    riichi_deposit: Points(100)
+    pao: StrictBool
+    multi_ron: MultiRon
+    multi_ron_honba: Literal["nearest", "each"]
+    start_points: Points(100)
+    return_points: Points(100)
+    uma: Annotated[tuple[Uma, Uma, Uma, Uma], Strict(False)]  # a TOML list will do
+    final_rounding: Rounding
+    tied_places_share: StrictBool
+    busting: StrictBool
+    length: Length
+    agari_yame: StrictBool
+    tenpai_yame: StrictBool
+    sudden_death_extension: StrictBool
+    leftover_sticks_to_first: StrictBool
+    abortive_draws: StrictBool
+    nagashi_mangan: StrictBool
+    time_limit: Annotated[StrictInt, Field(ge=0, le=24 * 60)]  # minutes (0: none)
+    end_of_time: Literal["finish_hand", "one_more_hand"]
+    chombo: Literal["mangan", "penalty", "end_game"]
+    chombo_penalty: Points()
+    penalties_shared: StrictBool
+    notes: Annotated[tuple[Text(1000), ...], Strict(False), Field(max_length=20)]
+
+    @model_validator(mode="after")
+    def _relations(self) -> RulesSchema:
+        if self.return_points < self.start_points:
+            raise ValueError(f"return_points ({self.return_points:,}) cannot be below "
+                             f"start_points ({self.start_points:,})")
+        if sum(self.uma):
+            raise ValueError("uma must sum to 0 (oka comes from the return points), "
+                             f"not {sum(self.uma):+d}")
+        if list(self.uma) != sorted(self.uma, reverse=True):
+            raise ValueError(f"uma must fall from first place to last, not {list(self.uma)}")
+        return self
+
+
+def check_rules(data: dict[str, Any], where: str) -> dict[str, Any]:
+    """``data`` (every option) checked against :class:`RulesSchema`: the options cleaned,
+    or :class:`RulesError`, one line naming the first option at fault."""
+    try:
+        return dict(RulesSchema.model_validate(data))
+    except ValidationError as error:
+        raise RulesError(f"{where}: {refusal(error.errors(include_url=False)[0])}") from None
+
+
+def refusal(error: Any) -> str:
+    """One pydantic error as a line that names the option and the value refused."""
+    loc = error["loc"]
+    field = str(loc[0]) + "".join(f"[{part}]" for part in loc[1:]) if loc else ""
+    kind, value, ctx = error["type"], shown(error.get("input")), error.get("ctx", {})
+    if kind == "value_error":
+        reason = str(ctx.get("error", error["msg"]))
+        return f"{field} {reason}" if field else reason
+    if kind == "extra_forbidden":
+        close = difflib.get_close_matches(field.lower(), RulesSchema.model_fields, 1, 0.7)
+        hint = f"did you mean {close[0]}?" if close else "known: " + ", ".join(
+            RulesSchema.model_fields)
+        return f"unknown rule option {shown(field)} ({hint})"
+    if loc[:1] == ("uma",) and (len(loc) == 1 or kind == "missing"):
+        return f"uma must be four whole numbers, not {value}"
+    if kind == "multiple_of":
+        why = f" ({REASONS[field]})" if field in REASONS else ""
+        return f"{field} must be a multiple of {ctx['multiple_of']}{why}, not {value}"
+    if kind == "greater_than_equal" and ctx["ge"] == 0:
+        return f"{field} cannot be negative ({value})"
+    phrases = {
+        "bool_type": "must be bool (true or false)",
+        "int_type": "must be a whole number",
+        "string_type": "must be text in quotes",
+        "tuple_type": "must be a list",
+        "literal_error": f"must be one of {ctx.get('expected')}",
+        "greater_than_equal": f"must be at least {ctx.get('ge')}",
+        "less_than_equal": f"must be at most {ctx.get('le'):,}" if "le" in ctx else "",
+        "string_too_short": "cannot be empty",
+        "string_too_long": f"must be at most {ctx.get('max_length')} characters",
+        "too_long": f"must have at most {ctx.get('max_length')} entries",
+    }
+    return f"{field} {phrases.get(kind, error['msg'].lower())}, not {value}"
+
+
+def shown(value: Any, longest: int = 40) -> str:
+    """``value`` as a short repr (control characters escaped) for a refusal line.
+
+    >>> print(shown("\\x1b[2J" * 20, longest=12), shown(10 ** 80))
+    '\\x1b[2J\\x1… a number too large
+    """
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
+        return "a number too large"
+    try:
+        text = repr(list(value) if isinstance(value, tuple) else value)
+    except (ValueError, RecursionError):  # a number past Python's 4,300 digits, deep lists
+        return "a value too large to show"
+    return text if len(text) <= longest else text[:longest - 1] + "…"
