@@ -15,7 +15,9 @@ Usage: python benchmarks/faults.py [--quick] [--only NAME,...] [--cuts N] [--pre
 - camera faults: :mod:`tablekit.simulate_faults` (a game on the simulated table through
   the app loop: the real pipeline, tracker and flow, the camera failing);
 - a long evening: replayed frames through the camera feed, pipeline, tracker, flow and
-  app loop at 4 frames a second; resident memory after the first minute and at the end.
+  app loop at 4 frames a second; resident memory after the first minute and at the end;
+- writes: :mod:`tablekit.sim.write_faults` (a full card under each write, two writers on one
+  journal, a locked league, racing league migrations, damaged flow notes).
 
 The full run: 1,000 power cuts, 10,000 presses, an arm for 30 s and a frozen picture for a
 minute, four hours of frames. ``--quick``: 20 cuts, 1,000 presses, shorter faults, two
@@ -40,7 +42,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-STEPS = ("cuts", "journal", "presses", "camera", "evening")
+STEPS = ("cuts", "journal", "presses", "camera", "evening", "writes")
 LOGS = ROOT / ".." / "shared" / "data" / "tenhou" / "logs"
 
 
@@ -138,6 +140,17 @@ def long_evening(frames: int, folder: Path) -> dict:
             "pipeline_warnings": result.pipeline_warnings, "evening_crashes": result.crashes}
 
 
+def writes(folder: Path) -> dict:
+    """Every write failing: full card, two writers, a locked league, racing migrations,
+    damaged flow notes (:mod:`tablekit.sim.write_faults`)."""
+    from tablekit.sim.write_faults import run
+
+    figures, report = run(folder)
+    for problem in report.problems[:8]:
+        print(f"  writes: {problem}")
+    return figures
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="a small version (minutes)")
@@ -168,6 +181,7 @@ def main() -> int:
             "presses": lambda: presses(count, args.seed, folder / "presses"),
             "camera": lambda: camera_faults(quick, args.seed, folder / "camera"),
             "evening": lambda: long_evening(frames, folder / "evening"),
+            "writes": lambda: writes(folder / "writes"),
         }
         for name, step in steps.items():
             if only and name not in only:
@@ -179,7 +193,7 @@ def main() -> int:
                   flush=True)
             figures.update(result)
     figures["crashes"] = sum(figures.pop(key, 0) for key in (
-        "press_crashes", "camera_crashes", "evening_crashes"))
+        "press_crashes", "camera_crashes", "evening_crashes", "write_crashes"))
     figures["seconds"] = round(time.perf_counter() - started)
     text = json.dumps(figures)
     if args.json is not None:
