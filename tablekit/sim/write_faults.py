@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import io
 import os
 import sqlite3
 import subprocess
@@ -208,29 +207,38 @@ def _holder(script: str, path: Path, seconds: float) -> subprocess.Popen:
     return child
 
 
+def _env() -> dict[str, str]:
+    """A child's environment that imports this tablekit (not an installed one)."""
+    root = str(Path(__file__).resolve().parents[2])
+    return {**os.environ, "PYTHONPATH": os.pathsep.join(
+        [root, *filter(None, [os.environ.get("PYTHONPATH")])])}
+
+
+RUN = "import sys; from tablekit.cli import main; sys.exit(main())"
+
+
 def two_writers(folder: Path, report: WriteReport) -> bool:
     """``tablekit run`` on a journal another process holds: refused, one line, exit 2."""
-    from tablekit.cli import main
     from tablekit.game.lock import lock_path
 
     path = folder / "game.jsonl"
     write_game(path, events()[:40])
-    child = _holder(HOLD_LOCK, lock_path(path), 30)
-    err = io.StringIO()
+    child = _holder(HOLD_LOCK, lock_path(path), 60)
     try:
-        with contextlib.redirect_stderr(err):
-            code = main(["run", "--journal", str(path), "--camera", "none", "--buttons",
-                         "none", "--display", f"headless:{folder / 'screens'}",
-                         "--frames", "2"])
-    except BaseException as error:
-        report.crash("two writers", error)
-        return False
+        second = subprocess.run(
+            [sys.executable, "-c", RUN, "run", "--journal", str(path), "--camera", "none",
+             "--buttons", "none", "--display", f"headless:{folder / 'screens'}",
+             "--frames", "2"], capture_output=True, text=True, env=_env(), timeout=120)
     finally:
         child.kill()
         child.wait()
-    lines = err.getvalue().strip().splitlines()
-    problems = [] if code == 2 and len(lines) == 1 and "another tablekit" in lines[0] else [
-        f"the second writer was not refused in one line: exit {code}, {lines}"]
+    lines = second.stderr.strip().splitlines()
+    if "Traceback" in second.stderr:
+        report.crash("two writers", RuntimeError(lines[-1]))
+        return False
+    problems = [] if second.returncode == 2 and len(lines) == 1 and (
+        "another tablekit" in lines[0]) else [
+        f"the second writer was not refused in one line: exit {second.returncode}, {lines}"]
     report.check("two writers", problems)
     return not problems
 
@@ -276,9 +284,7 @@ connect(sys.argv[1]).close()
 
 def racing_migrations(folder: Path, trials: int, report: WriteReport) -> int:
     """``trials`` times two processes opening one new league file at once: the failures."""
-    failures, root = 0, str(Path(__file__).resolve().parents[2])  # this tablekit's
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
-        [root, *filter(None, [os.environ.get("PYTHONPATH")])])}
+    failures, env = 0, _env()
     folder.mkdir(parents=True, exist_ok=True)
     for trial in range(trials):
         path = folder / f"league-{trial}.sqlite"
