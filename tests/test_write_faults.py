@@ -159,3 +159,18 @@ def test_replay_into_a_locked_league_is_one_line(tmp_path, capsys, new):
     err = capsys.readouterr().err.strip().splitlines()
     assert code == 2
     assert len(err) == 1 and "is locked by another program" in err[0], err
+
+
+def test_the_web_page_reads_on_while_a_new_league_file_is_locked(tmp_path):
+    from tablekit.web.server import JournalSource
+
+    league = tmp_path / "league.sqlite"
+    child = subprocess.Popen([sys.executable, "-c", HOLD, str(league)],
+                             stdout=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout.readline().strip() == "held"
+        _, snapshot = JournalSource(tmp_path / "game.jsonl", league).current()
+    finally:
+        child.kill()
+        child.wait()
+    assert snapshot["league"] == []

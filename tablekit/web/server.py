@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import sqlite3
 import threading
 import time
 from http import HTTPStatus
@@ -70,10 +71,14 @@ class JournalSource:
         if self.league is not None and self.league.exists():
             from tablekit.league.database import connect
 
-            db = connect(self.league)
-            snapshot["evening"] = evening_snapshot(db)
-            snapshot["league"] = league_snapshot(db)
-            db.close()
+            # a league locked by the game's own write (or damaged) shows none this time
+            with contextlib.suppress(TablekitError, sqlite3.Error, OSError):
+                db = connect(self.league)
+                try:
+                    snapshot["evening"] = evening_snapshot(db)
+                    snapshot["league"] = league_snapshot(db)
+                finally:
+                    db.close()
         return snapshot
 
 
