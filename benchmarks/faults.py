@@ -20,6 +20,8 @@ Usage: python benchmarks/faults.py [--quick] [--only NAME,...] [--cuts N] [--pre
   app loop at 4 frames a second; resident memory after the first minute and at the end;
 - inputs: 1,000 fuzzed rules files and 1,000 fuzzed rosters (quick: 100), crashes and
   nonsense accepted counted apart, and every screen drawn with 32,000-character names.
+- writes: :mod:`tablekit.sim.write_faults` (a full card under each write, two writers on one
+  journal, a locked league, racing league migrations, damaged flow notes).
 
 The full run: 1,000 power cuts, 10,000 bit flips, 10,000 presses, an arm for 30 s and a
 frozen picture for a minute, four hours of frames. ``--quick``: 20 cuts, 1,000 flips,
@@ -46,7 +48,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-STEPS = ("cuts", "journal", "bitflips", "presses", "camera", "evening", "inputs")
+STEPS = ("cuts", "journal", "bitflips", "presses", "camera", "evening", "inputs", "writes")
 LOGS = ROOT / ".." / "shared" / "data" / "tenhou" / "logs"
 
 
@@ -164,6 +166,17 @@ def inputs(cases: int, seed: int, folder: Path) -> dict:
     return fuzz_inputs(cases, folder, seed=seed)
 
 
+def writes(folder: Path) -> dict:
+    """Every write failing: full card, two writers, a locked league, racing migrations,
+    damaged flow notes (:mod:`tablekit.sim.write_faults`)."""
+    from tablekit.sim.write_faults import run
+
+    figures, report = run(folder)
+    for problem in report.problems[:8]:
+        print(f"  writes: {problem}")
+    return figures
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="a small version (minutes)")
@@ -199,6 +212,7 @@ def main() -> int:
             "camera": lambda: camera_faults(quick, args.seed, folder / "camera"),
             "evening": lambda: long_evening(frames, folder / "evening"),
             "inputs": lambda: inputs(100 if quick else 1000, args.seed, folder / "inputs"),
+            "writes": lambda: writes(folder / "writes"),
         }
         for name, step in steps.items():
             if only and name not in only:
@@ -211,7 +225,7 @@ def main() -> int:
             figures.update(result)
     figures["crashes"] = sum(figures.pop(key, 0) for key in (
         "press_crashes", "camera_crashes", "evening_crashes", "bit_flip_crashes",
-        "input_crashes"))
+        "input_crashes", "write_crashes"))
     figures["seconds"] = round(time.perf_counter() - started)
     text = json.dumps(figures)
     if args.json is not None:

@@ -66,7 +66,8 @@ def open_display(spec: str, size: tuple[int, int] | None, report: Report) -> Any
     kind, _, folder = spec.partition(":")
     try:
         if kind == "headless":
-            return PngDisplay(folder or "out/screens", size or (800, 480), numbered=False)
+            return PngDisplay(folder or "out/screens", size or (800, 480), numbered=False,
+                              report=report)
         display = open_backend(kind, size)
         if isinstance(display, WindowDisplay):
             display.open()
@@ -74,7 +75,7 @@ def open_display(spec: str, size: tuple[int, int] | None, report: Report) -> Any
     except Exception as error:  # any display that fails at start is a fallback, not a crash
         fallback = state_dir() / "screens"
         report(f"display: {one_line(error)}; the scoreboard goes to {fallback}/scoreboard.png")
-        return PngDisplay(fallback, size or (800, 480), numbered=False)
+        return PngDisplay(fallback, size or (800, 480), numbered=False, report=report)
 
 
 def open_buttons(spec: str, inbox: queue.Queue, report: Report, pinout: Path | None = None

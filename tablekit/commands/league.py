@@ -5,11 +5,12 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import sqlite3
 import sys
 from pathlib import Path
 from typing import Any
 
-from tablekit.errors import TablekitError
+from tablekit.errors import TablekitError, one_line
 from tablekit.league.database import connect, default_league
 from tablekit.league.standings import PlayerStanding, league_table
 
@@ -45,8 +46,8 @@ def run(args: argparse.Namespace) -> int:
         db.close()
         if args.csv:
             write_csv(table, args.csv)
-    except (TablekitError, OSError) as error:
-        print(f"tablekit league: {error}", file=sys.stderr)
+    except (TablekitError, OSError, sqlite3.Error) as error:
+        print(f"tablekit league: {one_line(error)}", file=sys.stderr)
         return 2
     if args.json:
         print(json.dumps([p.as_dict() for p in table], ensure_ascii=False))

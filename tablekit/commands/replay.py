@@ -35,34 +35,48 @@ def run(args: argparse.Namespace) -> int:
     if not files:
         print("tablekit replay: no log files found", file=sys.stderr)
         return 2
-    if args.league is not None:
-        _record(files, args.league, args.season)
+    if args.league is not None and not _record(files, args.league, args.season):
+        return 2
     if not args.check:
         return _print_tables(files)
     return _check(files, args.show)
 
 
-def _record(files: list[Path], league: Path, season: str) -> None:
-    """Each game into the league (once: a log recorded again is found by its path)."""
-    from tablekit.errors import TablekitError
+def _record(files: list[Path], league: Path, season: str) -> bool:
+    """Each game into the league (once: a log recorded again is found by its path); False
+    (said in one line) when the league cannot be written at all (locked, full, damaged)."""
+    import sqlite3
+
+    from tablekit.errors import TablekitError, one_line
     from tablekit.formats.tenhou import import_file
     from tablekit.formats.tenhou6_read import read_tenhou6_file
-    from tablekit.league.database import connect
+    from tablekit.league.database import busy, connect
     from tablekit.league.record import record_game
 
-    db = connect(league)
-    for path in files:
-        try:
-            game = read_tenhou6_file(path) if path.suffix == ".json" else import_file(path)
-            game_id = record_game(db, game.events, season=season,
-                                  key=f"replay:{path.resolve()}")
-        except TablekitError as error:
-            print(f"{path}: not recorded in the league: {error}", file=sys.stderr)
-            continue
-        if game_id is None:
-            print(f"{path}: not recorded (unfinished, or already in the league)",
-                  file=sys.stderr)
-    db.close()
+    try:
+        db = connect(league)
+    except (TablekitError, OSError) as error:
+        print(f"tablekit replay: {one_line(error)}", file=sys.stderr)
+        return False
+    try:
+        for path in files:
+            try:
+                game = read_tenhou6_file(path) if path.suffix == ".json" else import_file(path)
+                game_id = record_game(db, game.events, season=season,
+                                      key=f"replay:{path.resolve()}")
+            except TablekitError as error:
+                print(f"{path}: not recorded in the league: {error}", file=sys.stderr)
+                continue
+            if game_id is None:
+                print(f"{path}: not recorded (unfinished, or already in the league)",
+                      file=sys.stderr)
+    except (sqlite3.Error, OSError) as error:
+        print(f"tablekit replay: {busy(league, error) or one_line(error)}; "
+              f"{path} and the logs after it are not recorded", file=sys.stderr)
+        return False
+    finally:
+        db.close()
+    return True
 
 
 def _print_tables(files: list[Path]) -> int:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import signal
 import sys
+from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
@@ -58,14 +59,16 @@ def run(args: argparse.Namespace) -> int:
     from tablekit.devices import open_buttons, open_display, pick_display
     from tablekit.display.backends import WindowDisplay
     from tablekit.flow import Flow
+    from tablekit.game.lock import JournalLock
     from tablekit.io.terminal import HELP, open_terminal_keys
     from tablekit.league.roster import read_roster
     from tablekit.rules.presets import load_rules
 
     faults: list[str] = []
 
-    def report(line: str) -> None:
-        print(f"tablekit: {line}", file=sys.stderr, flush=True)
+    def report(line: str) -> None:  # a log on a full card loses the line, not the game
+        with suppress(OSError):
+            print(f"tablekit: {line}", file=sys.stderr, flush=True)
 
     def fault(line: str) -> None:  # a device that fell back: in the journal and on screen
         report(line)
@@ -82,10 +85,13 @@ def run(args: argparse.Namespace) -> int:
     except (TablekitError, OSError) as error:
         report(f"players: {one_line(error)}")
         return 2
-    try:  # with a roster and no --players, the seat buttons choose the first game's players
-        session = open_session(args.journal or default_journal(), rules, report, names,
-                               start=not roster or bool(names))
+    journal = args.journal or default_journal()
+    lock = JournalLock(journal)
+    try:  # one journal, one writer: a second tablekit on it is refused
+        lock.acquire()  # with a roster and no --players, the seat buttons choose the players
+        session = open_session(journal, rules, report, names, start=not roster or bool(names))
     except (TablekitError, OSError) as error:
+        lock.release()
         report(f"journal: {one_line(error)}")
         return 2
     from tablekit.web.server import start_web
@@ -102,8 +108,10 @@ def run(args: argparse.Namespace) -> int:
         app.buttons = open_terminal_keys(app.keyboard, fault)  # polled like a button board
         if app.buttons is not None:
             report(f"buttons: reading keys from this terminal; {HELP}")
+    if app.flow.message and app.flow.message != session.notice:
+        fault(app.flow.message)  # the flow's note was damaged: set aside
     if args.league is not None:  # each game that ends goes into the league
-        _keep_league(app, args.league, args.journal or default_journal(), fault)
+        _keep_league(app, args.league, journal, fault)
     _greet(app.flow, faults, feed is not None)
     signal.signal(signal.SIGTERM, lambda *_: setattr(app, "running", False))
     try:
@@ -117,6 +125,7 @@ def run(args: argparse.Namespace) -> int:
         if feed is not None:
             feed.close()
         session.close()
+        lock.release()
         if web is not None:
             web.stop()
     return 0
@@ -135,7 +144,11 @@ def _keep_league(app: Any, path: Path, journal: Path, fault: Any) -> None:
     except (TablekitError, OSError) as error:
         fault(f"league: {one_line(error)}; games are not recorded")
         return
-    app.hooks.append(game_recorder(db, journal, warn=fault))
+    def warn(line: str) -> None:  # on the screen too: the game is not lost, only waiting
+        fault(f"league: {line}")
+        app.flow.message = line
+
+    app.hooks.append(game_recorder(db, journal, warn=warn))
     app.flow.league = lambda: league_lines(league_table(db))
 
 

@@ -15,6 +15,8 @@ Every back end has ``size``, ``show(model) -> Frame`` and ``close()``; pick one 
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
+from contextlib import suppress
 from pathlib import Path
 from typing import Protocol
 
@@ -48,17 +50,33 @@ class PngDisplay:
     list); ``shown`` counts every frame saved."""
 
     def __init__(self, folder: Path | str, size: tuple[int, int] = DEFAULT_SIZE,
-                 numbered: bool = True) -> None:
+                 numbered: bool = True, report: Callable[[str], None] | None = None
+                 ) -> None:
         self.folder = Path(folder)
         self.size = size
         self.numbered = numbered
         self.saved: list[Path] = []
         self.shown = 0
+        self.report = report or (lambda line: None)  # a frame that cannot be written
+        self.failing = False                         # said once until one is written again
         self.folder.mkdir(parents=True, exist_ok=True)
 
     def show(self, model: ScreenModel) -> Frame:
+        """Save the screen; one that cannot be written (a full card) is said in one line,
+        once, and skipped: the loop goes on."""
         name = f"frame-{self.shown + 1:04d}" if self.numbered else "scoreboard"
-        return self.save(model, name)[1]
+        try:
+            frame = self.save(model, name)[1]
+        except (OSError, pygame.error) as error:
+            if not self.failing:
+                self.report(f"display: could not save {self.folder / name}.png "
+                            f"({getattr(error, 'strerror', None) or error}); skipped")
+            self.failing = True
+            return render(model, pygame.Surface(self.size))
+        if self.failing:
+            self.report(f"display: {name}.png saved again")
+        self.failing = False
+        return frame
 
     def save(self, model: ScreenModel, name: str) -> tuple[Path, Frame]:
         """Render ``model`` into ``NAME.png`` (written whole, then moved into place)."""
@@ -66,8 +84,13 @@ class PngDisplay:
         frame = render(model, surface)
         path = self.folder / f"{name}.png"
         partial = self.folder / f".{name}.partial.png"
-        pygame.image.save(surface, str(partial))
-        os.replace(partial, path)
+        try:
+            pygame.image.save(surface, str(partial))
+            os.replace(partial, path)
+        except BaseException:
+            with suppress(OSError):  # no half-written frame left behind
+                partial.unlink(missing_ok=True)
+            raise
         self.shown += 1
         if not self.numbered:
             self.saved.clear()

@@ -16,11 +16,13 @@ from __future__ import annotations
 
 import json
 import os
+from contextlib import suppress
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tablekit.flow.menu import Action, MenuItem
+from tablekit.flow.note_shape import check
 from tablekit.flow.seats import Seating
 from tablekit.flow.stage import WIN_STAGES, Stage
 from tablekit.flow.timing import Timer
@@ -47,8 +49,17 @@ def save(flow: Flow) -> None:
         return  # unchanged, or nothing a fresh flow would not show (the old note is stale)
     flow.saved = data
     left = flow.win.deadline - flow.clock() if flow.win else 0.0
-    if flow.session.path is not None:  # a game kept in memory only has no note
-        write_atomically(note_path(flow.session.path), json.dumps({**data, "left": left}))
+    if flow.session.path is None:  # a game kept in memory only has no note
+        return
+    path = note_path(flow.session.path)
+    try:
+        write_atomically(path, json.dumps({**data, "left": left}))
+    except OSError as error:  # a full card: the old note goes (it would not match the
+        with suppress(OSError):  # journal), a restart rests at the phase's stage
+            path.unlink(missing_ok=True)
+        if "could not save" not in flow.message:  # the journal's own failure says more
+            flow.message = (f"could not save {path.name} ({error.strerror or error}); "
+                            "the game goes on from the journal")
 
 
 def restore(flow: Flow) -> None:
@@ -57,7 +68,7 @@ def restore(flow: Flow) -> None:
         return
     path = note_path(flow.session.path)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = _checked(flow, path, path.read_text(encoding="utf-8"))
         if data.get("timer"):  # the game's timer, even from a note older than the journal
             flow.timer = Timer(*data["timer"])
         if data.get("at") != flow.session.length:
@@ -68,6 +79,20 @@ def restore(flow: Flow) -> None:
         flow.rest()  # no note, or one that cannot be read: the phase's resting stage
         return
     flow.saved = {k: v for k, v in data.items() if k != "left"}
+
+
+def _checked(flow: Flow, path: Path, text: str) -> dict[str, Any]:
+    """The note in ``text``; one of another shape is set aside (``.damaged``), said in the
+    flow's message, and the game goes on from the journal."""
+    try:
+        return check(text)
+    except ValueError as error:
+        kept = path.with_name(path.name + ".damaged")
+        with suppress(OSError):
+            os.replace(path, kept)
+        flow.message = (f"{path.name} was damaged ({error}); kept aside as {kept.name}, "
+                        "the game goes on from the journal")
+        raise
 
 
 def _plain(flow: Flow, data: dict[str, Any]) -> bool:
@@ -212,11 +237,16 @@ def write_atomically(path: Path, text: str) -> None:
     """Replace ``path`` by ``text``: written to a side file, fsynced, renamed over it."""
     path.parent.mkdir(parents=True, exist_ok=True)
     spare = path.with_name(path.name + ".new")
-    with spare.open("w", encoding="utf-8") as handle:
-        handle.write(text)
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(spare, path)
+    try:
+        with spare.open("w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(spare, path)
+    except OSError:
+        with suppress(OSError):  # no half-written side file left behind
+            spare.unlink(missing_ok=True)
+        raise
     folder = os.open(path.parent, os.O_RDONLY)
     try:
         os.fsync(folder)

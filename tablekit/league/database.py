@@ -76,36 +76,67 @@ def default_league() -> Path:
     return Path(base) / "tablekit" / "league.sqlite"
 
 
-def connect(path: Path) -> sqlite3.Connection:
-    """Open (or create) the league file at ``path``, migrated to the current schema."""
+BUSY_SECONDS = 3.0  # how long a league file locked by another program is waited for
+
+
+class LeagueBusy(LeagueError):
+    """The league file is locked by another program (it was waited for)."""
+
+
+def busy(path: Path | str, error: BaseException, seconds: float = BUSY_SECONDS
+         ) -> LeagueError | None:
+    """The one line for an SQLite error that means the file is locked (None: another).
+
+    >>> str(busy("l.sqlite", sqlite3.OperationalError("database is locked")))
+    'the league file l.sqlite is locked by another program (waited 3 s)'
+    """
+    text = str(error).lower()
+    if isinstance(error, sqlite3.OperationalError) and ("locked" in text or "busy" in text):
+        return LeagueBusy(f"the league file {path} is locked by another program "
+                          f"(waited {seconds:g} s)")
+    return None
+
+
+def connect(path: Path, timeout: float = BUSY_SECONDS) -> sqlite3.Connection:
+    """Open (or create) the league file at ``path``, migrated to the current schema; a file
+    locked by another program is waited for ``timeout`` seconds (then :class:`LeagueBusy`)."""
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     try:
-        db = sqlite3.connect(path, isolation_level=None)  # transactions are explicit
+        db = sqlite3.connect(path, isolation_level=None, timeout=timeout)  # explicit BEGINs
         db.execute("PRAGMA journal_mode = WAL")
         db.execute("PRAGMA synchronous = FULL")
         db.execute("PRAGMA foreign_keys = ON")
         migrate(db)
     except sqlite3.DatabaseError as error:
-        raise LeagueError(f"{path} is not a league file: {error}") from None
+        raise busy(path, error, timeout) or LeagueError(
+            f"{path} is not a league file: {error}") from None
     return db
 
 
 def migrate(db: sqlite3.Connection) -> int:
-    """Apply the migrations the file has not had; the schema version it ends at."""
-    version = db.execute("PRAGMA user_version").fetchone()[0]
-    if version > len(MIGRATIONS):
-        raise LeagueError(f"the league file is from a newer tablekit (schema {version})")
-    for number in range(version, len(MIGRATIONS)):
+    """Apply the migrations the file has not had; the schema version it ends at. Each one
+    takes the write lock first and reads the version again under it, so two processes
+    opening a new file at once do not both build it."""
+    while (version := _version(db)) < len(MIGRATIONS):
         db.execute("BEGIN IMMEDIATE")
         try:
-            for statement in _statements(MIGRATIONS[number]):
-                db.execute(statement)
-            db.execute(f"PRAGMA user_version = {number + 1}")
+            version = _version(db)  # another process may have migrated it meanwhile
+            if version < len(MIGRATIONS):
+                for statement in _statements(MIGRATIONS[version]):
+                    db.execute(statement)
+                db.execute(f"PRAGMA user_version = {version + 1}")
             db.execute("COMMIT")
         except BaseException:
             db.execute("ROLLBACK")
             raise
     return len(MIGRATIONS)
+
+
+def _version(db: sqlite3.Connection) -> int:
+    version = db.execute("PRAGMA user_version").fetchone()[0]
+    if version > len(MIGRATIONS):
+        raise LeagueError(f"the league file is from a newer tablekit (schema {version})")
+    return version
 
 
 def _statements(script: str) -> list[str]:

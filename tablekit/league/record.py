@@ -22,12 +22,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from tablekit.errors import one_line
 from tablekit.game.events import Event, GameStarted
 from tablekit.game.journal import salvage_tail
 from tablekit.game.session import in_force
 from tablekit.game.state import Phase
 from tablekit.game.summary import GameSummary, summarise
-from tablekit.league.database import LeagueError
+from tablekit.league.database import BUSY_SECONDS, LeagueError, busy
 
 
 def record_game(db: sqlite3.Connection, game: GameSummary | Iterable[Event],
@@ -154,27 +155,54 @@ def _last_games(journal: Path) -> tuple[int, list[Event]]:
     return contents.before, in_force(contents.events)[0]
 
 
+RETRY_SECONDS = 10.0  # a league that was locked (or full) is tried again this often
+RETRY_WAIT_MS = 200   # and waited for this long then (the loop must not stall)
+
+
 def game_recorder(db: sqlite3.Connection, journal: Path, season: str = "",
                   warn: Callable[[str], None] | None = None) -> Callable[[Any], None]:
     """A hook for the app's loop (``App.hooks``): the league follows the journal's finished
     games (:func:`sync_journal`): once when the loop starts (a game that ended just before
-    a power cut is recorded then), and whenever a game ends or its end is taken back."""
+    a power cut is recorded then), and whenever a game ends or its end is taken back. A
+    league locked by another program (or a full card) is said once and tried again every
+    ``RETRY_SECONDS``, so the game is recorded when the lock goes."""
     seen: list[tuple[Phase, int] | None] = [None]  # the phase and journal length synced at
+    retry: list[float | None] = [None]             # when a failed sync is tried again
 
     def hook(app: Any) -> None:
         session = app.flow.session
         now, was = (session.state.phase, session.length), seen[0]
         over = Phase.GAME_OVER in (now[0], was[0] if was else Phase.GAME_OVER)
-        if now == was or not over:
+        if now == was or not over or (retry[0] is not None and app.clock() < retry[0]):
             return
         first, active = session.in_force_read()
         if was is None and first:  # the game before may have ended just before a power cut
             first, active = _last_games(journal)
-        seen[0] = now
         try:
             sync_journal(db, active, journal, season, first)
+        except (sqlite3.OperationalError, OSError) as error:  # locked, or no room: later
+            if warn is None:
+                raise
+            if retry[0] is None:
+                warn(f"not recorded in the league yet: {_said(error)}; tried again "
+                     f"every {RETRY_SECONDS:g} s")
+                db.execute(f"PRAGMA busy_timeout = {RETRY_WAIT_MS}")
+            retry[0] = app.clock() + RETRY_SECONDS
+            return
         except LeagueError as error:
             if warn is None:
                 raise
             warn(f"not recorded in the league: {error}")
+        if retry[0] is not None:
+            db.execute(f"PRAGMA busy_timeout = {round(BUSY_SECONDS * 1000)}")
+            retry[0] = None
+            if warn is not None:
+                warn("recorded in the league now")
+        seen[0] = now
     return hook
+
+
+def _said(error: BaseException) -> str:
+    """The one line for a league write that failed for a while (locked, full)."""
+    return "the league file is locked by another program" if busy("", error) else (
+        one_line(error))

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import sqlite3
 import threading
 import time
 from http import HTTPStatus
@@ -60,7 +61,8 @@ class JournalSource:
                            if league == was[1] and self._snapshot else None)
                 self._snapshot = {"table": table or self._table(),
                                   **(records or self._records())}
-                self._stamp = (journal, league)
+                unread = self._snapshot.pop("unread", False)
+                self._stamp = (journal, ("unread",) if unread else league)
                 self.version += 1
             return self.version, self._snapshot
 
@@ -76,10 +78,17 @@ class JournalSource:
         if self.league is not None and self.league.exists():
             from tablekit.league.database import connect
 
-            db = connect(self.league)
-            records["evening"] = evening_snapshot(db)
-            records["league"] = league_snapshot(db)
-            db.close()
+            # a league locked by the game's own write (or damaged) shows none this time,
+            # and is read again at the next look
+            try:
+                db = connect(self.league)
+                try:
+                    records["evening"] = evening_snapshot(db)
+                    records["league"] = league_snapshot(db)
+                finally:
+                    db.close()
+            except (TablekitError, sqlite3.Error, OSError):
+                records["unread"] = True
         return records
 
 
