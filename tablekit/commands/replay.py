@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +28,9 @@ def add_parser(subparsers: Any) -> None:
                         help="record each game that replays to its end in this league file, "
                              "under the log's player names")
     parser.add_argument("--season", default="", help="the season to record games in")
+    parser.add_argument("--jobs", type=int, default=None, metavar="N",
+                        help="with --check, games checked in N processes at once (default: "
+                             "one a core)")
     parser.set_defaults(run=run)
 
 
@@ -39,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if not args.check:
         return _print_tables(files)
-    return _check(files, args.show)
+    return _check(files, args.show, args.jobs or cores())
 
 
 def _record(files: list[Path], league: Path, season: str) -> bool:
@@ -93,9 +98,19 @@ def _print_tables(files: list[Path]) -> int:
     return status
 
 
-def _check(files: list[Path], show: int) -> int:
+def cores() -> int:
+    """The cores this process may run on."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (
+        os.cpu_count() or 1)
+
+
+def _check(files: list[Path], show: int, jobs: int = 1) -> int:
     start = time.perf_counter()
-    reports = [check_game(path) for path in files]
+    if jobs > 1 and len(files) > 1:
+        with ProcessPoolExecutor(min(jobs, len(files))) as pool:
+            reports = list(pool.map(check_game, files, chunksize=4))
+    else:
+        reports = [check_game(path) for path in files]
     shown = 0
     for report in reports:
         for mismatch in report.mismatches:

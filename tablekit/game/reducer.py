@@ -71,7 +71,10 @@ def apply(state: TableState, event: Event) -> TableState:
         new = handler(state, event)
     except (BadEvent, InvalidHand, InvalidTile) as error:  # e.g. a second red five at a win
         raise BadEvent(f"{_describe(event, state)}: {error}") from None
-    return evolve(new, events=state.events + 1)
+    if new is state:
+        return evolve(new, events=state.events + 1)
+    new.__dict__["events"] = state.events + 1  # a state the handler just made: not yet seen
+    return new
 
 
 def replay(events: Iterable[Event], state: TableState | None = None) -> TableState:
