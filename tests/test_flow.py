@@ -622,6 +622,90 @@ def test_undo_takes_back_a_riichi_still_waiting_for_its_discard_first(rig):
     assert not r.state.seats[2].riichi_declared
 
 
+def test_undo_takes_back_a_riichi_declared_after_another_began_to_wait(rig):
+    """UNDO takes back what came last: seat 1's riichi on its turn, not seat 3's RIICHI
+    pressed before it (still waiting for its discard; it used to be taken back first)."""
+    r = rig(reader=FakeReader({}))
+    r.press(ButtonName.OK)
+    r.camera(Draw(0), Discard(0, Tile.from_code("1z")))
+    r.press(ButtonName.RIICHI, 3)                          # waits for seat 3's discard
+    r.camera(Draw(1))
+    before = r.state
+    r.press(ButtonName.RIICHI, 1)                          # on its turn: declared
+    r.press(ButtonName.UNDO)
+    assert r.state == before and r.flow.message == "took back the last action"
+    for seat, tile in ((1, "2z"), (2, "3z")):
+        r.camera(Discard(seat, Tile.from_code(tile)), Draw(seat + 1))
+    r.camera(Discard(3, Tile.from_code("4z")))
+    assert r.state.seats[3].riichi_declared and not r.state.seats[1].riichi_declared
+
+
+def test_undo_of_a_riichi_pressed_again_on_its_turn_leaves_the_first_press_waiting(rig):
+    r = rig(reader=FakeReader({}))
+    r.press(ButtonName.OK)
+    r.camera(Draw(0), Discard(0, Tile.from_code("1z")))
+    r.press(ButtonName.RIICHI, 2)                          # waits for seat 2's discard
+    r.camera(Draw(1), Discard(1, Tile.from_code("2z")), Draw(2))
+    before = r.state
+    r.press(ButtonName.RIICHI, 2)                          # again, on its turn: declared
+    assert r.state.seats[2].riichi_declared
+    r.press(ButtonName.UNDO)
+    assert r.state == before
+    r.camera(Discard(2, Tile.from_code("3z")))            # the first press still stands
+    assert r.state.seats[2].riichi_declared
+
+
+def test_a_riichi_refused_journals_nothing_not_even_the_draw_it_implied(rig):
+    r = rig(reader=FakeReader({}))
+    r.press(ButtonName.OK)
+    r.camera(Draw(0))
+    r.press(ButtonName.RIICHI, 0)
+    r.camera(Discard(0, Tile.from_code("1z")))
+    for seat, tile in ((1, "2z"), (2, "3z"), (3, "4z")):
+        r.camera(Draw(seat), Discard(seat, Tile.from_code(tile)))
+    before, history = r.state, len(r.flow.session.history)
+    r.press(ButtonName.RIICHI, 0)                          # its draw not seen yet
+    assert "already in riichi" in r.flow.message
+    assert r.state == before and len(r.flow.session.history) == history
+
+
+def test_a_riichi_pressed_after_the_draw_is_one_action_with_its_discard(rig):
+    r = rig(reader=FakeReader({}))
+    r.press(ButtonName.OK)
+    r.camera(Draw(0))
+    drawn = r.state
+    r.press(ButtonName.RIICHI, 0)
+    r.camera(Discard(0, Tile.from_code("1z")))
+    r.press(ButtonName.UNDO)
+    assert r.state == drawn
+
+
+def test_a_riichi_waiting_does_not_outlive_its_hand(rig):
+    """A win confirmed while a RIICHI waits: UNDO takes the win back (it used to take
+    back the waiting riichi), and the next hand's discard declares nothing."""
+    r = rig(reader=FakeReader({1: PINFU}))
+    r.press(ButtonName.OK)
+    r.press(ButtonName.RIICHI, 3)                          # waits for seat 3's discard
+    play_to_seat_discarding(r, 0, "6s")
+    r.press(ButtonName.WIN, 1)
+    r.advance(2.0)
+    before = r.state
+    r.press(ButtonName.OK)
+    assert r.state.result.kind == "win"
+    r.press(ButtonName.UNDO)
+    assert r.state == before and r.flow.stage is Stage.PLAY
+    r.press(ButtonName.WIN, 1)                             # the win again, then a new hand
+    r.advance(2.0)
+    r.press(ButtonName.OK)
+    r.press(ButtonName.OK)
+    assert r.state.result is None and r.state.hand_number == 1
+    dealer = r.state.turn
+    while r.state.turn != 3:
+        r.camera(Draw(r.state.turn), Discard(r.state.turn, Tile.from_code("1z")))
+    r.camera(Draw(3), Discard(3, Tile.from_code("2z")))
+    assert dealer != 3 and not r.state.seats[3].riichi_declared
+
+
 def test_a_win_and_its_corrections_are_taken_back_together(rig):
     r = rig(reader=FakeReader({1: RON_ON_6S}))     # the winner's row shows 6s
     r.press(ButtonName.OK)
