@@ -405,13 +405,48 @@ def test_a_tsumo_waits_for_a_turn_around_the_table_the_camera_shows_but_has_not_
     r.press(ButtonName.WIN, 3, hold=1.5)             # tsumo: but a whole turn was missed
     r.advance(1.0)
     assert r.flow.preview is None and "catching up" in r.flow.message
-    r.camera(Discard(3, Tile.from_code("2z")))       # seat 3's own discard comes in too
+    r.camera(Draw(3), Discard(3, Tile.from_code("2z")))  # seat 3's own turn comes in too
     for seat, tile in ((0, "3z"), (1, "4z"), (2, "5z")):
         r.camera(Draw(seat), Discard(seat, Tile.from_code(tile)))
     reader.lagging = False
     r.advance(1.0)
     assert r.flow.preview is not None and r.state.turn == 3
     assert r.state.seats[3].pond[-1].tile == Tile.from_code("2z")
+
+
+def test_a_tsumo_cancelled_journals_nothing_not_even_the_draw_it_implied(rig):
+    r = rig(reader=FakeReader({2: PINFU}))
+    r.press(ButtonName.OK)
+    play_to_seat_discarding(r, 1, "1z")              # seat 2's draw is not seen
+    before, history = r.state, len(r.flow.session.history)
+    r.press(ButtonName.WIN, 2, hold=1.5)
+    r.advance(1.0)
+    assert r.flow.preview is not None and r.flow.preview.deltas[2] > 0
+    r.press(ButtonName.UNDO)
+    assert "win cancelled" in r.flow.message
+    assert r.state == before and len(r.flow.session.history) == history
+    r.press(ButtonName.WIN, 2, hold=1.5)             # claimed again: the draw goes with it
+    r.advance(1.0)
+    r.press(ButtonName.OK)
+    assert r.state.result.deltas[2] > 0
+    r.press(ButtonName.UNDO)
+    assert r.state == before
+
+
+def test_undo_of_a_tsumo_leaves_the_draw_the_camera_saw_before_it(rig):
+    """The tsumo confirmed by OK is an action of its own: one UNDO brings back the table
+    OK found (it used to take the camera's draw back too)."""
+    r = rig(reader=FakeReader({2: PINFU}))
+    r.press(ButtonName.OK)
+    play_to_seat_discarding(r, 1, "1z")
+    r.camera(Draw(2))
+    drawn = r.state
+    r.press(ButtonName.WIN, 2, hold=1.5)
+    r.advance(1.0)
+    r.press(ButtonName.OK)
+    assert r.state.result.deltas[2] > 0
+    r.press(ButtonName.UNDO)
+    assert r.state == drawn
 
 
 def test_camera_events_wait_while_the_menu_is_open(rig):

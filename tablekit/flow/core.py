@@ -214,7 +214,7 @@ class Flow:
 
     def turn_started(self, seat: int) -> bool:
         """Whether the last action is ``seat``'s turn begun (its draw, a riichi): the
-        seat's discard or tsumo completes it, and one UNDO takes the whole back."""
+        seat's discard completes it, and one UNDO takes the whole back."""
         last = self.session.last_action()
         return bool(last) and isinstance(last[0], Draw) and all(
             isinstance(e, (Draw, RiichiDeclared)) and e.seat == seat for e in last)

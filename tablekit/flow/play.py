@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from tablekit.flow import seats
 from tablekit.flow.menu import HELD, Action, MenuItem, end_items, menu_items, penalty_items
+from tablekit.flow.proposal import implied_draw
 from tablekit.flow.saved import hand_span, standing_riichi
 from tablekit.flow.stage import MISSED_AT_END, WIN_WINDOW, Stage
 from tablekit.flow.win import WinInProgress
@@ -15,7 +16,6 @@ from tablekit.game.events import (
     Chombo,
     Discard,
     DoraRevealed,
-    Draw,
     Event,
     ExhaustiveDraw,
     GameEnded,
@@ -24,7 +24,7 @@ from tablekit.game.events import (
     RiichiDeclared,
 )
 from tablekit.game.session import in_force
-from tablekit.game.state import SEATS, TableState, seat_name
+from tablekit.game.state import SEATS, seat_name
 from tablekit.game.summary import CANCELLED
 from tablekit.io.presses import ButtonName, ButtonPress
 from tablekit.rules.presets import PRESETS
@@ -49,8 +49,6 @@ def on_play(flow: Flow, press: ButtonPress) -> None:
     if press.name is ButtonName.RIICHI and press.seat is not None:
         riichi(flow, press.seat)
     elif press.name is ButtonName.WIN and press.seat is not None:
-        if press.long:
-            ensure_drawn(flow, press.seat)
         flow.win = WinInProgress([(press.seat, press.long)],
                                  flow.clock() + (0 if press.long else WIN_WINDOW))
         flow.stage = Stage.COLLECT_WINS
@@ -121,20 +119,6 @@ def riichi(flow: Flow, seat: int) -> None:
     # a riichi is its own action, with the draw it implies: both, or (refused) neither
     flow.submit_action([*implied_draw(state, seat), RiichiDeclared(seat)])
 
-
-def ensure_drawn(flow: Flow, seat: int) -> bool:
-    """The camera cannot see a draw: the seat acting on its turn has drawn (True when
-    that draw is submitted now)."""
-    draw = implied_draw(flow.session.state, seat)
-    return bool(draw) and flow.submit_action(draw)
-
-
-def implied_draw(state: TableState, seat: int) -> list[Event]:
-    """The draw a seat acting on its turn has made if the camera has not seen it (the
-    camera cannot see a draw); none otherwise."""
-    if state.tracked and seat == state.turn and state.to_draw and state.wall > 0:
-        return [Draw(seat, rinshan=state.kan_draw)]
-    return []
 
 
 def open_tenpai(flow: Flow) -> None:
