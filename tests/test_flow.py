@@ -405,13 +405,48 @@ def test_a_tsumo_waits_for_a_turn_around_the_table_the_camera_shows_but_has_not_
     r.press(ButtonName.WIN, 3, hold=1.5)             # tsumo: but a whole turn was missed
     r.advance(1.0)
     assert r.flow.preview is None and "catching up" in r.flow.message
-    r.camera(Discard(3, Tile.from_code("2z")))       # seat 3's own discard comes in too
+    r.camera(Draw(3), Discard(3, Tile.from_code("2z")))  # seat 3's own turn comes in too
     for seat, tile in ((0, "3z"), (1, "4z"), (2, "5z")):
         r.camera(Draw(seat), Discard(seat, Tile.from_code(tile)))
     reader.lagging = False
     r.advance(1.0)
     assert r.flow.preview is not None and r.state.turn == 3
     assert r.state.seats[3].pond[-1].tile == Tile.from_code("2z")
+
+
+def test_a_tsumo_cancelled_journals_nothing_not_even_the_draw_it_implied(rig):
+    r = rig(reader=FakeReader({2: PINFU}))
+    r.press(ButtonName.OK)
+    play_to_seat_discarding(r, 1, "1z")              # seat 2's draw is not seen
+    before, history = r.state, len(r.flow.session.history)
+    r.press(ButtonName.WIN, 2, hold=1.5)
+    r.advance(1.0)
+    assert r.flow.preview is not None and r.flow.preview.deltas[2] > 0
+    r.press(ButtonName.UNDO)
+    assert "win cancelled" in r.flow.message
+    assert r.state == before and len(r.flow.session.history) == history
+    r.press(ButtonName.WIN, 2, hold=1.5)             # claimed again: the draw goes with it
+    r.advance(1.0)
+    r.press(ButtonName.OK)
+    assert r.state.result.deltas[2] > 0
+    r.press(ButtonName.UNDO)
+    assert r.state == before
+
+
+def test_undo_of_a_tsumo_leaves_the_draw_the_camera_saw_before_it(rig):
+    """The tsumo confirmed by OK is an action of its own: one UNDO brings back the table
+    OK found (it used to take the camera's draw back too)."""
+    r = rig(reader=FakeReader({2: PINFU}))
+    r.press(ButtonName.OK)
+    play_to_seat_discarding(r, 1, "1z")
+    r.camera(Draw(2))
+    drawn = r.state
+    r.press(ButtonName.WIN, 2, hold=1.5)
+    r.advance(1.0)
+    r.press(ButtonName.OK)
+    assert r.state.result.deltas[2] > 0
+    r.press(ButtonName.UNDO)
+    assert r.state == drawn
 
 
 def test_camera_events_wait_while_the_menu_is_open(rig):
@@ -620,6 +655,90 @@ def test_undo_takes_back_a_riichi_still_waiting_for_its_discard_first(rig):
     for seat, tile in ((1, "2z"), (2, "3z")):
         r.camera(Draw(seat), Discard(seat, Tile.from_code(tile)))
     assert not r.state.seats[2].riichi_declared
+
+
+def test_undo_takes_back_a_riichi_declared_after_another_began_to_wait(rig):
+    """UNDO takes back what came last: seat 1's riichi on its turn, not seat 3's RIICHI
+    pressed before it (still waiting for its discard; it used to be taken back first)."""
+    r = rig(reader=FakeReader({}))
+    r.press(ButtonName.OK)
+    r.camera(Draw(0), Discard(0, Tile.from_code("1z")))
+    r.press(ButtonName.RIICHI, 3)                          # waits for seat 3's discard
+    r.camera(Draw(1))
+    before = r.state
+    r.press(ButtonName.RIICHI, 1)                          # on its turn: declared
+    r.press(ButtonName.UNDO)
+    assert r.state == before and r.flow.message == "took back the last action"
+    for seat, tile in ((1, "2z"), (2, "3z")):
+        r.camera(Discard(seat, Tile.from_code(tile)), Draw(seat + 1))
+    r.camera(Discard(3, Tile.from_code("4z")))
+    assert r.state.seats[3].riichi_declared and not r.state.seats[1].riichi_declared
+
+
+def test_undo_of_a_riichi_pressed_again_on_its_turn_leaves_the_first_press_waiting(rig):
+    r = rig(reader=FakeReader({}))
+    r.press(ButtonName.OK)
+    r.camera(Draw(0), Discard(0, Tile.from_code("1z")))
+    r.press(ButtonName.RIICHI, 2)                          # waits for seat 2's discard
+    r.camera(Draw(1), Discard(1, Tile.from_code("2z")), Draw(2))
+    before = r.state
+    r.press(ButtonName.RIICHI, 2)                          # again, on its turn: declared
+    assert r.state.seats[2].riichi_declared
+    r.press(ButtonName.UNDO)
+    assert r.state == before
+    r.camera(Discard(2, Tile.from_code("3z")))            # the first press still stands
+    assert r.state.seats[2].riichi_declared
+
+
+def test_a_riichi_refused_journals_nothing_not_even_the_draw_it_implied(rig):
+    r = rig(reader=FakeReader({}))
+    r.press(ButtonName.OK)
+    r.camera(Draw(0))
+    r.press(ButtonName.RIICHI, 0)
+    r.camera(Discard(0, Tile.from_code("1z")))
+    for seat, tile in ((1, "2z"), (2, "3z"), (3, "4z")):
+        r.camera(Draw(seat), Discard(seat, Tile.from_code(tile)))
+    before, history = r.state, len(r.flow.session.history)
+    r.press(ButtonName.RIICHI, 0)                          # its draw not seen yet
+    assert "already in riichi" in r.flow.message
+    assert r.state == before and len(r.flow.session.history) == history
+
+
+def test_a_riichi_pressed_after_the_draw_is_one_action_with_its_discard(rig):
+    r = rig(reader=FakeReader({}))
+    r.press(ButtonName.OK)
+    r.camera(Draw(0))
+    drawn = r.state
+    r.press(ButtonName.RIICHI, 0)
+    r.camera(Discard(0, Tile.from_code("1z")))
+    r.press(ButtonName.UNDO)
+    assert r.state == drawn
+
+
+def test_a_riichi_waiting_does_not_outlive_its_hand(rig):
+    """A win confirmed while a RIICHI waits: UNDO takes the win back (it used to take
+    back the waiting riichi), and the next hand's discard declares nothing."""
+    r = rig(reader=FakeReader({1: PINFU}))
+    r.press(ButtonName.OK)
+    r.press(ButtonName.RIICHI, 3)                          # waits for seat 3's discard
+    play_to_seat_discarding(r, 0, "6s")
+    r.press(ButtonName.WIN, 1)
+    r.advance(2.0)
+    before = r.state
+    r.press(ButtonName.OK)
+    assert r.state.result.kind == "win"
+    r.press(ButtonName.UNDO)
+    assert r.state == before and r.flow.stage is Stage.PLAY
+    r.press(ButtonName.WIN, 1)                             # the win again, then a new hand
+    r.advance(2.0)
+    r.press(ButtonName.OK)
+    r.press(ButtonName.OK)
+    assert r.state.result is None and r.state.hand_number == 1
+    dealer = r.state.turn
+    while r.state.turn != 3:
+        r.camera(Draw(r.state.turn), Discard(r.state.turn, Tile.from_code("1z")))
+    r.camera(Draw(3), Discard(3, Tile.from_code("2z")))
+    assert dealer != 3 and not r.state.seats[3].riichi_declared
 
 
 def test_a_win_and_its_corrections_are_taken_back_together(rig):

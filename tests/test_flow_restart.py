@@ -164,6 +164,24 @@ def test_a_restart_keeps_a_riichi_waiting_for_its_discard(tmp_path):
     assert state.seats[2].riichi_declared and state.pending_riichi == 2
 
 
+def test_a_restart_keeps_when_a_riichi_waiting_was_pressed(tmp_path):
+    """UNDO takes back what came last: after a restart too, the turn the camera saw
+    after the RIICHI press, then the press."""
+    table = Table(tmp_path)
+    table.press(ButtonName.OK)
+    table.see(Draw(0))
+    table.see(Discard(0, Tile.from_code("1z")))
+    table.press(ButtonName.RIICHI, 2)
+    table.see(Draw(1))
+    table.restart()
+    table.press(ButtonName.UNDO)
+    assert table.flow.message == "took back the last action"
+    assert table.flow.session.state.to_draw and table.flow.session.state.turn == 1
+    table.restart()
+    table.press(ButtonName.UNDO)
+    assert table.flow.message == "riichi by West taken back"
+
+
 def test_a_restart_keeps_a_call_waiting_for_its_meld(tmp_path):
     table = Table(tmp_path)
     table.press(ButtonName.OK)

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from tablekit.flow import by_hand, play
-from tablekit.flow.proposal import discards_unseen, preview, ron_tile_fix
+from tablekit.flow import by_hand
+from tablekit.flow.proposal import discards_unseen, preview, ron_tile_fix, tsumo_draw
 from tablekit.flow.stage import REREAD, SETTLE
 from tablekit.game.events import Won
 from tablekit.io.presses import ButtonName, ButtonPress
@@ -20,9 +20,8 @@ FIX_HINT = " (CALL: fix the tiles by hand; held: enter han and fu)"
 def on_confirm_win(flow: Flow, press: ButtonPress) -> None:
     win = flow.win
     assert win is not None
-    if press.name is ButtonName.OK and win.pending is not None:
-        drawn = win.tsumo_seat is not None and flow.turn_started(win.tsumo_seat)
-        if flow.submit_action([*win.corrections, win.pending], joins=drawn):  # with its draw
+    if press.name is ButtonName.OK and win.pending is not None:  # an action of its own
+        if flow.submit_action([*tsumo_draw(flow), *win.corrections, win.pending]):
             flow.rest()
     elif press.name is ButtonName.UNDO:
         flow.back_to_play("win cancelled: no points moved")
@@ -39,12 +38,9 @@ def reread(flow: Flow) -> None:
     win.reread_at = flow.clock() + REREAD
     if win.fixed:
         return  # a person put the tiles right: the camera does not overrule them
-    tsumo = win.tsumo_seat
-    if tsumo is not None and win.preview is None:
-        if discards_unseen(flow):
-            flow.message = "the camera is catching up with the last discards..."
-            return
-        play.ensure_drawn(flow, tsumo)  # the camera has caught up with the turn
+    if win.tsumo_seat is not None and win.preview is None and discards_unseen(flow):
+        flow.message = "the camera is catching up with the last discards..."
+        return
     flow.reader.look_at_win()
     reading = flow.reader.read_win(win.seats, win.discarder)
     if win.pending is not None and win.reading is not None and (

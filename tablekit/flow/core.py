@@ -31,7 +31,7 @@ from tablekit.display.model import Layout, LeagueLine, Menu, Mode, ScreenModel, 
 from tablekit.flow import between, by_hand, claims, confirm, play, seats, timing
 from tablekit.flow.camera_side import CameraSide
 from tablekit.flow.menu import MenuItem
-from tablekit.flow.saved import default_rules, restore, save
+from tablekit.flow.saved import default_rules, hand_span, restore, save, standing_riichi
 from tablekit.flow.stage import DIFFERENCES_SHOWN, Stage
 from tablekit.flow.win import WinInProgress
 from tablekit.game.events import BadEvent, Draw, Event, GameStarted, RiichiDeclared
@@ -74,7 +74,9 @@ class Flow:
     message: str = ""
     warnings: tuple[str, ...] = ()
     win: WinInProgress | None = None
-    riichi_waiting: set[int] = field(default_factory=set)
+    riichi_waiting: dict[int, int] = field(default_factory=dict)
+    """Each seat's RIICHI waiting for its discard: the journal's events in force at the
+    press (see :func:`~tablekit.flow.saved.standing_riichi`)."""
     calls: dict[int, tuple[int, int]] = field(default_factory=dict)
     """Each seat's CALL waiting for its meld: (journal length, melds laid) at the press."""
     tenpai: list[bool] = field(default_factory=lambda: [False] * SEATS)
@@ -212,10 +214,19 @@ class Flow:
 
     def turn_started(self, seat: int) -> bool:
         """Whether the last action is ``seat``'s turn begun (its draw, a riichi): the
-        seat's discard or tsumo completes it, and one UNDO takes the whole back."""
+        seat's discard completes it, and one UNDO takes the whole back."""
         last = self.session.last_action()
         return bool(last) and isinstance(last[0], Draw) and all(
             isinstance(e, (Draw, RiichiDeclared)) and e.seat == seat for e in last)
+
+    def riichi_pressed_last(self) -> int | None:
+        """The seat whose RIICHI, still waiting for its discard, was pressed after the last
+        action in the journal (None: none was)."""
+        waiting = standing_riichi(self)
+        if not waiting:
+            return None
+        seat = max(reversed(waiting), key=waiting.__getitem__)  # the latest press
+        return seat if waiting[seat] >= hand_span(self)[1] else None
 
     def resting_stage(self) -> Stage:
         phase = self.session.state.phase
@@ -248,10 +259,10 @@ class Flow:
 
     def undo(self, redo: bool = False) -> None:
         """Take back (or put back) the last action: a riichi still waiting for its discard
-        first, else the last action in the journal."""
-        if self.riichi_waiting and not redo:
-            seat = max(self.riichi_waiting)
-            self.riichi_waiting.discard(seat)
+        if it was pressed after the journal's last action, else that action."""
+        seat = None if redo else self.riichi_pressed_last()
+        if seat is not None:
+            del self.riichi_waiting[seat]
             self.message = f"riichi by {seat_name(self.session.state, seat)} taken back"
             return
         if not redo and self.session.state.events == 1 and self.roster:

@@ -82,7 +82,7 @@ class Note(_Shape):
     message: str
     layout: str
     next_rules: str
-    riichi_waiting: list[Seat]
+    riichi_waiting: list[tuple[Seat, Count] | Seat]  # [seat, events in force]; old: seat
     calls: list[tuple[Seat, Count, Count]] = []
     tenpai: tuple[bool, bool, bool, bool] | None = None
     menu: Menu | None = None

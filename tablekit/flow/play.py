@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING
 
 from tablekit.flow import seats
 from tablekit.flow.menu import HELD, Action, MenuItem, end_items, menu_items, penalty_items
+from tablekit.flow.proposal import implied_draw
+from tablekit.flow.saved import hand_span, standing_riichi
 from tablekit.flow.stage import MISSED_AT_END, WIN_WINDOW, Stage
 from tablekit.flow.win import WinInProgress
 from tablekit.game.events import (
@@ -14,7 +16,6 @@ from tablekit.game.events import (
     Chombo,
     Discard,
     DoraRevealed,
-    Draw,
     Event,
     ExhaustiveDraw,
     GameEnded,
@@ -35,7 +36,8 @@ if TYPE_CHECKING:
 
 def on_between_hands(flow: Flow, press: ButtonPress) -> None:
     if press.name is ButtonName.OK:
-        flow.submit(HandStarted(tracked=flow.reader is not None))
+        if flow.submit(HandStarted(tracked=flow.reader is not None)):
+            flow.riichi_waiting.clear()  # the last hand's: they can stand no more
         flow.rest()
     else:
         flow.common(press)
@@ -46,8 +48,6 @@ def on_play(flow: Flow, press: ButtonPress) -> None:
     if press.name is ButtonName.RIICHI and press.seat is not None:
         riichi(flow, press.seat)
     elif press.name is ButtonName.WIN and press.seat is not None:
-        if press.long:
-            ensure_drawn(flow, press.seat)
         flow.win = WinInProgress([(press.seat, press.long)],
                                  flow.clock() + (0 if press.long else WIN_WINDOW))
         flow.stage = Stage.COLLECT_WINS
@@ -95,15 +95,14 @@ def on_menu(flow: Flow, press: ButtonPress) -> None:
 def camera_event(flow: Flow, event: Event) -> None:
     """A draw, discard, call or dora the camera saw; a seat's discard after its draw, and
     a dora indicator after what turned it, are part of the same action (one UNDO)."""
-    if isinstance(event, Discard) and event.seat in flow.riichi_waiting:
-        flow.riichi_waiting.discard(event.seat)
+    if isinstance(event, Discard) and event.seat in standing_riichi(flow):
+        del flow.riichi_waiting[event.seat]
         flow.submit(RiichiDeclared(event.seat), joins=flow.turn_started(event.seat))
-    joins = isinstance(event, DoraRevealed) or (
-        isinstance(event, Discard) and flow.turn_started(event.seat))
+    joins = isinstance(event, DoraRevealed) or (isinstance(event, Discard) and (
+        flow.turn_started(event.seat)  # its draw, or a riichi pressed after the draw:
+        or flow.session.last_action() == (RiichiDeclared(event.seat),)))  # one UNDO
     if flow.submit(event, joins):
         flow.message = ""
-    if flow.session.state.result is not None:
-        flow.riichi_waiting.clear()
 
 
 def riichi(flow: Flow, seat: int) -> None:
@@ -111,20 +110,13 @@ def riichi(flow: Flow, seat: int) -> None:
     seat's, the declaration waits for the seat's discard."""
     state = flow.session.state
     if state.tracked and state.turn != seat and not state.seats[seat].riichi_declared:
-        flow.riichi_waiting.add(seat)
+        flow.riichi_waiting.pop(seat, None)  # pressed again: the latest press is the one
+        flow.riichi_waiting[seat] = hand_span(flow)[1]
         flow.message = f"riichi by {seat_name(state, seat)}: taken with its next discard"
         return
-    drew = ensure_drawn(flow, seat)  # a riichi is its own action, with a draw it implies
-    flow.submit(RiichiDeclared(seat), joins=drew)
+    # a riichi is its own action, with the draw it implies: both, or (refused) neither
+    flow.submit_action([*implied_draw(state, seat), RiichiDeclared(seat)])
 
-
-def ensure_drawn(flow: Flow, seat: int) -> bool:
-    """The camera cannot see a draw: the seat acting on its turn has drawn (True when
-    that draw is submitted now)."""
-    state = flow.session.state
-    if state.tracked and seat == state.turn and state.to_draw and state.wall > 0:
-        return bool(flow.submit(Draw(seat, rinshan=state.kan_draw)))
-    return False
 
 
 def open_tenpai(flow: Flow) -> None:

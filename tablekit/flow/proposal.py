@@ -1,6 +1,6 @@
 """What a win would pay, shown before anything moves: a reading scored on a copy of the
-state (after the corrections it needs), and whether the camera still owes the turns
-before it."""
+state (after the corrections it needs, and a tsumo's draw the camera cannot see), and
+whether the camera still owes the turns before it."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from tablekit.display.model import WinPreview
 from tablekit.flow.stage import CATCH_UP_WAIT
-from tablekit.game.events import BadEvent, DiscardCorrected, Event, Won
+from tablekit.game.events import BadEvent, DiscardCorrected, Draw, Event, Won
 from tablekit.game.reducer import apply
 
 if TYPE_CHECKING:
@@ -27,13 +27,29 @@ def ron_tile_fix(state: TableState, won: Won) -> tuple[DiscardCorrected, ...]:
     return (DiscardCorrected(last[0], len(state.seats[last[0]].pond) - 1, tile),)
 
 
+def implied_draw(state: TableState, seat: int) -> list[Event]:
+    """The draw a seat acting on its turn (a riichi, a tsumo) has made when the camera
+    has not seen it (it cannot see a draw); none otherwise."""
+    if state.tracked and seat == state.turn and state.to_draw and state.wall > 0:
+        return [Draw(seat, rinshan=state.kan_draw)]
+    return []
+
+
+def tsumo_draw(flow: Flow) -> list[Event]:
+    """The tsumo's draw the camera has not seen, journalled with the win (so a cancelled
+    win journals nothing, and UNDO takes the win back as OK found the table)."""
+    tsumo = flow.win.tsumo_seat if flow.win else None
+    return [] if tsumo is None else implied_draw(flow.session.state, tsumo)
+
+
 def preview(flow: Flow, won: Won, doubts: tuple[str, ...], first: Sequence[Event] = (),
             quiet: bool = False) -> WinPreview | None:
-    """``won`` scored on a copy of the state (after the corrections ``first``); refused,
-    the engine's reason is the message (unless ``quiet``)."""
+    """``won`` scored on a copy of the state (after a tsumo's draw not seen and the
+    corrections ``first``); refused, the engine's reason is the message (unless
+    ``quiet``)."""
     try:
         state = flow.session.state
-        for event in (*first, won):
+        for event in (*tsumo_draw(flow), *first, won):
             state = apply(state, event)
     except BadEvent as error:
         if not quiet:

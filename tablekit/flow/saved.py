@@ -28,6 +28,7 @@ from tablekit.flow.stage import WIN_STAGES, Stage
 from tablekit.flow.timing import Timer
 from tablekit.flow.win import Entry, WinInProgress
 from tablekit.game.events import BadEvent, HandStarted, Won, from_dict, to_dict
+from tablekit.game.state import Phase
 from tablekit.game.win_reading import WinReading
 from tablekit.rules.presets import PRESETS
 from tablekit.tile_fix import TileFix
@@ -99,8 +100,15 @@ def _plain(flow: Flow, data: dict[str, Any]) -> bool:
     """Whether a fresh flow on the journal would show the same without a note."""
     return (flow.stage is flow.resting_stage() and not flow.message and not flow.win
             and flow.timer is None and "seating" not in data
-            and not flow.riichi_waiting and not data["calls"] and flow.layout == "facing"
+            and not data["riichi_waiting"] and not data["calls"] and flow.layout == "facing"
             and flow.next_rules == default_rules(flow.session.state.rules.name))
+
+
+def hand_span(flow: Flow) -> tuple[int, int]:
+    """Where the hand in the journal's events in force started, and how many there are:
+    a press noted at ``at`` events belongs to the hand while ``started < at <= length``."""
+    session = flow.session
+    return max(session.last_in_force(HandStarted), 0), session.active_count
 
 
 def standing_calls(flow: Flow) -> list[int]:
@@ -108,10 +116,22 @@ def standing_calls(flow: Flow) -> list[int]:
     no UNDO past it since), with no meld laid after it."""
     if not flow.calls:
         return []  # the usual case: no need to read the history back
-    session, state = flow.session, flow.session.state
-    started = max(session.last_in_force(HandStarted), 0)
+    state, (started, length) = flow.session.state, hand_span(flow)
     return [seat for seat, (at, melds) in flow.calls.items()
-            if started < at <= session.active_count and len(state.seats[seat].melds) == melds]
+            if started < at <= length and len(state.seats[seat].melds) == melds]
+
+
+def standing_riichi(flow: Flow) -> dict[int, int]:
+    """The RIICHI presses still waiting for their seat's discard (seat: the journal's
+    events in force at the press, latest press last): pressed in this hand, which goes
+    on (no win or draw since), the seat not in riichi yet; an UNDO past the win brings
+    them back."""
+    state = flow.session.state
+    if not flow.riichi_waiting or state.phase is not Phase.HAND_IN_PLAY:
+        return {}
+    started, length = hand_span(flow)
+    return {seat: at for seat, at in flow.riichi_waiting.items()
+            if started < at <= length and not state.seats[seat].riichi_declared}
 
 
 def default_rules(name: str) -> str:
@@ -123,7 +143,7 @@ def snapshot(flow: Flow) -> dict[str, Any]:
     data: dict[str, Any] = {
         "at": flow.session.length, "stage": flow.stage.name, "message": flow.message,
         "layout": flow.layout, "next_rules": flow.next_rules,
-        "riichi_waiting": sorted(flow.riichi_waiting),
+        "riichi_waiting": [[seat, at] for seat, at in standing_riichi(flow).items()],
         "calls": [[seat, *flow.calls[seat]] for seat in sorted(standing_calls(flow))]}
     if flow.stage is Stage.TENPAI:
         data["tenpai"] = list(flow.tenpai)
@@ -145,7 +165,9 @@ def _apply(flow: Flow, data: dict[str, Any]) -> None:
         raise ValueError("a win stage without its win")
     flow.layout = "centre" if data["layout"] == "centre" else "facing"
     flow.next_rules = data["next_rules"]
-    flow.riichi_waiting = set(data["riichi_waiting"])
+    flow.riichi_waiting = {  # a note of an older tablekit: the seats alone
+        seat: at for seat, at in ([entry, hand_span(flow)[1]] if isinstance(entry, int)
+                                  else entry for entry in data["riichi_waiting"])}
     flow.calls = {seat: (at, melds) for seat, at, melds in data.get("calls", [])}
     for seat in sorted(standing_calls(flow)):  # the camera waits for these melds again
         if flow.reader is not None:
