@@ -95,3 +95,26 @@ def test_the_tracker_journals_a_pon_called_on_the_red_five_with_one_red_five(
             taken.append(event)
     red = Tile.from_code("0p")
     assert taken == [Call(3, "pon", tuple(parse_tiles("550p")), red, from_seat)]
+
+
+def test_a_win_robbing_an_added_kan_of_fives_reads_the_winner_s_hand() -> None:
+    """Seat 3 pons 5m on the red five and adds the last plain 5m; seat 1 robs it. The
+    robbed five lies in the kan and in the winner's hand: it is not a fifth 5m."""
+    from tablekit.game.events import Discard, Draw
+    from tablekit.tracking.hand_reading import read_revealed
+
+    table = Table(dora="9s")
+    table.deal()
+    table.turn(0)
+    table.turn(1)
+    table.turn(2, "0m")
+    five, red = Tile.from_code("5m"), Tile.from_code("0m")
+    table(Call(3, "pon", (five, five, red), red, 2), Discard(3, Tile.from_code("1z")))
+    for seat in range(3):
+        table.turn(seat)
+    table(Draw(3))
+    state = table(own_kan(table.state.seats[3].melds, 3, five, added=True))
+    assert state.chankan_tile == five
+    reads = sure("34m123456789p22s5m")
+    hand, doubts = read_revealed(state, 1, reads, from_seat=3)
+    assert hand is not None and hand.win_tile == five and not doubts
