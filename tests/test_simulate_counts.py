@@ -51,3 +51,23 @@ def test_reports_add_up_the_hands_that_never_ended() -> None:
     assert (total.hands, total.hands_ok, total.hands_never_ended, total.failed) == (
         5, 4, 1, True)
     assert not tablekit.simulate.SimReport(hands=2, hands_ok=2).failed
+
+
+def test_the_20_game_check_counts_a_game_that_gave_no_summary_as_failed_hands(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game's run that stopped before its summary (a crash, a skip) is not a game of
+    no hands: each hand of its log is a failed one."""
+    import importlib.util
+    import subprocess
+
+    path = Path(__file__).parents[1] / "benchmarks" / "simulate_games.py"
+    spec = importlib.util.spec_from_file_location("simulate_games", path)
+    assert spec is not None and spec.loader is not None
+    games = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(games)
+    monkeypatch.setattr(subprocess, "run", lambda *a, **k: SimpleNamespace(
+        stdout="Traceback ...\n", stderr=""))
+    result = games.run_one(0, LOG, "truth", tmp_path)
+    assert (result["hands"], result["hands_ok"], result["hands_never_ended"]) == (6, 0, 6)
+    assert games.failed(result)
+    assert not games.failed({"hands": 3, "hands_ok": 3, "mismatches": []})
