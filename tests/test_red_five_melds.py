@@ -3,6 +3,9 @@ one is the one red five of its kind, never two and never none, wherever it lies.
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 from engine_helpers import Table
 
@@ -118,3 +121,24 @@ def test_a_win_robbing_an_added_kan_of_fives_reads_the_winner_s_hand() -> None:
     reads = sure("34m123456789p22s5m")
     hand, doubts = read_revealed(state, 1, reads, from_seat=3)
     assert hand is not None and hand.win_tile == five and not doubts
+
+
+@pytest.mark.slow
+def test_a_real_pon_called_on_the_red_five_end_to_end(shared_data: Path, tmp_path: Path,
+                                                      capsys: pytest.CaptureFixture[str]
+                                                      ) -> None:
+    """The first hand of a real game on the simulated table, read by the truth reader:
+    East pons the red 5p West discarded (the sideways five in the middle); the journal
+    holds 550p, never 500p, and the hand is exact."""
+    from tablekit.cli import main
+
+    log = (shared_data / "tenhou" / "logs" / "thewaxmango+mahjong-hands"
+           / "2022010116gm-00a9-0000-0343ef87.txt")
+    journal = tmp_path / "game.jsonl"
+    assert main(["simulate", str(log), "--hands", "1", "--check", "--journal",
+                 str(journal)]) == 0
+    summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert summary["hands"] == summary["hands_ok"] == 1
+    pons = [e for e in map(json.loads, journal.read_text().splitlines())
+            if e.get("type") == "call" and e.get("called") == "0p"]
+    assert [(e["kind"], e["tiles"]) for e in pons] == [("pon", "550p")]
