@@ -49,11 +49,14 @@ def main() -> int:
                                fps=args.fps, max_hands=args.hands)
         total.add(report)
         print(json.dumps({"log": log.name, "hands": report.hands, "hands_ok": report.hands_ok,
+                          "hands_never_ended": report.hands_never_ended,
                           "ms_per_frame": report.summary()["ms_per_frame"],
                           **{kind: figures(v) for kind, v in report.latency.items()},
                           "discards_never_shown": report.never_shown}), flush=True)
     shown = figures(total.latency["still_to_shown"])
     print(json.dumps({"reader": args.reader, "fps": args.fps, "games": len(logs),
+                      "hands": total.hands, "hands_ok": total.hands_ok,
+                      "hands_never_ended": total.hands_never_ended,
                       **{kind: figures(v) for kind, v in total.latency.items()},
                       "budget_s": BUDGET, "within_budget_p95": shown.get("p95", 0) <= BUDGET}))
     return 0

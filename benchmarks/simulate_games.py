@@ -8,7 +8,11 @@ time, one thread each, seed = the game's index), keeps each game's output under 
 prints one JSON line per game and the totals last (``--enroll``: each game's tile set
 enrolled first from one mat on its simulated table, ``tablekit simulate --enroll``), with
 the latency over all games (p50, p95 and max of placed -> shown, lying still -> shown and
-WIN -> scored, :mod:`tablekit.sim.stopwatch`).
+WIN -> scored, :mod:`tablekit.sim.stopwatch`). Every hand of every log is counted: a hand
+the simulated table never ended is a failed hand (in ``hands`` and ``hands_never_ended``,
+never in ``hands_ok``), and so is each hand of a game whose run gave no summary (it
+stopped, or was skipped); ``games_failed`` counts the games not every hand of which was
+right.
 """
 
 from __future__ import annotations
@@ -25,7 +29,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 LOGS = ROOT.parent / "shared" / "data" / "tenhou" / "logs" / "thewaxmango+mahjong-hands"
 sys.path.insert(0, str(ROOT))
-COUNTED = ("hands", "hands_ok", "tiles_read", "tiles_ok", "frames")
+COUNTED = ("hands", "hands_ok", "hands_fixed", "hands_never_ended", "tiles_read", "tiles_ok",
+           "frames")
 
 
 def four_player_logs(every: int, games: int) -> list[Path]:
@@ -54,12 +59,30 @@ def run_one(index: int, log: Path, reader: str, out: Path, enroll: bool = False)
                           env={**os.environ, "OMP_NUM_THREADS": "1"})
     (out / f"{index:02d}-{log.stem}.txt").write_text(done.stdout + done.stderr)
     lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
-    summary = json.loads(lines[-1]) if lines else {}
+    summary = json.loads(lines[-1]) if lines else no_summary(log)
     mismatches = [line for line in done.stdout.splitlines() if not line.startswith("{")]
     result = {"game": index, "log": log.name, **summary, "mismatches": mismatches,
               "seconds": round(time.time() - start)}
     print(json.dumps(result), flush=True)
     return result
+
+
+def no_summary(log: Path) -> dict:
+    """A game whose run gave no summary: each of its log's hands a failed hand."""
+    from tablekit.errors import TablekitError
+    from tablekit.formats.tenhou import import_file
+
+    try:
+        hands = len(import_file(log).hands)
+    except TablekitError:
+        hands = 0
+    return {"hands": hands, "hands_ok": 0, "hands_never_ended": hands, "no_summary": True}
+
+
+def failed(result: dict) -> bool:
+    """Whether a game's run had a hand not right alone, a mismatch or no summary."""
+    return bool(result.get("no_summary") or result.get("mismatches")
+                or result.get("hands_ok", 0) != result.get("hands", 0))
 
 
 def latency(results: list[dict]) -> dict:
@@ -93,6 +116,7 @@ def main() -> int:
                                 enumerate(logs)))
     total = {name: sum(r.get(name, 0) for r in results) for name in COUNTED}
     total["games"] = len(results)
+    total["games_failed"] = sum(failed(r) for r in results)
     total["ms_per_frame_max"] = max((r.get("ms_per_frame", 0) for r in results), default=0)
     total["peak_mb_max"] = max((r.get("peak_mb", 0) for r in results), default=0)
     total.update(latency(results))

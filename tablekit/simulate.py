@@ -10,7 +10,9 @@ the end of the wall once it shows the wall empty, as a person would (at most
 ``PATIENCE`` seconds after their scripted moment; later presses keep their order). A win
 the app cannot score at all (no complete hand read) a simulated person puts right with
 the buttons (:mod:`tablekit.sim.person`), so that the game goes on; such a hand is
-counted in ``hands_fixed``, never in ``hands_ok``. Every game also times the screen
+counted in ``hands_fixed``, never in ``hands_ok``. A hand of the log that never ends on
+the simulated table (the game stuck in it) is a failed hand: counted in ``hands`` and
+``hands_never_ended``, never in ``hands_ok``. Every game also times the screen
 (:mod:`tablekit.sim.stopwatch`): placed -> shown for each discard, WIN -> scored for each
 win, in ``SimReport.latency``.
 
@@ -68,6 +70,8 @@ class SimReport:
     hands_fixed: int = 0
     """Hands a simulated person put right with the buttons (the app could not score them
     alone); never counted in ``hands_ok``."""
+    hands_never_ended: int = 0
+    """Hands of the log the simulated table never ended (counted in ``hands``, failed)."""
     tiles_read: int = 0
     tiles_ok: int = 0
     frames: int = 0
@@ -81,18 +85,25 @@ class SimReport:
     fixing: bool = False   # a person is putting the current hand's tiles right
 
     def add(self, other: SimReport) -> None:
-        for name in ("hands", "hands_ok", "hands_fixed", "tiles_read", "tiles_ok", "frames",
-                     "pipeline_seconds", "render_seconds", "never_shown"):
+        for name in ("hands", "hands_ok", "hands_fixed", "hands_never_ended", "tiles_read",
+                     "tiles_ok", "frames", "pipeline_seconds", "render_seconds", "never_shown"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.peak_mb = max(self.peak_mb, other.peak_mb)
         self.mismatches.extend(other.mismatches)
         for kind, values in other.latency.items():
             self.latency[kind].extend(values)
 
+    @property
+    def failed(self) -> bool:
+        """Whether any hand failed (not right alone, or never ended) or anything else
+        differed from the log."""
+        return self.hands_ok != self.hands or bool(self.mismatches)
+
     def summary(self) -> dict[str, Any]:
         frames = max(self.frames, 1)
         return {"hands": self.hands, "hands_ok": self.hands_ok,
-                "hands_fixed": self.hands_fixed, "tiles_read": self.tiles_read,
+                "hands_fixed": self.hands_fixed, "hands_never_ended": self.hands_never_ended,
+                "tiles_read": self.tiles_read,
                 "tiles_ok": self.tiles_ok, "frames": self.frames,
                 "ms_per_frame": round(1000 * self.pipeline_seconds / frames, 2),
                 "render_ms_per_frame": round(1000 * self.render_seconds / frames, 2),
@@ -510,8 +521,18 @@ def _won(events: Any) -> list[Won]:
 
 
 def _check_missing_hands(game: ImportedGame, report: SimReport) -> None:
+    """Each hand of the log the table never ended is a failed hand.
+
+    >>> report = SimReport(hands=1, hands_ok=1)
+    >>> game = ImportedGame(None, None, (None, None))  # type: ignore[arg-type]
+    >>> _check_missing_hands(game, report)
+    >>> report.hands, report.hands_ok, report.hands_never_ended, report.mismatches
+    (2, 1, 1, ['hand 1: never ended on the simulated table'])
+    """
     for index in range(report.hands, len(game.hands)):
         report.mismatches.append(f"hand {index}: never ended on the simulated table")
+        report.hands += 1
+        report.hands_never_ended += 1
 
 
 def _save_frame(folder: Path, number: int, image: Any) -> None:

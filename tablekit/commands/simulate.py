@@ -21,10 +21,13 @@ def add_parser(subparsers: Any) -> None:
                     "gpiozero's MockFactory, a clock the table drives, every win "
                     "the app scores confirmed without correction (one it cannot score is put "
                     "right by a simulated person and counted in hands_fixed, never in "
-                    "hands_ok); each hand's score changes are compared with the log. The last "
-                    "line is a JSON summary.")
+                    "hands_ok; a hand that never ends is a failed hand, in hands and "
+                    "hands_never_ended); each hand's score changes are compared with the log. "
+                    "The last line is a JSON summary.")
     parser.add_argument("logs", nargs="+", type=Path, metavar="LOG")
-    parser.add_argument("--check", action="store_true", help="exit non-zero on any mismatch")
+    parser.add_argument("--check", action="store_true",
+                        help="exit non-zero on any mismatch, failed or unended hand, or "
+                             "skipped log")
     parser.add_argument("--reader", choices=("truth", "vision"), default="truth",
                         help="truth: the sim's ground truth (with --misread); vision: the models")
     parser.add_argument("--enroll", action="store_true",
@@ -86,11 +89,12 @@ def run(args: argparse.Namespace) -> int:
     if args.journal is not None and len(args.logs) > 1:
         print("tablekit simulate: --journal keeps one game: give one LOG", file=sys.stderr)
         return 2
-    total = SimReport()
+    total, skipped = SimReport(), 0
     for index, log in enumerate(args.logs):
         with tempfile.TemporaryDirectory(prefix="tablekit-set-") as scratch:
             report = _play(args, index, log, Path(scratch))
         if report is None:
+            skipped += 1
             continue
         for mismatch in report.mismatches:
             print(f"{log}: {mismatch}")
@@ -99,8 +103,7 @@ def run(args: argparse.Namespace) -> int:
         total.add(report)
     print(json.dumps({"reader": args.reader, **({"enrolled": True} if args.enroll else {}),
                       **total.summary()}))
-    failed = total.hands_ok != total.hands or bool(total.mismatches)
-    return 1 if args.check and failed else 0
+    return 1 if args.check and (total.failed or skipped) else 0
 
 
 def _play(args: argparse.Namespace, index: int, log: Path, scratch: Path) -> Any:

@@ -176,12 +176,14 @@ def draft_hand(state: TableState, seat: int, reads: list[TileRead], from_seat: i
 def _concealed(state: TableState, seat: int, reads: list[TileRead], from_seat: int | None
                ) -> tuple[list[TileRead], list[str]]:
     """The row's reads less the winner's face-up meld tiles (at the row's end), the ron
-    tile the discard's (or, where the row reads it surely as another tile, either:
-    :func:`ron_tile_read`, with a doubt, as one of the two reads is wrong)."""
+    tile the discard's (robbing a kan: the tile added to it), or, where the row reads it
+    surely as another tile, either (:func:`ron_tile_read`, with a doubt, as one of the two
+    reads is wrong)."""
     concealed = reads[: len(reads) - face_up_meld_tiles(state.seats[seat].melds)]
-    if not concealed or from_seat is None or state.last_discard is None:
+    registered = state.chankan_tile or (state.last_discard[1] if state.last_discard else None)
+    if not concealed or from_seat is None or registered is None:
         return concealed, []
-    registered, row = state.last_discard[1], concealed[-1]
+    row = concealed[-1]
     concealed[-1] = ron_tile_read(registered, row)
     if len(concealed[-1].candidates) == 1:
         return concealed, []
@@ -300,9 +302,19 @@ def read_indicators(reads: Sequence[TileRead], counts: Counter[int], label: str
 
 
 def visible_counts(state: TableState, exclude_last_discard: bool) -> Counter[int]:
-    """Kinds visible on the table outside the hands (ponds, melds, dora indicators)."""
+    """Kinds visible on the table outside the hands (ponds, melds, dora indicators);
+    ``exclude_last_discard``: less the tile a ron is on, the last discard or, robbing a kan,
+    the tile added to it (which lies in the kan until the win takes it).
+
+    >>> from dataclasses import replace
+    >>> robbed = replace(TableState.new(), chankan_tile=Tile.from_code("5m"))
+    >>> visible_counts(robbed, True)[Tile.from_code("5m").kind]   # its kan shows it too
+    -1
+    """
     counts = state.visible_kinds()
-    if exclude_last_discard and state.last_discard is not None:
+    if exclude_last_discard and state.chankan_tile is not None:
+        counts[state.chankan_tile.kind] -= 1
+    elif exclude_last_discard and state.last_discard is not None:
         counts[state.last_discard[1].kind] -= 1
     return counts
 

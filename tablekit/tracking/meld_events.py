@@ -133,9 +133,26 @@ def four_of(tile: Tile, red_fives: bool) -> tuple[Tile, ...]:
 
 def own_kan(melds: Sequence[Meld], seat: int, tile: Tile, added: bool,
             red_fives: bool = True) -> Call:
-    """An added kan (``tile`` beside a pon of its kind) or a closed kan of ``tile``'s kind."""
+    """An added kan (``tile`` beside a pon of its kind) or a closed kan of ``tile``'s kind.
+    A kan holds all four copies, so the added tile is the copy the pon lacks (the red five
+    under red-five rules when the pon has none, else a plain one), whichever five was read.
+
+    >>> from tablekit.tiles import to_mpsz
+    >>> pon = [Meld.parse("pon:055p")]
+    >>> kan = own_kan(pon, 1, Tile.from_code("0p"), added=True)
+    >>> to_mpsz(kan.tiles), kan.called.code
+    ('0555p', '5p')
+    >>> own_kan([Meld.parse("pon:555s")], 1, Tile.from_code("5s"), added=True).called.code
+    '0s'
+    """
     if added:
         pon = next((m for m in melds if m.kind == "pon" and m.tiles[0].kind == tile.kind), None)
         base = pon.tiles if pon else (tile.plain,) * 3
-        return Call(seat, "shouminkan", (*base, tile), tile, pon.from_seat if pon else None)
+        rest = list(four_of(tile, red_fives))
+        for copy in base:
+            if copy in rest:
+                rest.remove(copy)
+        added_tile = rest[-1] if len(rest) == 1 else tile
+        return Call(seat, "shouminkan", (*base, added_tile), added_tile,
+                    pon.from_seat if pon else None)
     return Call(seat, "ankan", four_of(tile, red_fives), None, None)

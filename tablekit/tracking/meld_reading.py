@@ -46,6 +46,10 @@ claimed tile lies sideways and is the one most often misread, but it is known ex
 PARTNER_FLOOR = 0.02
 """The least a called tile's partner (an upright face) may be read as what it is."""
 MISSED_SURE = 0.3
+RED_SLIP = 0.5
+"""The share of a read's five of the called kind that counts at the called tile's place
+when it is the other five (red for plain, plain for red): the called tile is known
+exactly, and which five lies sideways says which the partners are."""
 """Each face of a pon whose discard the camera never saw must be at least this likely the
 pon's kind: only the faces say what was called."""
 
@@ -91,18 +95,23 @@ def new_reads(row: Sequence[TileRead], melds: Sequence[Meld]) -> list[TileRead]:
     ['7m', '8m', '6m']
     >>> [r.best[0].code for r in new_reads(reads_of("786m44z"), pon)]     # one 4z not seen
     ['7m', '8m', '6m']
+    >>> [r.best[0].code for r in new_reads(reads_of("5505p"), [Meld.parse("pon:505p")])]
+    ['5p']
     """
-    known = [t.kind for m in melds for t in face_up_tiles(m)]
+    tiles = [t for m in melds for t in face_up_tiles(m)]
+    known = [t.kind for t in tiles]
     left = list(range(len(row)))
 
     def take(index: int, kind: int) -> None:
         left.remove(index)
         known.remove(kind)
 
-    for kind in list(known):
-        match = next((i for i in left if _has(row[i], kind, True)), None)
-        if match is not None:
-            take(match, kind)
+    for exact in (True, False):  # a red five known is the red five read, when it is
+        for tile in list(tiles):
+            match = next((i for i in left if _has(row[i], tile, True, exact)), None)
+            if match is not None:
+                take(match, tile.kind)
+                tiles.remove(tile)
     matched = sorted(set(range(len(row))) - set(left))
     for index in [i for i in left if matched and i > matched[0]]:
         if known:
@@ -114,8 +123,13 @@ def new_reads(row: Sequence[TileRead], melds: Sequence[Meld]) -> list[TileRead]:
     return [row[i] for i in left]
 
 
-def _has(read: TileRead, kind: int, best_only: bool) -> bool:
+def _has(read: TileRead, wanted: int | Tile, best_only: bool, exact: bool = False) -> bool:
+    """Whether the read's best candidate (or any) is of the kind wanted (``exact``: is the
+    tile wanted, red or plain)."""
     candidates = read.candidates[:1] if best_only else read.candidates
+    if exact:
+        return any(tile == wanted for tile, _ in candidates)
+    kind = wanted.kind if isinstance(wanted, Tile) else wanted
     return any(tile.kind == kind for tile, _ in candidates)
 
 
@@ -124,12 +138,38 @@ def kind_probability(read: TileRead, kind: int) -> float:
     return sum(p for tile, p in read.candidates if tile.kind == kind)
 
 
+def called_probability(read: TileRead, called: Tile) -> float:
+    """The read's probability of being the called tile: its kind, the other five of the
+    kind counting :data:`RED_SLIP` of its share.
+
+    >>> five = TileRead(((Tile.from_code("5p"), 0.8), (Tile.from_code("0p"), 0.2)))
+    >>> [round(called_probability(five, Tile.from_code(c)), 2) for c in ("5p", "0p")]
+    [0.9, 0.6]
+    """
+    kind = kind_probability(read, called.kind)
+    exact = sum(p for tile, p in read.candidates if tile == called)
+    return exact + RED_SLIP * (kind - exact)
+
+
+def one_red_each(tiles: Sequence[Tile]) -> bool:
+    """Whether no two of the tiles are the red five of one kind (there is one of each).
+
+    >>> from tablekit.tiles import parse_tiles
+    >>> one_red_each(parse_tiles("055p")), one_red_each(parse_tiles("005p"))
+    (True, False)
+    """
+    reds = [t.kind for t in tiles if t.red]
+    return len(reds) == len(set(reds))
+
+
 def read_claimed(reads: Sequence[TileRead], called: Tile, chi: bool = True
                  ) -> tuple[ClaimKind, tuple[Tile, ...]] | None:
     """The likeliest chi (only where ``chi``: the discard came from the left), pon or open
     kan (``(kind, tiles)``) the new reads make with the called tile, or None when no
     candidates make one. Two reads are the called tile's partners (the sideways tile
-    itself was not seen).
+    itself was not seen). A red five is told from a plain one: the read at the called
+    tile's place is weighed by :func:`called_probability`, and no meld holds two red
+    fives of a kind.
 
     The partners must each be read as what they are at ``PARTNER_FLOOR`` or more: two
     North faces of a closed kan are no pon of a discarded East.
@@ -140,17 +180,20 @@ def read_claimed(reads: Sequence[TileRead], called: Tile, chi: bool = True
     >>> north = TileRead(((Tile.from_code("4z"), 0.999), (Tile.from_code("1z"), 0.0004)))
     >>> read_claimed([north, north], Tile.from_code("1z")) is None
     True
+    >>> fives = [TileRead.sure(Tile.from_code(c)) for c in ("5p", "0p", "5p")]
+    >>> to_mpsz(read_claimed(fives, Tile.from_code("0p"))[1])   # the red five called
+    '550p'
     """
     best: tuple[float, ClaimKind, tuple[Tile, ...]] | None = None
     for at in range(len(reads)) if len(reads) > 2 else (None,):
-        p_called = 1.0 if at is None else max(kind_probability(reads[at], called.kind),
+        p_called = 1.0 if at is None else max(called_probability(reads[at], called),
                                                CALLED_FLOOR)
         others = [r.candidates for i, r in enumerate(reads) if i != at]
         for combo in itertools.product(*others):
             tiles = (called, *(tile for tile, _ in combo))
             kind = meld_kind(tiles)
             if kind is None or (kind == "chi" and not chi) or min(
-                    p for _, p in combo) < PARTNER_FLOOR:
+                    p for _, p in combo) < PARTNER_FLOOR or not one_red_each(tiles):
                 continue
             score = math.log(p_called) + sum(math.log(max(p, 1e-9)) for _, p in combo)
             if best is None or score > best[0]:

@@ -1,0 +1,73 @@
+"""Figures made with ``tablekit simulate`` count every hand the log plays: a hand the
+simulated table never ends is a failed hand, and ``--check`` fails on it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+import tablekit.simulate
+from tablekit.cli import main
+from tablekit.sim.script import Script
+from tablekit.sim.truth import FrameTruth
+
+LOG = Path(__file__).parents[1] / "tablekit" / "data" / "tenhou-python-bot-28.xml"
+
+
+class EmptyTable:
+    """A camera that sees an empty table for a few frames and then stops: no discard is
+    ever seen, so the hand never ends (nothing is rendered: the test is fast)."""
+
+    def __init__(self, script: Script, **options: Any) -> None:
+        self.script, self.left = script, 8
+
+    def read(self) -> Any:
+        self.left -= 1
+        return SimpleNamespace(truth=FrameTruth(1280, 720, (), {})) if self.left else None
+
+    def presses_between(self, start: float, end: float) -> list:
+        return self.script.presses_between(start, end)
+
+
+def test_a_hand_that_never_ends_is_a_failed_hand_and_fails_the_check(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(tablekit.simulate, "SimulatedCamera", EmptyTable)
+    assert main(["simulate", str(LOG), "--hands", "2", "--check"]) == 1
+    out = capsys.readouterr().out.strip().splitlines()
+    summary = json.loads(out[-1])
+    assert (summary["hands"], summary["hands_ok"]) == (2, 0)   # every hand of the log
+    assert summary["hands_never_ended"] == 2
+    assert any("hand 0: never ended on the simulated table" in line for line in out)
+    assert main(["simulate", str(LOG), "--hands", "1"]) == 0   # without --check: said only
+
+
+def test_reports_add_up_the_hands_that_never_ended() -> None:
+    total = tablekit.simulate.SimReport(hands=3, hands_ok=3)
+    total.add(tablekit.simulate.SimReport(hands=2, hands_ok=1, hands_never_ended=1))
+    assert (total.hands, total.hands_ok, total.hands_never_ended, total.failed) == (
+        5, 4, 1, True)
+    assert not tablekit.simulate.SimReport(hands=2, hands_ok=2).failed
+
+
+def test_the_20_game_check_counts_a_game_that_gave_no_summary_as_failed_hands(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game's run that stopped before its summary (a crash, a skip) is not a game of
+    no hands: each hand of its log is a failed one."""
+    import importlib.util
+    import subprocess
+
+    path = Path(__file__).parents[1] / "benchmarks" / "simulate_games.py"
+    spec = importlib.util.spec_from_file_location("simulate_games", path)
+    assert spec is not None and spec.loader is not None
+    games = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(games)
+    monkeypatch.setattr(subprocess, "run", lambda *a, **k: SimpleNamespace(
+        stdout="Traceback ...\n", stderr=""))
+    result = games.run_one(0, LOG, "truth", tmp_path)
+    assert (result["hands"], result["hands_ok"], result["hands_never_ended"]) == (6, 0, 6)
+    assert games.failed(result)
+    assert not games.failed({"hands": 3, "hands_ok": 3, "mismatches": []})
