@@ -265,3 +265,18 @@ def test_every_bit_flipped_in_a_real_games_journal_is_caught_or_harmless(tmp_pat
     report = flip_bits(import_file(DEMO_GAME).events[:150], 300, tmp_path, seed=7)
     assert report.missed == [] and report.crashes == []
     assert report.caught + report.harmless == 300 and report.caught > 280
+
+
+def test_a_game_played_under_rules_now_refused_still_resumes(tmp_path):
+    """An older tablekit took honba in 100s and any name; its journal is what was played:
+    it resumes as it was instead of being moved aside (the game lost)."""
+    from tablekit.rules.presets import TENHOU, rules_to_dict
+
+    rules = {**rules_to_dict(TENHOU), "honba_value": 100, "name": "our club's rules " * 8}
+    path = tmp_path / "game.jsonl"
+    path.write_text(json.dumps({"type": "journal", "format": 2}) + "\n" + json.dumps(
+        {"n": 1, "type": "game_started", "rules": rules, "names": [], "first_dealer": 0})
+        + "\n")
+    game = Session.open(path)
+    assert game.notice == "" and game.state.rules.honba_value == 100
+    game.close()

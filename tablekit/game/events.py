@@ -24,7 +24,7 @@ from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
 
 from tablekit.errors import TablekitError
 from tablekit.rules.hand import Meld, MeldKind
-from tablekit.rules.presets import TENHOU, Rules, rules_from_dict, rules_to_dict
+from tablekit.rules.presets import TENHOU, Rules, rules_as_played, rules_to_dict
 from tablekit.tiles import Tile, parse_tiles, to_mpsz
 
 AbortKind = Literal["nine_terminals", "four_winds", "four_riichi", "four_kans", "triple_ron"]
@@ -292,7 +292,7 @@ def _decode(value: Any, hint: Any) -> Any:
     if hint is Rules:
         if not isinstance(value, dict):
             raise TypeError(f"rules must be an object of options, not {value!r}")
-        return rules_from_dict(value)
+        return rules_as_played(value)
     args = [arg for arg in get_args(hint) if arg is not type(None)]
     if get_origin(hint) is tuple:
         if args and args[0] is Tile:

@@ -211,6 +211,34 @@ def rules_from_dict(data: dict[str, Any]) -> Rules:
     return with_options(_base(data.pop("base", "tenhou"), "rules"), **data)
 
 
+def rules_as_played(data: dict[str, Any]) -> Rules:
+    """Rules read back from a journal: checked as a club's file is, except that a game
+    already played under options this tablekit refuses (an older one took them: a long
+    name, honba in 100s) is read as it was played rather than lost; an option that is no
+    option at all, or a value of the wrong kind, is still refused.
+
+    >>> rules_as_played({**rules_to_dict(TENHOU), "honba_value": 100}).honba_value
+    100
+    >>> rules_as_played({**rules_to_dict(TENHOU), "honba": 100})  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    tablekit.errors.RulesError: tenhou: unknown rule option 'honba' (known: name, ...)
+    """
+    try:
+        return rules_from_dict(data)
+    except RulesError as refused:
+        options = dict(data)
+        base = options.pop("base", None)
+        played = {**rules_to_dict(_base(base, "rules") if base is not None else TENHOU),
+                  **options}
+        kinds = {k: type(v) for k, v in rules_to_dict(TENHOU).items()}
+        if set(played) != set(kinds) or any(
+                not isinstance(v, kinds[k]) or isinstance(v, bool) is not (kinds[k] is bool)
+                for k, v in played.items()):
+            raise refused from None
+        return Rules(**{k: tuple(v) if isinstance(v, list) else v for k, v in played.items()})
+
+
 def _base(name: Any, where: str) -> Rules:
     if not isinstance(name, str) or name not in PRESETS:
         raise RulesError(f"{where}: base {shown(name)} is not a preset ({', '.join(PRESETS)})")
