@@ -251,3 +251,24 @@ def test_events_after_the_game_are_refused():
     table(GameEnded())
     with pytest.raises(BadEvent, match="game over"):
         apply(table.state, Draw(0))
+
+
+def test_a_meld_with_two_red_fives_is_refused_at_the_call_not_at_the_win():
+    """A pon read as 500p could never be scored: the hand would never end."""
+    table = Table()
+    table.deal()
+    table(Draw(0), Discard(0, Tile.from_code("0p")))
+    with pytest.raises(BadEvent, match="two red 5p would be on the table"):
+        table(Call(2, "pon", tuple(parse_tiles("500p")), Tile.from_code("0p"), 0))
+    table(Call(2, "pon", tuple(parse_tiles("550p")), Tile.from_code("0p"), 0))
+
+
+def test_a_fifth_meld_is_refused():
+    table = Table()
+    table.deal()
+    table(Draw(0))
+    for kind in ("1z", "2z", "3z", "4z"):
+        table(Call(0, "ankan", tuple(parse_tiles(kind[0] * 4 + "z")), None, None),
+              Draw(0, rinshan=True))
+    with pytest.raises(BadEvent, match="at most four melds"):
+        table(Call(0, "ankan", tuple(parse_tiles("5555z")), None, None))

@@ -17,6 +17,7 @@ tablekit.game.events.BadEvent: discard by North (9m): it is South's turn to draw
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -252,6 +253,8 @@ def _call(state: TableState, event: Call) -> TableState:
     _need_tracked(state, event)
     _need_seat(event, event.seat)
     meld = event.meld()
+    if event.kind != "shouminkan" and len(state.seats[event.seat].melds) >= 4:
+        raise _refuse(event, "a hand holds at most four melds")
     if event.kind in ("ankan", "shouminkan"):
         state = _own_kan(state, event, meld)
     else:
@@ -259,6 +262,7 @@ def _call(state: TableState, event: Call) -> TableState:
     if event.kind != "shouminkan":
         state = _break_ippatsu(state)
     _check_counts(state, event)
+    _check_red_fives(state, event)
     return evolve(state, interrupted=True)
 
 
@@ -349,6 +353,18 @@ def _check_counts(state: TableState, event: Event) -> None:
     if max(counts) > 4:
         over = [Tile(k).plain_code for k, n in enumerate(counts) if n > 4]
         raise _refuse(event, f"more than four {', '.join(over)} would be on the table")
+
+
+def _check_red_fives(state: TableState, event: Event) -> None:
+    """A set holds one red five of a suit: two on the table are a misreading (a hand with
+    them could never be scored, and would never end)."""
+    reds = Counter(t.kind for t in state.dora if t.red)
+    for seat in state.seats:
+        reds.update(p.tile.kind for p in seat.pond if p.tile.red and not p.claimed)
+        reds.update(t.kind for m in seat.melds for t in m.tiles if t.red)
+    over = [Tile(k).plain_code for k, n in sorted(reds.items()) if n > 1]
+    if over:
+        raise _refuse(event, f"two red {', '.join(over)} would be on the table (a set has one)")
 
 
 # -- the end of a hand ---------------------------------------------------------------------
