@@ -32,15 +32,20 @@ def test_replay_without_check_prints_the_hand_table(capsys):
     assert "E1-0" in out and "win" in out
 
 
-def test_a_tampered_record_is_a_mismatch_with_non_zero_exit(tmp_path, capsys):
+def tampered(folder):
+    """The fixture game with seat 0 gaining 1,000 more than it did in its first hand."""
     text = GAME.read_text()
-    tampered = tmp_path / "tampered.xml"
     start = text.index('sc="') + 4
     end = text.index('"', start)
     values = text[start:end].split(",")
-    values[1] = str(int(values[1]) + 10)   # seat 0 gains 1,000 more than it did
-    tampered.write_text(text[:start] + ",".join(values) + text[end:])
-    assert main(["replay", "--check", str(tampered)]) == 1
+    values[1] = str(int(values[1]) + 10)
+    path = folder / "tampered.xml"
+    path.write_text(text[:start] + ",".join(values) + text[end:])
+    return path
+
+
+def test_a_tampered_record_is_a_mismatch_with_non_zero_exit(tmp_path, capsys):
+    assert main(["replay", "--check", str(tampered(tmp_path))]) == 1
     assert "score changes" in capsys.readouterr().out
 
 
@@ -69,3 +74,15 @@ def test_shared_logs_sample_replays_exactly(shared_data):
     reports = [check_game(p) for p in sorted(folder.iterdir())[:15]]
     played = [r for r in reports if not r.skipped]
     assert played and all(r.ok for r in played), [r.mismatches[:2] for r in played if not r.ok]
+
+
+def test_games_checked_in_several_processes_give_the_same_summary(tmp_path, capsys):
+    logs = [GAME, *sorted((DATA.parent.parent / "tests" / "fixtures" / "mjlog").glob("*.xml"))]
+    paths = [*map(str, logs), str(tampered(tmp_path))]
+    summaries = []
+    for jobs in ("1", "2"):
+        assert main(["replay", "--check", "--jobs", jobs, *paths]) == 1
+        lines = capsys.readouterr().out.strip().splitlines()
+        summaries.append((lines[:-1], {k: v for k, v in json.loads(lines[-1]).items()
+                                       if k != "seconds"}))
+    assert summaries[0] == summaries[1] and summaries[0][1]["games"] == len(paths)
