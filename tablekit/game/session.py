@@ -74,21 +74,16 @@ def in_force(events: list[Event]) -> tuple[list[Event], list[Event]]:
     return active, undone
 
 
-def first_refused(events: list[Event]) -> tuple[int, str] | None:
-    """The index of the first event a live game would refuse, and why (None: all replay).
-
-    >>> from tablekit.game.events import GameStarted, RiichiDeclared
-    >>> first_refused([GameStarted(), Undo(), Undo()])
-    (2, 'undo: there is nothing left to undo')
-    """
-    return replay_checked(events, [False] * len(events))[1]
-
-
 def replay_checked(events: Sequence[Event], joins: Sequence[bool], skipped: int = 0,
                    before: int = 0) -> tuple[Session, tuple[int, str] | None]:
     """A game kept in memory that took ``events`` (``joins``: their marks; ``skipped``
     events before them not read, ``before`` of those in force) as a live game would, up
-    to the first it refuses; that one's index and why (None: all replay)."""
+    to the first it refuses; that one's index and why (None: all replay).
+
+    >>> from tablekit.game.events import GameStarted
+    >>> replay_checked([GameStarted(), Undo(), Undo()], [False] * 3)[1]
+    (2, 'undo: there is nothing left to undo')
+    """
     probe = Session(_NoJournal(), skipped=skipped, before=before)  # type: ignore[arg-type]
     for index, (event, joined) in enumerate(zip(events, joins, strict=True)):
         try:
