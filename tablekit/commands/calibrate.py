@@ -33,8 +33,8 @@ def add_parser(subparsers: Any) -> None:
                         help="write the printable marker sheet here and stop")
     parser.add_argument("--paper", choices=("A4", "A3"), default="A4")
     parser.add_argument("--dpi", type=int, default=300)
-    parser.add_argument("--camera", default="picamera", metavar="SPEC",
-                        help="picamera, opencv:N, opencv:FILE, folder:DIR, sim[:LOG[:SEED]]")
+    parser.add_argument("--camera", default="picamera2", metavar="SPEC",
+                        help="picamera2, opencv:N, opencv:FILE, folder:DIR, sim[:LOG[:SEED]]")
     parser.add_argument("--out", type=Path, default=DEFAULT_PROFILE, metavar="PROFILE",
                         help=f"profile to write (default {DEFAULT_PROFILE})")
     parser.add_argument("--frames", type=int, default=8, help="frames to average (default 8)")

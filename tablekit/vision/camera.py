@@ -4,7 +4,7 @@ Every source has ``read() -> frame | None`` (a frame has ``image``, BGR uint8, a
 ``timestamp``, seconds from the start of the source; None: nothing more), ``close()``,
 and is a context manager and an iterator of frames. :func:`open_camera` picks one:
 
-* ``picamera`` (or ``picamera2``): the Raspberry Pi camera through picamera2 (imported
+* ``picamera2`` (or ``picamera``): the Raspberry Pi camera through picamera2 (imported
   only here), exposure and white balance locked once the picture has settled,
 * ``opencv:N``: OpenCV's camera N; ``opencv:PATH`` (or a bare video file path): a video,
 * ``folder:DIR``: the images of a folder in name order (jpg, jpeg, png, bmp),
@@ -21,7 +21,11 @@ tablekit.vision.frames.CameraError: folder:/nowhere: no such folder
 >>> open_camera("webcam")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-tablekit.vision.frames.CameraError: unknown camera 'webcam': use picamera, opencv:N, ...
+tablekit.vision.frames.CameraError: unknown camera 'webcam': use picamera2, opencv:N, ...
+>>> open_camera("7")  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+tablekit.vision.frames.CameraError: unknown camera '7': OpenCV's camera 7 is opencv:7 (or use ...
 """
 
 from __future__ import annotations
@@ -39,7 +43,7 @@ from tablekit.vision.frames import CameraError, CameraFrame, FrameSource, Source
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp")
 VIDEO_SUFFIXES = (".mp4", ".avi", ".mkv", ".mov", ".h264", ".webm")
 DEFAULT_SIZE = (1280, 720)
-SPECS = "picamera, opencv:N, opencv:FILE, folder:DIR"
+SPECS = "picamera2, opencv:N, opencv:FILE, folder:DIR"
 
 
 # --- OpenCV -------------------------------------------------------------------------------
@@ -245,4 +249,7 @@ def open_camera(spec: str, size: tuple[int, int] = DEFAULT_SIZE,
     if Path(spec).suffix.lower() in VIDEO_SUFFIXES:
         return open_opencv(spec, size)
     kinds = ", ".join([SPECS, *openers])
+    if spec.isdigit():
+        raise CameraError(f"unknown camera {spec!r}: OpenCV's camera {spec} is opencv:{spec} "
+                          f"(or use {kinds})")
     raise CameraError(f"unknown camera {spec!r}: use {kinds}")
