@@ -43,6 +43,7 @@ from __future__ import annotations
 import json
 import mmap
 import os
+import re
 import time
 import zlib
 from collections.abc import Callable, Sequence
@@ -51,7 +52,16 @@ from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
 
-from tablekit.game.events import BadEvent, Event, GameStarted, Redo, Undo, from_dict, to_dict
+from tablekit.game.events import (
+    EVENT_TYPES,
+    BadEvent,
+    Event,
+    GameStarted,
+    Redo,
+    Undo,
+    from_dict,
+    to_dict,
+)
 
 FORMAT = 3
 HEADER = {"type": "journal", "format": FORMAT}
@@ -61,6 +71,7 @@ _GAME_START = b'"type": "game_started"'
 _CRC = b', "crc": "'
 _SEAL = len(_CRC) + 8 + 2  # ', "crc": "xxxxxxxx"}'
 _TAIL_READ = 1 << 16  # bytes read from the end to find the last line
+_LINE_START = re.compile(rb'^\{(?:"n": \d+, )?"type": "([a-z_]+)"', re.MULTILINE)
 
 
 class JournalError(BadEvent):
@@ -211,6 +222,35 @@ def unseal(line: bytes) -> bytes:
     if zlib.crc32(text) != expected:
         raise BadEvent("the line's checksum fails (a damaged line)")
     return text
+
+
+def is_journal(path: Path) -> bool:
+    """Whether ``path`` may hold a tablekit journal: no file, an empty one, or one with at
+    least one line tablekit writes (its header, even torn, or an event's line, even damaged).
+    A picture, a note or another program's log has none. A file that cannot be read counts
+    as a journal: opening it says why it cannot be read.
+
+    >>> import tempfile, pathlib
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (folder / "photo.png").write_bytes(b"\\x89PNG\\r\\n\\x1a\\n" + bytes(range(256)))
+    >>> _ = (folder / "torn.jsonl").write_bytes(b'{"type": "jour')
+    >>> _ = (folder / "old.jsonl").write_text('{"type": "game_ended", "reason": "time"}\\n')
+    >>> _ = (folder / "mjai.json").write_text('{"type":"start_game","names":["A"]}\\n')
+    >>> [is_journal(folder / name) for name in ("photo.png", "torn.jsonl", "old.jsonl",
+    ...                                         "mjai.json", "none.jsonl")]
+    [False, True, True, False, True]
+    """
+    try:
+        with Path(path).open("rb") as handle:
+            if not os.fstat(handle.fileno()).st_size:
+                return True
+            if _HEADER_START.startswith(handle.read(len(_HEADER_START))):
+                return True
+            with mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as data:
+                return any(match[1].decode() in EVENT_TYPES
+                           for match in _LINE_START.finditer(data))
+    except OSError:
+        return True
 
 
 def read_journal(path: Path) -> JournalContents:

@@ -5,7 +5,8 @@ from the start of the last game (or, where that cannot stand alone, from the fil
 A damaged file is never changed before it is copied (or, when nothing in it can be
 trusted, moved) to ``<name>.damaged-<UTC time>``; then the journal is cut back to the
 trusted lines. :attr:`Recovery.notice` says in one line
-what happened and what to do, for the screen and the log.
+what happened and what to do, for the screen and the log. A file that was never a journal
+(no line of one in it: a picture, a note) is refused as it is (:func:`require_journal`).
 
 >>> import tempfile, pathlib
 >>> path = pathlib.Path(tempfile.mkdtemp()) / "game.jsonl"
@@ -29,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tablekit.game.events import Event
-from tablekit.game.journal import FORMAT, JournalError, cut_journal, salvage_tail
+from tablekit.game.journal import FORMAT, JournalError, cut_journal, is_journal, salvage_tail
 
 # (events, their join marks, events before them not read, in force of those) -> (index of
 # the first event the game refuses, why) or None when all replay
@@ -56,6 +57,7 @@ def recover(path: Path, check: Check) -> Recovery:
     """Read ``path`` from its last game's start, find the game it can trust, and put the
     journal right on disk (cut back to the trusted lines, the file kept aside first)."""
     path = Path(path)
+    require_journal(path)
     contents = salvage_tail(path)
     if contents.format > FORMAT or (contents.problem and not contents.problem_line):
         kept = _keep_aside(path, move=True)
@@ -87,6 +89,23 @@ def recover(path: Path, check: Check) -> Recovery:
                           "scores")
     trusted.kept = kept
     return trusted
+
+
+def require_journal(path: Path) -> None:
+    """Raise :class:`JournalError` (one line) when ``path`` holds a file that was never a
+    tablekit journal; it is left as it is.
+
+    >>> import tempfile, pathlib
+    >>> photo = pathlib.Path(tempfile.mkdtemp()) / "journal.png"
+    >>> _ = photo.write_bytes(bytes(range(256)))
+    >>> require_journal(photo)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    tablekit.game.journal.JournalError: /.../journal.png is not a tablekit journal (no line ...
+    """
+    if not is_journal(path):
+        raise JournalError(f"{path} is not a tablekit journal (no line of one in it): left it "
+                           "as it is; name another file with --journal")
 
 
 def _cut(path: Path, size: int) -> None:

@@ -23,7 +23,7 @@ from unittest import mock
 from tablekit.app import open_session
 from tablekit.flow import Flow
 from tablekit.game.events import Draw, Event, GameStarted, RiichiDeclared, to_dict
-from tablekit.game.journal import FORMAT, Journal, seal
+from tablekit.game.journal import FORMAT, Journal, JournalError, seal
 from tablekit.game.reducer import replay
 from tablekit.game.session import Session, in_force
 from tablekit.rules.presets import TENHOU
@@ -106,6 +106,7 @@ class Case:
     damage: Damage
     damaged: bool = True     # False: a sound file (an old format) that must load as it is
     unreadable: bool = False
+    refused: bool = False    # never a journal: refused in one line, the file left as it is
 
 
 CASES = (
@@ -118,7 +119,7 @@ CASES = (
     Case("torn line mid-file", _torn_mid_file),
     Case("a changed byte", _changed_byte),
     Case("newer format", _newer),
-    Case("not a journal", _not_a_journal),
+    Case("not a journal", _not_a_journal, refused=True),
     Case("unreadable file", _garbage, unreadable=True),
     Case("old format without a header", _old_format, damaged=False),
     Case("format 2: numbered lines without checksums", _format_2, damaged=False),
@@ -152,6 +153,8 @@ def run_case(case: Case, events: list[Event], folder: Path) -> Outcome:
     data, trusted = case.damage(write_game(path, events), len(events) // 2)
     path.write_bytes(data)
     outcome, log = Outcome(case.name), []
+    if case.refused:
+        return _check_refused(outcome, path, data)
     try:
         with _unreadable(path) if case.unreadable else nullcontext():
             session = open_session(path, TENHOU, log.append)
@@ -164,6 +167,20 @@ def run_case(case: Case, events: list[Event], folder: Path) -> Outcome:
     _check(outcome, case, session, flow, events[:trusted] if not case.unreadable else [])
     _check_kept(outcome, case, folder, data)
     session.close()
+    return outcome
+
+
+def _check_refused(outcome: Outcome, path: Path, data: bytes) -> Outcome:
+    """A file that was never a journal: refused in one line naming it, and left as it was."""
+    try:
+        open_session(path, TENHOU, lambda line: None).close()
+        outcome.problems.append("a file that is not a journal was opened as one")
+    except JournalError as error:
+        outcome.notice = str(error)
+        if path.name not in outcome.notice or "\n" in outcome.notice:
+            outcome.problems.append(f"the refusal does not name the file: {outcome.notice!r}")
+    if path.read_bytes() != data or list(path.parent.glob("game.jsonl.damaged-*")):
+        outcome.problems.append("the file that is not a journal was changed or moved")
     return outcome
 
 
