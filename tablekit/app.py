@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from tablekit.display.model import ScreenModel
+from tablekit.errors import TablekitError
 from tablekit.flow import Flow
 from tablekit.game.session import Session
 from tablekit.game.state import Phase
@@ -81,6 +82,9 @@ class App:
         if self.buttons is not None:
             self.buttons.poll()
         self._keys(now)
+        if self.keyboard is not None and self.keyboard.quit:
+            self.running = False  # every action is in the journal already: nothing to save
+            return
         if self.camera is not None:
             for item in self.camera.poll():
                 self.inbox.put(item)
@@ -138,15 +142,38 @@ class App:
 def open_session(journal: Path, rules: Rules, report: Report, names: tuple[str, ...] = (),
                  start: bool = True) -> Session:
     """Resume the journal's game, or start a new one under ``rules`` with ``names``
-    (``start`` False: the flow starts it once its players are chosen)."""
+    (``start`` False: the flow starts it once its players are chosen). ``names`` that are
+    not the players of the game in the journal start a new game when that one is over, and
+    are refused (:class:`TablekitError`, one line) while it is in progress."""
     session = Session.open(journal)
     if session.notice:
         report(f"journal: {session.notice}")
-    if session.state.phase is Phase.NOT_STARTED and not start:
+    state = session.state
+    others = bool(names) and set(names) != set(state.names)
+    if state.phase in (Phase.HAND_IN_PLAY, Phase.HAND_OVER) and others:
+        session.close()
+        raise TablekitError(in_progress(journal, state.round_label, state.names))
+    if state.phase is not Phase.NOT_STARTED and not (state.phase is Phase.GAME_OVER and others):
+        report(f"resumed the game in {journal} at {state.round_label}")
+    elif not start:
         report("players: choose them with the seat buttons")
-    elif session.state.phase is Phase.NOT_STARTED:
-        from tablekit.game.events import GameStarted
-        session.submit(GameStarted(rules, names))
     else:
-        report(f"resumed the game in {journal} at {session.state.round_label}")
+        from tablekit.game.events import GameStarted
+        from tablekit.league.roster import seating_text
+
+        if names:
+            report(f"seats: {seating_text(names)}")
+        session.submit(GameStarted(rules, names))
     return session
+
+
+def in_progress(journal: Path, round_label: str, names: tuple[str, ...]) -> str:
+    """Why new players are refused on a journal whose game is still being played.
+
+    >>> in_progress(Path("game.jsonl"), "East 2", ("Aki", "Ben", "Cho", "Dai"))[:65]
+    'game.jsonl holds a game in progress (East 2: Aki, Ben, Cho, Dai):'
+    """
+    players = ", ".join(names) or "players not named"
+    return (f"{journal} holds a game in progress ({round_label}: {players}): --players "
+            "starts a new game once it is over; run without --players to resume it, end it "
+            "from the menu (hold UNDO), or name another file with --journal")

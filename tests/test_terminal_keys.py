@@ -44,3 +44,22 @@ def test_no_terminal_and_no_window_says_keys_do_nothing() -> None:
     lines: list[str] = []
     assert open_terminal_keys(KeyboardButtons(queue.Queue()), lines.append, io.StringIO()) is None
     assert len(lines) == 1 and "keys do nothing" in lines[0]
+
+
+def test_esc_or_ctrl_d_quits_and_an_arrow_does_nothing() -> None:
+    master, slave = os.openpty()
+    stream = os.fdopen(slave, "r")
+    inbox: queue.Queue = queue.Queue()
+    keyboard = KeyboardButtons(inbox)
+    keys = TerminalKeys(keyboard, stream)
+    try:
+        os.write(master, b"\x1b[A\x1bOP\x1b[15~")   # up, F1, F5
+        keys.poll()
+        assert not keyboard.quit and _presses(inbox) == []
+        os.write(master, b"\x04")                    # Ctrl-D: end of input
+        keys.poll()
+        assert keyboard.quit
+    finally:
+        keys.close()
+        stream.close()
+        os.close(master)

@@ -3,6 +3,7 @@
 import http.client
 import json
 import shutil
+import socket
 import time
 import urllib.error
 import urllib.request
@@ -13,7 +14,7 @@ from tablekit.errors import TablekitError
 from tablekit.game.events import Chombo, Draw, GameStarted, HandStarted
 from tablekit.game.journal import Journal
 from tablekit.tiles import Tile
-from tablekit.web.server import JournalSource, WebServer, parse_bind
+from tablekit.web.server import JournalSource, WebServer, parse_bind, start_web
 
 NAMES = ("<b>Aki</b>", "Ben & co", "Cho", "Dai")
 
@@ -86,6 +87,32 @@ def test_the_bind_address_is_read_as_told():
     assert parse_bind(":8080") == ("", 8080)
     with pytest.raises(TablekitError, match="HOST"):
         parse_bind("localhost:http")
+
+
+def test_every_interface_is_shown_as_an_address_a_phone_opens(tmp_path):
+    lines = []
+    server = start_web(":0", tmp_path / "game.jsonl", None, lines.append)
+    try:
+        port = server.server_address[1]
+        assert server.server_address[0] == "0.0.0.0"  # still listening everywhere
+        assert len(lines) == 1 and f":{port}/" in lines[0] and "0.0.0.0" not in lines[0]
+        assert "every interface" in lines[0]
+    finally:
+        server.stop()
+
+
+def test_a_busy_port_is_one_line_naming_it(tmp_path, capsys):
+    from tablekit.cli import main
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        assert main(["web", "--journal", str(tmp_path / "game.jsonl"),
+                     "--bind", f"127.0.0.1:{port}"]) == 2
+    assert capsys.readouterr().err.strip() == (
+        f"tablekit: web: port {port} on 127.0.0.1 is in use (Address already in use): stop "
+        "what uses it, or choose another port")
 
 
 def _browser():

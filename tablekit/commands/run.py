@@ -60,9 +60,12 @@ def run(args: argparse.Namespace) -> int:
     from tablekit.display.backends import WindowDisplay
     from tablekit.flow import Flow
     from tablekit.game.lock import JournalLock
+    from tablekit.game.recovery import require_journal
+    from tablekit.io.buttons import WINDOW_HELP
     from tablekit.io.terminal import HELP, open_terminal_keys
     from tablekit.league.roster import read_roster
     from tablekit.rules.presets import load_rules
+    from tablekit.web.server import start_web
 
     faults: list[str] = []
 
@@ -80,23 +83,30 @@ def run(args: argparse.Namespace) -> int:
         report(f"rules: {error}")
         return 2
     try:
-        names = _players(args, report)
+        names = _players(args)
         roster = tuple(read_roster(args.roster)) if args.roster else ()
     except (TablekitError, OSError) as error:
         report(f"players: {one_line(error)}")
         return 2
     journal = args.journal or default_journal()
-    lock = JournalLock(journal)
+    lock, web = JournalLock(journal), None
     try:  # one journal, one writer: a second tablekit on it is refused
-        lock.acquire()  # with a roster and no --players, the seat buttons choose the players
+        require_journal(journal)  # a picture named as the journal: refused before its lock
+        lock.acquire()
+        try:  # a busy port is refused before the game starts
+            web = start_web(args.web, journal, args.league, report)
+        except TablekitError as error:
+            lock.release()
+            report(f"web: {error}")
+            return 2
+        # with a roster and no --players, the seat buttons choose the players
         session = open_session(journal, rules, report, names, start=not roster or bool(names))
     except (TablekitError, OSError) as error:
         lock.release()
+        if web is not None:
+            web.stop()
         report(f"journal: {one_line(error)}")
         return 2
-    from tablekit.web.server import start_web
-
-    web = start_web(args.web, args.journal or default_journal(), args.league, report)
     feed = _open_camera(args.camera, session, fault, args.calibration, args.tileset)
     reader = feed.tracker if feed is not None else None
     app = App(Flow(session, reader=reader, layout=args.layout, roster=roster, rules=rules,
@@ -104,21 +114,35 @@ def run(args: argparse.Namespace) -> int:
               open_display(pick_display(args.display), _size(args.size), fault))
     app.camera = feed
     app.buttons, app.keyboard = open_buttons(args.buttons, app.inbox, fault, args.pinout)
-    if app.keyboard is not None and not isinstance(app.display, WindowDisplay):
+    if app.keyboard is not None and isinstance(app.display, WindowDisplay):
+        report(f"buttons: the keyboard in the window; {WINDOW_HELP}")
+        app.flow.quit_key = "Esc"
+    elif app.keyboard is not None:
         app.buttons = open_terminal_keys(app.keyboard, fault)  # polled like a button board
         if app.buttons is not None:
             report(f"buttons: reading keys from this terminal; {HELP}")
+            app.flow.quit_key = "Esc"
     if app.flow.message and app.flow.message != session.notice:
         fault(app.flow.message)  # the flow's note was damaged: set aside
     if args.league is not None:  # each game that ends goes into the league
         _keep_league(app, args.league, journal, fault)
     _greet(app.flow, faults, feed is not None)
-    signal.signal(signal.SIGTERM, lambda *_: setattr(app, "running", False))
+    def stop(*_: Any) -> None:  # the loop ends after its frame; a second Ctrl-C at once
+        if not app.running:
+            raise KeyboardInterrupt
+        app.running = False
+
+    handlers = (signal.signal(signal.SIGTERM, lambda *_: setattr(app, "running", False)),
+                signal.signal(signal.SIGINT, stop))
+    stopped = False
     try:
         app.run(max_frames=args.frames)
+        stopped = not app.running
     except KeyboardInterrupt:
-        pass
+        stopped = True
     finally:
+        signal.signal(signal.SIGTERM, handlers[0])
+        signal.signal(signal.SIGINT, handlers[1])
         if app.buttons is not None:
             app.buttons.close()
         app.display.close()
@@ -128,6 +152,8 @@ def run(args: argparse.Namespace) -> int:
         lock.release()
         if web is not None:
             web.stop()
+    if stopped:  # Ctrl-C, the quit key, SIGTERM: each action was saved as it was made
+        report(f"stopped; the game is saved in {journal} (run it again to resume)")
     return 0
 
 
@@ -152,18 +178,16 @@ def _keep_league(app: Any, path: Path, journal: Path, fault: Any) -> None:
     app.flow.league = lambda: league_lines(league_table(db))
 
 
-def _players(args: argparse.Namespace, report: Any) -> tuple[str, ...]:
-    """The names for a new game from --players (checked against --roster), maybe drawn."""
+def _players(args: argparse.Namespace) -> tuple[str, ...]:
+    """The names for a new game from --players (checked against --roster), maybe drawn
+    (the seats are reported when the game starts)."""
     if args.players is None:
         return ()
-    from tablekit.league.roster import choose_players, draw_seats, read_roster, seating_text
+    from tablekit.league.roster import choose_players, draw_seats, read_roster
 
     roster = read_roster(args.roster) if args.roster else None
     names = choose_players(args.players, roster)
-    if args.draw:
-        names = draw_seats(names, args.seed)
-    report(f"seats: {seating_text(names)}")
-    return names
+    return draw_seats(names, args.seed) if args.draw else names
 
 
 def _open_camera(spec: str, session: Any, report: Any,

@@ -24,12 +24,17 @@ def add_parser(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from tablekit.app import default_journal
+    from tablekit.errors import TablekitError
     from tablekit.web.server import start_web
 
     def report(line: str) -> None:
         print(f"tablekit: {line}", file=sys.stderr, flush=True)
 
-    server = start_web(args.bind, args.journal or default_journal(), args.league, report)
+    try:
+        server = start_web(args.bind, args.journal or default_journal(), args.league, report)
+    except TablekitError as error:
+        report(f"web: {error}")
+        return 2
     if server is None:
         return 2
     try:

@@ -9,6 +9,8 @@ WIN in front of each seat, OK and UNDO shared, each also held for a second.
 >>> fresh = apply(TableState.new(), GameStarted())
 >>> strip_legend(ScreenModel(fresh))
 'OK: start the game (deal East 1)   UNDO held: menu'
+>>> strip_legend(ScreenModel(fresh, quit_key="Esc"))  # played with a keyboard
+'OK: start the game (deal East 1)   UNDO held: menu   Esc: quit'
 """
 
 from __future__ import annotations
@@ -34,7 +36,13 @@ TENPAI = ("Exhaustive draw", "Seat buttons: tenpai or noten", "OK: done   UNDO: 
 
 
 def strip_legend(model: ScreenModel) -> str:
-    """The legend under the scoreboard and the final standings ('' on other screens)."""
+    """The legend under the scoreboard and the final standings ('' on other screens); with
+    a keyboard, the key that quits at its end."""
+    legend = _strip(model)
+    return f"{legend}   {model.quit_key}: quit" if legend and model.quit_key else legend
+
+
+def _strip(model: ScreenModel) -> str:
     if model.mode is Mode.FINAL and model.state.standings:
         return FINAL
     if model.mode is not Mode.SCOREBOARD:

@@ -113,3 +113,4 @@ class ScreenModel:
     timer: str = ""                  # a timed game: "30:00 left, about 5 hands"
     seating: SeatingView | None = None  # CHOOSE_PLAYERS: the seats being chosen
     roster: bool = False             # a roster is kept: players may be chosen again
+    quit_key: str = ""               # the keyboard's key that quits ("Esc"; "": no keyboard)

@@ -97,6 +97,7 @@ class Flow:
     rules: Rules | None = None    # the rules of a first game still to be started
     seed: int | None = None       # the seating draw's (None: a fresh draw every time)
     seating: seats.Seating | None = None  # the players being chosen
+    quit_key: str = ""            # the keyboard's key that quits, for the legend ("": none)
 
     def __post_init__(self) -> None:
         self.stage = self.resting_stage()
@@ -165,7 +166,7 @@ class Flow:
             evening=between.evening(self) if self.stage is Stage.EVENING else None,
             league=self._league_shown(), timer=timing.text(self),
             seating=seats.current(self).view() if self.stage is Stage.CHOOSE_PLAYERS else None,
-            roster=bool(self.roster))
+            roster=bool(self.roster), quit_key=self.quit_key)
 
     def _league_shown(self) -> tuple[LeagueLine, ...] | None:
         """The league table on its screen; an empty one on the evening's (its legend says

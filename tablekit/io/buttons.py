@@ -85,6 +85,10 @@ KEYMAP: dict[str, tuple[ButtonName, int | None]] = {
     "return": (ButtonName.OK, None), "space": (ButtonName.OK, None),
     "backspace": (ButtonName.UNDO, None),
 }
+QUIT_KEY = "escape"  # not a button: it ends ``tablekit run`` (every action is saved already)
+SEAT_KEYS = "q w e / a s d / z x c / i o p are RIICHI, CALL, WIN of seats 0-3"
+WINDOW_HELP = (f"keys: {SEAT_KEYS} (hold a key to hold the button), Enter is OK, Backspace "
+               "is UNDO, Esc quits (the game is saved)")
 
 
 class KeyboardButtons:
@@ -96,16 +100,21 @@ class KeyboardButtons:
     >>> keys.key("backspace", True, 0.0); keys.poll(1.2); keys.key("backspace", False, 1.5)
     >>> str(presses.get_nowait())
     'undo (held)'
+    >>> keys.quit, keys.key("escape", True, 2.0), keys.quit
+    (False, None, True)
     """
 
     def __init__(self, presses: queue.Queue, long_press: float = 1.0) -> None:
         self.presses = presses
         self.long_press = long_press
+        self.quit = False  # the quit key was pressed: the loop stops
         self._detectors = {key: PressDetector(0.0, long_press) for key in KEYMAP}
 
     def key(self, name: str, down: bool, now: float) -> None:
         """A key went down or up (``name`` as pygame.key.name gives it)."""
-        if name in self._detectors:
+        if name == QUIT_KEY:
+            self.quit = self.quit or down
+        elif name in self._detectors:
             self._post(name, self._detectors[name].edge(down, now), now)
 
     def poll(self, now: float) -> None:

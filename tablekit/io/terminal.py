@@ -3,15 +3,21 @@
 
 A terminal sends characters, not key-up events, so a capital letter is the same key held:
 ``e`` is seat 0's WIN (ron), ``E`` is WIN held (tsumo). Enter or space is OK, Backspace or
-``u`` is UNDO and ``U`` is UNDO held (the menu).
+``u`` is UNDO and ``U`` is UNDO held (the menu). Esc or Ctrl-D quits; an arrow or function
+key (an escape sequence) does nothing.
 
 >>> key_for("e"), key_for("E"), key_for("\\r"), key_for("U"), key_for("?")
 (('e', False), ('e', True), ('return', False), ('backspace', True), None)
+>>> key_for("\\x1b"), key_for("\\x04")
+(('escape', False), ('escape', False))
+>>> typed("e\\x1b[A\\x1bOPx")
+'ex'
 """
 
 from __future__ import annotations
 
 import os
+import re
 import select
 import sys
 import termios
@@ -20,12 +26,19 @@ import tty
 from collections.abc import Callable
 from typing import Any, TextIO
 
-from tablekit.io.buttons import KEYMAP, KeyboardButtons
+from tablekit.io.buttons import KEYMAP, QUIT_KEY, SEAT_KEYS, KeyboardButtons
 
 SPECIAL = {"\r": "return", "\n": "return", " ": "space", "\x7f": "backspace",
-           "\x08": "backspace", "u": "backspace"}
-HELP = ("keys: q w e / a s d / z x c / i o p are RIICHI, CALL, WIN of seats 0-3 (a capital "
-        "letter holds the button), Enter is OK, Backspace is UNDO (U holds it: the menu)")
+           "\x08": "backspace", "u": "backspace", "\x1b": QUIT_KEY, "\x04": QUIT_KEY}
+HELP = (f"keys: {SEAT_KEYS} (a capital letter holds the button), Enter is OK, Backspace is "
+        "UNDO (U holds it: the menu), Esc or Ctrl-D quits (the game is saved)")
+_SEQUENCE = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|O.|[^\x1b])")  # arrows, F1, Alt+key
+
+
+def typed(text: str) -> str:
+    """What was typed, less the escape sequences of arrow, function and Alt keys (Esc alone
+    is a key: it comes on its own)."""
+    return _SEQUENCE.sub("", text)
 
 
 def key_for(char: str) -> tuple[str, bool] | None:
@@ -33,7 +46,7 @@ def key_for(char: str) -> tuple[str, bool] | None:
     held = char.isupper()
     char = char.lower() if held else char
     name = SPECIAL.get(char, char)
-    return (name, held) if name in KEYMAP else None
+    return (name, held) if name in KEYMAP or name == QUIT_KEY else None
 
 
 class TerminalKeys:
@@ -53,7 +66,7 @@ class TerminalKeys:
             data = os.read(self.fd, 64)
             if not data:
                 break
-            for char in data.decode(errors="ignore"):
+            for char in typed(data.decode(errors="ignore")):
                 self.press(char, now)
         self.keys.poll(now)
 

@@ -18,7 +18,9 @@ again whenever they change on disk, so the server never touches the running game
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
+import socket
 import sqlite3
 import threading
 import time
@@ -204,15 +206,58 @@ def _page() -> bytes:
 
 def start_web(bind: str | None, journal: Path, league: Path | None,
               report: Any) -> WebServer | None:
-    """Start the page for ``--web [HOST]:PORT`` (None: no page); a port in use is reported."""
+    """Start the page for ``--web [HOST]:PORT`` (None: no page) and report where a browser
+    opens it; a port in use (or any address that cannot be listened on) raises
+    :class:`TablekitError` naming it, in one line."""
     if bind is None:
         return None
+    host, port = parse_bind(bind)
     try:
-        server = WebServer(parse_bind(bind), JournalSource(journal, league))
-    except (TablekitError, OSError) as error:
-        report(f"web: {error}; no web page")
-        return None
+        server = WebServer((host, port), JournalSource(journal, league))
+    except OSError as error:
+        raise TablekitError(cannot_listen(host, port, error)) from None
     server.start()
     host, port = server.server_address[:2]
-    report(f"web: the scoreboard is on http://{host or '0.0.0.0'}:{port}/ (read-only)")
+    everywhere = host in ("", "0.0.0.0")
+    shown = lan_address() if everywhere else host
+    on = "; listening on every interface" if everywhere else ""
+    report(f"web: the scoreboard is on http://{shown}:{port}/ (read-only{on})")
     return server
+
+
+def cannot_listen(host: str, port: int, error: OSError) -> str:
+    """Why the page cannot be served on ``host:port``, and what to do.
+
+    >>> cannot_listen("", 8080, OSError(errno.EADDRINUSE, "Address already in use"))[:38]
+    'port 8080 on every interface is in use'
+    >>> cannot_listen("10.9.9.9", 80, OSError(errno.EADDRNOTAVAIL, "Cannot assign"))
+    'cannot listen on 10.9.9.9:80 (Cannot assign)'
+    """
+    why = error.strerror or str(error)
+    if error.errno == errno.EADDRINUSE:
+        return (f"port {port} on {host or 'every interface'} is in use ({why}): stop what "
+                "uses it, or choose another port")
+    return f"cannot listen on {host or 'every interface'}:{port} ({why})"
+
+
+def lan_address() -> str:
+    """This machine's address on its network, as a phone beside it opens the page: the
+    address the system would send from to a private network (a UDP socket connected,
+    which sends nothing), else the one its name resolves to, else its name.
+
+    >>> lan_address() not in ("", "0.0.0.0")
+    True
+    """
+    for target in ("10.255.255.255", "192.168.255.255", "172.31.255.255"):
+        with contextlib.suppress(OSError), socket.socket(socket.AF_INET,
+                                                         socket.SOCK_DGRAM) as probe:
+            probe.connect((target, 9))
+            address = probe.getsockname()[0]
+            if address not in ("0.0.0.0", "") and not address.startswith("127."):
+                return address
+    name = socket.gethostname()
+    with contextlib.suppress(OSError):
+        address = socket.gethostbyname(name)
+        if not address.startswith("127."):
+            return address
+    return name or "localhost"

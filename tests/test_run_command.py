@@ -1,0 +1,198 @@
+"""``tablekit run`` at its edges: how it is quit, names for a game already in the journal,
+a file that is not a journal, a busy web port, a camera named wrongly. Each refusal is one
+line and exit status 2, before the game starts."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pygame
+import pytest
+
+from tablekit.cli import main
+from tablekit.commands.run import _open_camera
+from tablekit.display.examples import example_screens
+from tablekit.display.legend import strip_legend
+from tablekit.display.render import render
+from tablekit.game.events import GameEnded, HandStarted
+from tablekit.game.lock import JournalLock
+from tablekit.game.session import Session
+from tablekit.game.state import Phase
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run(tmp_path: Path, *argv: str, frames: int = 1) -> int:
+    return main(["run", "--camera", "none", "--buttons", "none", "--display",
+                 f"headless:{tmp_path / 'screens'}", "--frames", str(frames), *argv])
+
+
+def one_line(capsys: pytest.CaptureFixture[str]) -> str:
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "Traceback" not in err, err
+    return err
+
+
+# -- quitting -----------------------------------------------------------------------------
+
+def test_the_legend_shows_the_quit_key_and_is_read_whole(monkeypatch):
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    pygame.init()
+    try:
+        for example in example_screens():
+            model = dataclasses.replace(example.model, quit_key="Esc")
+            assert not strip_legend(example.model).endswith("quit")  # the seat buttons alone
+            for size in ((800, 480), (1920, 1080)):
+                legend = render(model, pygame.Surface(size)).text_of("legend")
+                assert not legend or legend.endswith("   Esc: quit"), (example.name, size)
+    finally:
+        pygame.quit()
+
+
+def test_esc_in_the_terminal_quits_with_a_line_that_the_game_is_saved(tmp_path, monkeypatch,
+                                                                         capsys):
+    master, slave = os.openpty()
+    stream = os.fdopen(slave, "r")
+    monkeypatch.setattr(sys, "stdin", stream)
+    journal = tmp_path / "game.jsonl"
+    screen = tmp_path / "screens" / "scoreboard.png"
+
+    def type_keys() -> None:  # once the loop runs (the terminal's mode set, typing flushed)
+        while not screen.exists():
+            time.sleep(0.05)
+        os.write(master, b"\x1b[A\x1b[B")  # arrows: nothing
+        time.sleep(0.2)
+        os.write(master, b"\x1b")            # Esc
+
+    typist = threading.Thread(target=type_keys, daemon=True)
+    typist.start()
+    try:
+        started = time.monotonic()
+        assert main(["run", "--camera", "none", "--buttons", "keyboard", "--display",
+                     f"headless:{tmp_path / 'screens'}", "--journal", str(journal),
+                     "--frames", "400"]) == 0
+    finally:
+        typist.join(timeout=5)
+        stream.close()
+        os.close(master)
+    assert time.monotonic() - started < 15  # not the 20 seconds of 400 frames
+    err = capsys.readouterr().err.splitlines()
+    assert any("reading keys from this terminal" in line and "Esc or Ctrl-D quits" in line
+               for line in err)
+    assert err[-1] == (f"tablekit: stopped; the game is saved in {journal} "
+                       "(run it again to resume)")
+    JournalLock(journal).acquire().release()  # let go: the next run may take it
+
+
+def test_ctrl_c_leaves_a_line_that_the_game_is_saved(tmp_path):
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "PYTHONPATH": str(ROOT)}
+    journal, screen = tmp_path / "game.jsonl", tmp_path / "screens" / "scoreboard.png"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "tablekit.cli", "run", "--camera", "none", "--buttons", "none",
+         "--display", f"headless:{tmp_path / 'screens'}", "--journal", str(journal)],
+        stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path)
+    try:
+        deadline = time.monotonic() + 90
+        while not screen.exists() and time.monotonic() < deadline:  # the loop is running
+            time.sleep(0.2)
+        process.send_signal(signal.SIGINT)
+        _, err = process.communicate(timeout=60)
+    finally:
+        process.kill()
+    assert process.returncode == 0, err
+    assert "Traceback" not in err
+    assert err.splitlines()[-1] == (f"tablekit: stopped; the game is saved in {journal} "
+                                    "(run it again to resume)")
+
+
+# -- names for the game in the journal ----------------------------------------------------
+
+def test_players_for_a_game_in_progress_are_refused_unless_they_are_its_players(
+        tmp_path, capsys):
+    journal = tmp_path / "game.jsonl"
+    assert run(tmp_path, "--journal", str(journal), "--players", "Aki,Ben,Cho,Dai") == 0
+    capsys.readouterr()
+    session = Session.open(journal)
+    session.submit(HandStarted())
+    session.close()
+    before = journal.read_bytes()
+    assert run(tmp_path, "--journal", str(journal), "--players", "Emi,Ben,Cho,Dai") == 2
+    line = one_line(capsys)
+    assert line.startswith(f"tablekit: journal: {journal} holds a game in progress (East 1: "
+                           "Aki, Ben, Cho, Dai)")
+    assert "--journal" in line and "end it from the menu" in line
+    assert journal.read_bytes() == before
+    assert run(tmp_path, "--journal", str(journal), "--players", "Ben,Aki,Dai,Cho") == 0
+    assert "resumed the game" in capsys.readouterr().err  # the same four: the game goes on
+    assert journal.read_bytes() == before
+
+
+def test_players_after_a_finished_game_start_a_new_one_under_their_names(tmp_path, capsys):
+    journal = tmp_path / "game.jsonl"
+    assert run(tmp_path, "--journal", str(journal), "--players", "Aki,Ben,Cho,Dai") == 0
+    session = Session.open(journal)
+    session.submit(GameEnded())
+    assert session.state.phase is Phase.GAME_OVER
+    session.close()
+    capsys.readouterr()
+    assert run(tmp_path, "--journal", str(journal), "--players", "Emi,Fay,Gus,Hal") == 0
+    assert "seats: East Emi · South Fay" in capsys.readouterr().err
+    session = Session.open(journal)
+    assert session.state.names == ("Emi", "Fay", "Gus", "Hal")
+    assert session.state.phase is not Phase.GAME_OVER
+    session.close()
+
+
+# -- a file that was never a journal ------------------------------------------------------
+
+def test_a_file_that_is_not_a_journal_is_refused_and_left_as_it_is(tmp_path, capsys):
+    picture = tmp_path / "journal.png"
+    data = b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 8
+    picture.write_bytes(data)
+    assert run(tmp_path, "--journal", str(picture)) == 2
+    assert one_line(capsys) == (f"tablekit: journal: {picture} is not a tablekit journal (no "
+                                "line of one in it): left it as it is; name another file with "
+                                "--journal")
+    assert picture.read_bytes() == data
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["journal.png"]
+
+
+def test_a_journal_cut_by_a_power_cut_is_still_resumed(tmp_path, capsys):
+    journal = tmp_path / "game.jsonl"
+    assert run(tmp_path, "--journal", str(journal)) == 0
+    with journal.open("ab") as handle:
+        handle.write(b'{"n": 2, "type": "hand_sta')  # torn while it was written
+    capsys.readouterr()
+    assert run(tmp_path, "--journal", str(journal)) == 0
+    assert "dropped a half-written last line" in capsys.readouterr().err
+
+
+# -- the web page -------------------------------------------------------------------------
+
+def test_a_busy_web_port_is_refused_naming_it_before_the_game_starts(tmp_path, capsys):
+    journal = tmp_path / "game.jsonl"
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        assert run(tmp_path, "--journal", str(journal), "--web", f"127.0.0.1:{port}") == 2
+    line = one_line(capsys)
+    assert line.startswith(f"tablekit: web: port {port} on 127.0.0.1 is in use")
+    assert not journal.exists()  # no game was started
+
+
+# -- the camera ---------------------------------------------------------------------------
+
+def test_a_camera_that_is_not_there_is_named_as_the_other_commands_name_it():
+    lines: list[str] = []
+    assert _open_camera("7", session=None, report=lines.append) is None
+    assert len(lines) == 1 and "opencv:7" in lines[0] and "picamera2," in lines[0]
+    assert "picamera," not in lines[0]
