@@ -17,15 +17,19 @@ from pathlib import Path
 import pygame
 import pytest
 
+from tablekit.app import App, open_session
 from tablekit.cli import main
 from tablekit.commands.run import _open_camera
 from tablekit.display.examples import example_screens
 from tablekit.display.legend import strip_legend
 from tablekit.display.render import render
+from tablekit.flow import Flow
 from tablekit.game.events import GameEnded, HandStarted
 from tablekit.game.lock import JournalLock
 from tablekit.game.session import Session
 from tablekit.game.state import Phase
+from tablekit.io.buttons import KeyboardButtons
+from tablekit.rules.presets import TENHOU
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -55,6 +59,31 @@ def test_the_legend_shows_the_quit_key_and_is_read_whole(monkeypatch):
                 assert not legend or legend.endswith("   Esc: quit"), (example.name, size)
     finally:
         pygame.quit()
+
+
+def test_esc_in_the_window_stops_the_loop(tmp_path, monkeypatch):
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    pygame.init()
+    pygame.display.set_mode((80, 48))
+    session = open_session(tmp_path / "game.jsonl", TENHOU, lambda line: None)
+    try:
+        app = App(Flow(session), None, sleep=lambda seconds: None)
+        app.keyboard = KeyboardButtons(app.inbox)
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE))
+        app.run(max_frames=50)
+        assert not app.running and app.frames < 5
+    finally:
+        session.close()
+        pygame.quit()
+
+
+def test_the_help_line_in_a_window_says_how_to_quit(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    assert main(["run", "--camera", "none", "--buttons", "keyboard", "--display", "window",
+                 "--journal", str(tmp_path / "game.jsonl"), "--frames", "1"]) == 0
+    help_line = next(line for line in capsys.readouterr().err.splitlines()
+                     if line.startswith("tablekit: buttons:"))
+    assert "Enter is OK" in help_line and help_line.endswith("Esc quits (the game is saved)")
 
 
 def test_esc_in_the_terminal_quits_with_a_line_that_the_game_is_saved(tmp_path, monkeypatch,
