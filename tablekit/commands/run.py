@@ -17,7 +17,8 @@ def add_parser(subparsers: Any) -> None:
         "run", help="run the scoreboard (the appliance)",
         description="Run the scoreboard. Missing devices are reported in one line each and "
                     "replaced: no GPIO -> keyboard, no screen -> PNG files, no camera -> "
-                    "the buttons keep the score.")
+                    "the buttons keep the score. Esc quits (Ctrl-D too in a terminal; "
+                    "Ctrl-C anywhere): every action is saved as it is made.")
     parser.add_argument("--camera", default="auto",
                         metavar="picamera2|opencv:N|folder:DIR|sim|none")
     parser.add_argument("--buttons", default="auto",
@@ -127,6 +128,7 @@ def run(args: argparse.Namespace) -> int:
     if args.league is not None:  # each game that ends goes into the league
         _keep_league(app, args.league, journal, fault)
     _greet(app.flow, faults, feed is not None)
+
     def stop(*_: Any) -> None:  # the loop ends after its frame; a second Ctrl-C at once
         if not app.running:
             raise KeyboardInterrupt
