@@ -39,7 +39,8 @@ def add_parser(subparsers: Any) -> None:
                         help="the league file: each game that ends is recorded in it (and "
                              "the web page shows it)")
     parser.add_argument("--players", default=None, metavar="A,B,C,D",
-                        help="names for a new game, first dealer first")
+                        help="names for a new game, first dealer first (refused while the "
+                             "journal holds a game of other players in progress)")
     parser.add_argument("--roster", type=Path, default=None,
                         help="the club's roster: --players must be on it; without "
                              "--players the seat buttons choose each game's players from it")
