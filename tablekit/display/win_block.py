@@ -33,7 +33,7 @@ MIN_TILES = 10.5   # units (hundredths of the screen height): the hand's tiles a
 MAX_TILES = 13.5   # ... and at the most, leaving room for the yaku
 TILE_LINE = 1.6    # a line with indicator tiles, in plain lines' heights
 LINE = 6.0         # units: a yaku or fu line's height at the most
-ENTERED = "Tiles not read: han and fu entered by hand"
+ENTERED = "Han and fu entered by hand, not read from tiles"
 
 Groups = list[list[tuple[Tile | None, bool]]]   # tiles (sideways or not) drawn together
 
