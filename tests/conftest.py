@@ -1,10 +1,15 @@
-"""Shared fixtures: paths to committed fixtures and to the optional shared data."""
+"""Shared fixtures: paths to committed fixtures and to the optional shared data; the run's
+last lines list the tests skipped for want of a package or the shared data
+(:mod:`missing_packages`)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
+from missing_packages import SHARED_MISSING, pytest_terminal_summary  # noqa: F401 (the hook)
+
+pytest_plugins = ["pytester"]
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "tests" / "fixtures"
@@ -16,5 +21,5 @@ SHARED_DATA = ROOT.parent / "shared" / "data"
 def shared_data() -> Path:
     """../shared/data, or a clean skip when a fresh clone does not have it."""
     if not (SHARED_DATA / "tenhou").is_dir():
-        pytest.skip("../shared/data is not here (it is not part of a user's clone)")
+        pytest.skip(SHARED_MISSING)
     return SHARED_DATA

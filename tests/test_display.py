@@ -20,18 +20,20 @@ from tablekit.cli import main
 from tablekit.display import legend, theme
 from tablekit.display.backends import DisplayError, PngDisplay, WindowDisplay, open_display
 from tablekit.display.canvas import Canvas, Frame
-from tablekit.display.examples import example_screens
+from tablekit.display.examples import UNFAMILIAR, example_screens
 from tablekit.display.layout import LEGEND, board, screen_areas
 from tablekit.display.legend import strip_legend
 from tablekit.display.model import Menu, Mode, ScreenModel
 from tablekit.display.render import render
 from tablekit.display.seat_panel import draw_seat_panel, seat_views
 from tablekit.display.tile_images import TILE_DIR, tile_picture
+from tablekit.display.win_block import ENTERED
 from tablekit.flow import menu_items
 from tablekit.game.events import BadEvent, Discard
 from tablekit.game.reducer import apply
 from tablekit.game.state import Phase
 from tablekit.tiles import WIND_NAMES, parse_tiles
+from tablekit.vision.familiar import WARNING
 
 SIZES = ((800, 480), (1920, 1080))
 LAYOUTS = ("facing", "centre")
@@ -404,6 +406,34 @@ def test_payments_go_in_wind_order_from_the_winner(screens, layout):
                    for s in range(4))
 
 
+def test_a_hand_entered_by_hand_says_so_where_its_tiles_would_be(screens):
+    """No face-down tile framed as a winning tile: the line saying the tiles were not read,
+    the melds the table saw beside it, the fu said entered too."""
+    for layout in LAYOUTS:
+        for size in SIZES:
+            model, _, frame = shown(screens, "win-entry", layout, size)
+            assert model.preview.entering and model.preview.wins[0].win_tile is None
+            assert frame.text_of("win0.entered") == ENTERED, (layout, size)
+            tiles = [item for item in frame if item.kind == "tile"
+                     and item.name.startswith("win0.")]
+            assert frame.get("win0.win_tile") is None and "back" not in [t.text for t in tiles]
+            assert len(tiles) == 3   # the pon
+            assert min(t.rect.left for t in tiles) > frame.rect("win0.entered").right
+            assert (frame.text_of("win0.fu0"), frame.text_of("win0.fu_points0")) == \
+                ("Entered", "40 fu")
+
+
+def test_a_percentage_on_any_screen_says_it_is_how_sure_the_camera_was(screens):
+    examples = example_screens()
+    lines = [line for e in examples for line in (
+        *e.model.warnings, *(e.model.preview.doubts if e.model.preview else ()))]
+    assert any("%" in line for line in lines)
+    for line in lines:
+        if "%" in line:
+            assert re.search(r"camera (only )?\d+% sure", line), line
+    assert UNFAMILIAR == WARNING   # the example banner says what the camera says
+
+
 def test_no_text_names_a_seat_by_number(screens):
     for (name, layout, size), (_, _, frame) in screens.items():
         for item in frame.texts:
@@ -430,6 +460,8 @@ def test_each_screen_says_what_the_buttons_do(screens):
     assert text("final", "legend") == legend.FINAL
     assert text("win-confirm", "overlay.footer") == legend.CONFIRM
     assert text("fix-tiles", "overlay.footer") == legend.FIX_TILES
+    assert text("who-dealt-in", "legend") == legend.WHO_DEALT_IN
+    assert text("win-entry", "overlay.footer") == legend.ENTERING
     assert text("tenpai-entry", "centre.prompt1") == legend.TENPAI[1]
     for name in ("hand-result-win", "hand-result-draw", "hand-result-abortive"):
         assert text(name, "overlay.footer").startswith("OK: deal East 2, ")

@@ -6,7 +6,8 @@ from dataclasses import replace
 import pytest
 from gpiozero.pins.mock import MockFactory
 
-from tablekit.display.legend import confirm_legend
+from tablekit.display import legend
+from tablekit.display.legend import confirm_legend, strip_legend
 from tablekit.flow import CATCH_UP_WAIT, SETTLE, CameraSide, Flow, Stage, abort_item
 from tablekit.game.events import Discard, DoraRevealed, Draw, WinnerHand, Won
 from tablekit.game.reducer import apply
@@ -555,6 +556,22 @@ def test_a_win_entered_by_hand_without_a_camera(rig):
     r.press(ButtonName.OK)                           # 2 han 30 fu = 2,000
     r.press(ButtonName.OK)
     assert r.state.result.deltas == (-2000, 0, 3000, 0)
+
+
+def test_who_dealt_in_shows_only_the_buttons_that_work_then(rig):
+    r = rig()
+    r.press(ButtonName.OK)
+    r.press(ButtonName.WIN, 2)
+    r.advance(2.0)
+    assert r.flow.stage is Stage.CHOOSE_DISCARDER
+    shown = strip_legend(r.flow.screen())
+    assert shown == legend.WHO_DEALT_IN and "riichi" not in shown and "draw" not in shown
+    r.press(ButtonName.UNDO)                         # UNDO: cancel the win
+    assert r.flow.stage is Stage.PLAY and strip_legend(r.flow.screen()) == legend.IN_PLAY
+    r.press(ButtonName.WIN, 2)
+    r.advance(2.0)
+    r.press(ButtonName.RIICHI, 1)                    # any button of the seat that dealt in
+    assert r.flow.stage is Stage.ENTER_VALUE and r.flow.win.discarder == 1
 
 
 def test_bounce_on_every_button_gives_one_press(rig):

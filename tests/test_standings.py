@@ -3,6 +3,7 @@
 from pathlib import Path
 
 import pytest
+from missing_packages import SHARED_MISSING
 
 from tablekit.formats.mjlog import read_mjlog
 from tablekit.formats.tenhou_check import owari_mismatch
@@ -54,7 +55,7 @@ def test_the_committed_game_gives_its_owari():
     assert owari_mismatch(game) is None
 
 
-@pytest.mark.skipif(not TOP_ROOM.exists(), reason="../shared/data is not here")
+@pytest.mark.skipif(not TOP_ROOM.exists(), reason=SHARED_MISSING)
 def test_every_top_room_game_gives_its_owari():
     games = [read_mjlog(p) for p in sorted(TOP_ROOM.iterdir())[:200]]
     four = [g for g in games if g.players == 4]

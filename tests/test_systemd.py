@@ -10,6 +10,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from missing_packages import need_program
 
 from tablekit.io.notify import Watchdog, sd_notify
 
@@ -17,8 +18,7 @@ UNIT = Path(__file__).resolve().parents[1] / "tablekit" / "data" / "tablekit.ser
 
 
 def test_systemd_analyze_accepts_the_unit(tmp_path):
-    if shutil.which("systemd-analyze") is None:
-        pytest.skip("systemd-analyze is not installed here")
+    need_program("systemd-analyze", packages="systemd")
     copy = tmp_path / "tablekit.service"
     copy.write_text(UNIT.read_text())
     result = subprocess.run(["systemd-analyze", "verify", str(copy)], capture_output=True,

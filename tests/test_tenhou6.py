@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 from conftest import DATA
+from missing_packages import SHARED_MISSING
 
 from tablekit.cli import main
 from tablekit.formats.replay_check import check_game
@@ -69,7 +70,7 @@ def test_an_open_kan_from_the_right_has_its_letter_last():
     assert take_call("131313m13", seat=0).from_seat == 1
 
 
-@pytest.mark.skipif(not EDGE_CASES.exists(), reason="../shared/data is not here")
+@pytest.mark.skipif(not EDGE_CASES.exists(), reason=SHARED_MISSING)
 def test_recorded_edge_cases_round_trip():
     # added kans, double ron, pao, yakuman, triple ron and nine terminals
     trips = {p.name: round_trip(p) for p in sorted(EDGE_CASES.iterdir())}

@@ -214,7 +214,8 @@ def test_ura_indicators_are_voted_over_frames_and_a_hidden_one_is_doubted():
 
     show(tracker, *(unsure(("5p", 0.5), ("6p", 0.4)) for _ in range(4)))
     reading = tracker.read_win((0,), 1)
-    assert reading.ura == (Tile.from_code("5p"),) and "ura dora: 5p read at 50%" in reading.doubts
+    assert reading.ura == (Tile.from_code("5p"),)
+    assert "ura dora: camera only 50% sure of the 5p" in reading.doubts
 
 
 def test_a_dora_indicator_read_otherwise_at_the_win_is_a_doubt():
@@ -529,7 +530,7 @@ def test_a_tile_not_seen_is_one_doubt_not_a_read_at_three_percent():
     reads = [TileRead.sure(t) for t in parse_tiles("234567m234p7899s")]  # a tile missed
     hand, doubts = read_revealed(TableState.new(), 1, reads, None)
     assert hand is not None and doubts[0] == "South: 1 tile of the hand not seen"
-    assert not any("read at" in d for d in doubts)
+    assert not any("sure of the" in d or "taken as" in d for d in doubts)
 
 
 def test_a_revealed_hand_is_read_from_the_frames_since_the_win_was_first_read():

@@ -9,6 +9,7 @@ import urllib.error
 import urllib.request
 
 import pytest
+from missing_packages import missing_program
 
 from tablekit.errors import TablekitError
 from tablekit.game.events import Chombo, Draw, GameStarted, HandStarted
@@ -120,7 +121,7 @@ def _browser():
     driver_path = shutil.which("chromedriver")
     browser = shutil.which("chromium") or shutil.which("chromium-browser")
     if not driver_path or not browser:
-        pytest.skip("Debian's chromium and chromium-driver are not installed")
+        missing_program("chromium and chromedriver", "chromium chromium-driver")
     options = webdriver.ChromeOptions()
     options.binary_location = browser
     for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"):

@@ -44,6 +44,7 @@ from tablekit.game.events import (
 from tablekit.game.reducer import apply, replay
 from tablekit.game.state import TableState, seat_name
 from tablekit.game.timer import game_clock
+from tablekit.game.win_reading import unsure
 from tablekit.league.database import migrate
 from tablekit.league.record import record_game
 from tablekit.league.roster import seating_text
@@ -53,6 +54,8 @@ from tablekit.rules.presets import with_options
 from tablekit.tiles import Tile, parse_tiles
 
 FIXTURE_GAME = packaged("data", "tenhou-python-bot-28.xml")
+# the camera's warning when many faces read unsure (tablekit.vision.familiar)
+UNFAMILIAR = "these tiles look unfamiliar: enroll your set with `tablekit enroll`"
 
 
 @dataclass(frozen=True)
@@ -98,14 +101,16 @@ def example_screens(game: Path = FIXTURE_GAME, layout: Layout = "facing") -> lis
         Example("scoreboard", ScreenModel(last.before)),
         Example("differences", ScreenModel(big_tsumo.before, differences_for=2)),
         Example("warnings", ScreenModel(
-            big_tsumo.before, warnings=("Camera lost: check the cable", "Low confidence 54%"),
+            big_tsumo.before, warnings=("Camera lost: check the cable", UNFAMILIAR),
             message=_refusal(big_tsumo.before))),
         Example("timed", ScreenModel(big_tsumo.before, timer=game_clock(
             with_options(big_tsumo.before.rules, time_limit=90), elapsed=58 * 60,
             hands_played=5, time_up_hands=0).text)),
         Example("win-confirm", ScreenModel(last.before, Mode.WIN_CONFIRM, preview=preview(
-            last.before, last.last, ("8s read at 64%: 8s or 9s?",)))),
+            last.before, last.last, (_unsure_read(last),)))),
         Example("win-confirm-double-ron", _double_ron()),
+        Example("who-dealt-in", ScreenModel(ron.before, Mode.WHO_DEALT_IN)),
+        Example("win-entry", _entered(ron)),
         Example("hand-result-win", ScreenModel(ron.after, Mode.HAND_RESULT)),
         Example("tenpai-entry", ScreenModel(draw.before, Mode.TENPAI_ENTRY,
                                             tenpai=(False, False, True, False))),
@@ -160,6 +165,21 @@ def _fixing(won: Won, dora: tuple[Tile, ...]) -> TileFixView:
     return TileFixView(((winner.seat, tiles),), (Tile.from_code("7p"),), cursor=4, dora=dora)
 
 
+def _entered(hand: HandStates) -> ScreenModel:
+    """``hand``'s ron with its han and fu being entered by hand (no camera): 3 han 40 fu."""
+    assert isinstance(hand.last, Won)
+    won = Won(tuple(WinnerHand(w.seat, han=3, fu=40) for w in hand.last.winners),
+              hand.last.from_seat)
+    return ScreenModel(hand.before, Mode.WIN_CONFIRM,
+                       preview=replace(preview(hand.before, won), entering=True))
+
+
+def _unsure_read(hand: HandStates) -> str:
+    """A doubt about ``hand``'s win as the camera gives it: its winner's 8s read unsure."""
+    assert isinstance(hand.last, Won)
+    return f"{seat_name(hand.before, hand.last.winners[0].seat)}: {unsure('8s', 0.64)}"
+
+
 def _four_winds(state: TableState) -> TableState:
     """The next hand of ``state`` ends at once: all four players discard East."""
     state = apply(state, HandStarted(Tile.from_code("3p")))
@@ -178,7 +198,8 @@ def _double_ron() -> ScreenModel:
                WinnerHand(2, tuple(parse_tiles("222m345p567p678s88s")), Tile.from_code("6s"))),
               from_seat=0)
     return ScreenModel(state, Mode.WIN_CONFIRM, preview=preview(
-        state, won, ("2m read at 58%: 2m or 3m?", "Ben's hand: 9s partly hidden")))
+        state, won, (f"{seat_name(state, 2)}: {unsure('2m', 0.58)}",
+                     f"{seat_name(state, 1)}: 1 tile of the hand not seen")))
 
 
 def _refusal(state: TableState) -> str:

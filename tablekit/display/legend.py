@@ -32,12 +32,18 @@ CONFIRM_FIXABLE = "OK to apply, CALL to fix the tiles (held: han and fu), UNDO t
 ENTERING = "RIICHI: han +1   CALL: next fu   OK: done   UNDO: cancel"
 FIX_TILES = ("RIICHI: next tile (held: back)   CALL: next kind (held: back)   "
              "WIN: next suit   OK: score it   UNDO: back")
+WHO_DEALT_IN = "Any button of the seat that dealt in   UNDO: cancel the win"
 TENPAI = ("Exhaustive draw", "Seat buttons: tenpai or noten", "OK: done   UNDO: play on")
 
 
 def strip_legend(model: ScreenModel) -> str:
-    """The legend under the scoreboard and the final standings ('' on other screens); with
-    a keyboard, the key that quits at its end."""
+    """The legend under the scoreboard and the final standings ('' on other screens), with
+    a keyboard the key that quits at its end; while a ron waits to be told who dealt in,
+    only the buttons that work then.
+
+    >>> strip_legend(ScreenModel(TableState.new(), Mode.WHO_DEALT_IN))
+    'Any button of the seat that dealt in   UNDO: cancel the win'
+    """
     legend = _strip(model)
     return f"{legend}   {model.quit_key}: quit" if legend and model.quit_key else legend
 
@@ -45,6 +51,8 @@ def strip_legend(model: ScreenModel) -> str:
 def _strip(model: ScreenModel) -> str:
     if model.mode is Mode.FINAL and model.state.standings:
         return FINAL
+    if model.mode is Mode.WHO_DEALT_IN:
+        return WHO_DEALT_IN
     if model.mode is not Mode.SCOREBOARD:
         return ""
     state = model.state

@@ -27,6 +27,7 @@ class Mode(Enum):
     WIN_CONFIRM = "win confirm"      # a scored win waiting for OK (or UNDO to cancel)
     HAND_RESULT = "hand result"      # the last hand's result (win, exhaustive or abortive draw)
     TENPAI_ENTRY = "tenpai entry"    # exhaustive draw: each seat declares tenpai / noten
+    WHO_DEALT_IN = "who dealt in"    # a ron without a camera: the discarder presses a button
     FINAL = "final"                  # the final standings with oka and uma
     MENU = "menu"                    # the UNDO-hold menu
     FIX_TILES = "fix tiles"          # a misread win's tiles put right with the buttons
@@ -41,7 +42,7 @@ class WinPreview:
 
     wins: tuple[WinResult, ...]
     deltas: tuple[int, ...]
-    doubts: tuple[str, ...] = ()     # uncertain reads, e.g. "7p read at 62%: 7p or 8p?"
+    doubts: tuple[str, ...] = ()     # uncertain reads, e.g. "camera only 62% sure of the 7p"
     fixable: bool = False            # read by the camera: CALL puts its tiles right
     entering: bool = False           # han and fu entered by hand: RIICHI and CALL change them
 

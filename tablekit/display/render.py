@@ -35,6 +35,7 @@ Screen = Callable[[Canvas, ScreenModel, pygame.Rect], None]
 SCREENS: dict[Mode, Screen] = {
     Mode.SCOREBOARD: draw_scoreboard,
     Mode.TENPAI_ENTRY: draw_scoreboard,
+    Mode.WHO_DEALT_IN: draw_scoreboard,
     Mode.WIN_CONFIRM: draw_win_confirm,
     Mode.HAND_RESULT: draw_hand_result,
     Mode.FINAL: draw_final,

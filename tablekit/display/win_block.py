@@ -5,7 +5,8 @@ the limit and han/fu.
 Names (``winN`` for the N-th winner): ``winN.header``, ``winN.value``, ``winN.tiles`` (the
 whole row), ``winN.tileK``, ``winN.win_tile``, ``winN.yakuK``/``winN.hanK`` (and
 ``winN.indicatorK``/``winN.indicator_hanK`` with ``winN.indicatorK.tileJ``, the dora and
-ura dora lines), ``winN.fuK``/``winN.fu_pointsK``.
+ura dora lines), ``winN.fuK``/``winN.fu_pointsK``; a hand whose han and fu were entered by
+hand has ``winN.entered`` (the line saying so) where its tiles would be.
 
 >>> from tablekit.tiles import parse_tiles, Tile
 >>> [t.code for t in concealed(tuple(parse_tiles("345m123p")), Tile.from_code("3m"))]
@@ -32,6 +33,9 @@ MIN_TILES = 10.5   # units (hundredths of the screen height): the hand's tiles a
 MAX_TILES = 13.5   # ... and at the most, leaving room for the yaku
 TILE_LINE = 1.6    # a line with indicator tiles, in plain lines' heights
 LINE = 6.0         # units: a yaku or fu line's height at the most
+ENTERED = "Han and fu entered by hand, not read from tiles"
+
+Groups = list[list[tuple[Tile | None, bool]]]   # tiles (sideways or not) drawn together
 
 
 def concealed(hand: tuple[Tile, ...], win_tile: Tile) -> list[Tile]:
@@ -139,6 +143,8 @@ def _han_text(yakuman: int, han: int) -> str:
 def _fu_lines(value: HandValue) -> list[tuple[str, str]]:
     if value.yakuman:
         return [("yakuman: fu not counted", "")]
+    if not value.fu_items:   # entered by hand: no breakdown
+        return [("Entered", f"{value.fu} fu")]
     lines = [(item.reason.capitalize(), f"{item.fu} fu") for item in value.fu_items]
     raw = sum(item.fu for item in value.fu_items)
     return [*lines, ("Total" if raw == value.fu else "Total, rounded up", f"{value.fu} fu")]
@@ -178,26 +184,59 @@ def _indicators(canvas: Canvas, row: pygame.Rect, right: float, tiles: tuple[Til
 
 
 def _tiles_row(canvas: Canvas, row: pygame.Rect, win: WinResult, prefix: str) -> None:
+    if win.win_tile is None:   # its han and fu entered by hand: no tiles to show
+        _entered_row(canvas, row, win, prefix)
+        return
     hand = concealed(win.hand, win.win_tile)
-    groups: list[list[tuple[Tile | None, bool]]] = [[(t, False) for t in hand],
-                                                    [(win.win_tile, False)]]
+    groups: Groups = [[(t, False) for t in hand], [(win.win_tile, False)]]
     groups += [_meld_tiles(meld, win.seat) for meld in win.melds]
-    height = tile_height(row, groups)
-    x, drawn = row.left, []
+    drawn = _groups(canvas, row, row.left, groups, tile_height(row, groups), prefix, 1)
+    canvas.record("shape", f"{prefix}.tiles", drawn[0].unionall(drawn[1:]))
+
+
+def _entered_row(canvas: Canvas, row: pygame.Rect, win: WinResult, prefix: str) -> None:
+    """A hand whose tiles were not read: :data:`ENTERED` where they would be, its melds
+    (the table saw them called) at the right."""
+    groups = [_meld_tiles(meld, win.seat) for meld in win.melds]
+    right = row.right
+    if groups:
+        half = pygame.Rect(row.centerx, row.top, row.right - row.centerx, row.height)
+        height = tile_height(half, groups)
+        right = row.right - _groups_width(groups, height)
+        _groups(canvas, row, right, groups, height, prefix, None)
+    box = pygame.Rect(row.left, row.top, right - row.left - round(canvas.unit * 2), row.height)
+    shown = canvas.text(box, ENTERED, min(row.height * 0.45, canvas.unit * 6), theme.MUTED,
+                        "left", f"{prefix}.entered")
+    canvas.record("shape", f"{prefix}.tiles", shown)
+
+
+def _groups(canvas: Canvas, row: pygame.Rect, left: int, groups: Groups, height: int,
+            prefix: str, framed: int | None) -> list[pygame.Rect]:
+    """The groups from ``left`` along the row's bottom, ``height`` high, apart by
+    :data:`GROUP_GAP`; the group numbered ``framed`` is the winning tile (named and
+    framed so). Returns the tiles' rectangles."""
+    x, drawn = left, []
     for number, group in enumerate(groups):
         for tile, sideways in group:
             top = row.bottom - (round(height * ASPECT) if sideways else height)
-            name = f"{prefix}.win_tile" if number == 1 else f"{prefix}.tile{len(drawn)}"
+            name = f"{prefix}.win_tile" if number == framed else f"{prefix}.tile{len(drawn)}"
             rect = canvas.tile(tile, (x, top), height, name, sideways)
-            if number == 1:
+            if number == framed:
                 canvas.box(rect.inflate(4, 4), theme.WIN_FRAME, "", 3, max(2, height // 20))
             drawn.append(rect)
             x = rect.right + 1
         x += round(height * GROUP_GAP)
-    canvas.record("shape", f"{prefix}.tiles", drawn[0].unionall(drawn[1:]))
+    return drawn
 
 
-def tile_height(row: pygame.Rect, groups: list[list[tuple[Tile | None, bool]]]) -> int:
+def _groups_width(groups: Groups, height: int) -> int:
+    """How wide :func:`_groups` draws ``groups`` at ``height``."""
+    tiles = sum((height if side else round(height * ASPECT)) + 1
+                for group in groups for _, side in group)
+    return tiles + round(height * GROUP_GAP) * (len(groups) - 1)
+
+
+def tile_height(row: pygame.Rect, groups: Groups) -> int:
     """The tile height that fits every group in the row's width (at most the row's height)."""
     per_height = sum(1.0 if side else ASPECT for group in groups for _, side in group)
     per_height += GROUP_GAP * (len(groups) - 1)

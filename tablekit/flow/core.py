@@ -56,7 +56,8 @@ HANDLERS: dict[Stage, Handler] = {
 
 MODES = {
     Stage.CONFIRM_WIN: Mode.WIN_CONFIRM, Stage.ENTER_VALUE: Mode.WIN_CONFIRM,
-    Stage.TENPAI: Mode.TENPAI_ENTRY, Stage.MENU: Mode.MENU, Stage.FINAL: Mode.FINAL,
+    Stage.CHOOSE_DISCARDER: Mode.WHO_DEALT_IN, Stage.TENPAI: Mode.TENPAI_ENTRY,
+    Stage.MENU: Mode.MENU, Stage.FINAL: Mode.FINAL,
     Stage.FIX_TILES: Mode.FIX_TILES, Stage.EVENING: Mode.EVENING, Stage.LEAGUE: Mode.LEAGUE,
     Stage.CHOOSE_PLAYERS: Mode.CHOOSE_PLAYERS,
 }

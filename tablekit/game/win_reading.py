@@ -3,6 +3,8 @@ and the app's flow: what was read for a win, and the reader's interface.
 
 >>> WinReading(()).doubts
 ()
+>>> unsure("8s", 0.64), how_sure(0.96)
+('camera only 64% sure of the 8s', 'camera 96% sure')
 """
 
 from __future__ import annotations
@@ -27,6 +29,17 @@ class WinReading:
     doubts: tuple[str, ...] = ()
     drafts: tuple[tuple[int, tuple[Tile | None, ...]], ...] = ()
     unseen: int = 0
+
+
+def how_sure(share: float) -> str:
+    """How sure the camera was of a read, in the words every screen uses for it."""
+    return f"camera {share:.0%} sure"
+
+
+def unsure(what: str, share: float) -> str:
+    """A read the camera is not sure of (``what`` it took the tile to be), for the table
+    to check."""
+    return f"camera only {share:.0%} sure of the {what}"
 
 
 class WinReader(Protocol):

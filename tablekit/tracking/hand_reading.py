@@ -20,6 +20,7 @@ from collections.abc import Sequence
 
 from tablekit.game.events import WinnerHand
 from tablekit.game.state import TableState, seat_name
+from tablekit.game.win_reading import how_sure, unsure
 from tablekit.rules.hand import concealed_count
 from tablekit.rules.reading import HandReading, TileRead, rank_hands
 from tablekit.rules.waits import waits
@@ -225,11 +226,11 @@ def best_hand(state: TableState, seat: int, reads: list[TileRead], melds: int,
         if read is UNSEEN:
             continue  # a tile not seen is said so already
         if tile != seen and p >= SURE:
-            doubts.append(f"{who}: the {seen} read at {p:.0%} taken as {tile}")
+            doubts.append(f"{who}: the {seen} ({how_sure(p)}) taken as {tile}")
         elif p < SURE:
-            doubts.append(f"{who}: {seen} read at {p:.0%}")
+            doubts.append(f"{who}: {unsure(seen, p)}")
     if best.share < SURE_HAND and len(ranked) > 1:
-        doubts.append(f"{who}: {to_mpsz(best.tiles)} ({best.share:.0%}) or "
+        doubts.append(f"{who}: {to_mpsz(best.tiles)} ({how_sure(best.share)}) or "
                       f"{to_mpsz(ranked[1].tiles)}?")
     if from_seat is not None and is_furiten(state, seat, WinnerHand(seat, best.tiles,
                                                                     best.tiles[-1])):
@@ -285,8 +286,10 @@ def read_indicators(reads: Sequence[TileRead], counts: Counter[int], label: str
 
     >>> reads = [TileRead(((Tile(8), 0.55), (Tile(4), 0.4))), TileRead.sure(Tile(0))]
     >>> tiles, doubts = read_indicators(reads, Counter({0: 4}), "ura dora")
-    >>> to_mpsz(tiles), doubts
-    ('91m', ['ura dora: 9m read at 55%', 'ura dora: 1m would be a fifth of its kind'])
+    >>> to_mpsz(tiles), doubts[0]
+    ('91m', 'ura dora: camera only 55% sure of the 9m')
+    >>> doubts[1]
+    'ura dora: 1m would be a fifth of its kind'
     """
     counts = Counter(counts)
     tiles, doubts = [], []
@@ -295,7 +298,7 @@ def read_indicators(reads: Sequence[TileRead], counts: Counter[int], label: str
         if counts[read.best[0].kind] >= 4:
             doubts.append(f"{label}: {read.best[0]} would be a fifth of its kind")
         elif p < SURE:
-            doubts.append(f"{label}: {tile} read at {p:.0%}")
+            doubts.append(f"{label}: {unsure(tile, p)}")
         counts[tile.kind] += 1
         tiles.append(tile)
     return tuple(tiles), doubts
