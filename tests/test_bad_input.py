@@ -1,5 +1,5 @@
 """Bad input at the command line: one line naming the problem, exit status 2, no traceback;
-devices that fail at start fall back with one line. The README's table lists the same cases."""
+devices that fail at start fall back with one line. docs/bad-input.md lists the same cases."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-"""The README's examples run as written (those that are quick and need no hardware, no
-``../shared`` and no root), and name only files that exist."""
+"""The examples of the README and the pages under docs/ run as written (those that are quick
+and need no hardware, no ``../shared`` and no root), the README keeps its promises to a
+newcomer (short, the keyboard and quitting early), and every page is linked."""
 
 from __future__ import annotations
 
@@ -13,15 +14,19 @@ from tablekit.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text()
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")),
+         *sorted((ROOT / "docs").glob("*/README.md"))]
 NOT_HERE = ("tablekit demo", "tablekit run", "tablekit calibrate", "tablekit replay --check ../",
-            "tablekit export ~/", "--reader vision", "tablekit doctor", "--camera picamera2")
+            "tablekit export ~/", "--reader vision", "tablekit doctor", "--camera picamera2",
+            "tablekit web ")
 """Run elsewhere: the demo and the wheel in .ci/wheel, run and doctor in test_app, test_systemd
-and test_doctor, calibrate in test_calibration; the rest needs ../shared, a journal, minutes
-or a Pi's camera."""
+and test_doctor, calibrate in test_calibration, the web page (it serves until stopped) in
+test_web; the rest needs ../shared, a journal, minutes or a Pi's camera."""
 
 
 def _examples() -> list[str]:
-    blocks = re.findall(r"```sh\n(.*?)```", README, flags=re.S)
+    text = "\n".join(page.read_text() for page in PAGES)
+    blocks = re.findall(r"```sh\n(.*?)```", text, flags=re.S)
     lines = [line.split("  #")[0].strip() for block in blocks for line in block.splitlines()]
     return [line for line in lines if line.startswith("tablekit ")]
 
@@ -30,7 +35,22 @@ RUN = [line for line in _examples() if not any(part in line for part in NOT_HERE
 
 
 def test_the_readme_has_examples_to_run() -> None:
-    assert len(RUN) >= 8
+    assert len(RUN) >= 20
+
+
+def test_the_readme_is_short_and_says_how_to_play_and_quit_early() -> None:
+    lines = README.splitlines()
+    assert len(lines) <= 250
+    first = "\n".join(lines[:80]).lower()
+    assert "--buttons keyboard" in first and "quit" in first
+
+
+def test_every_page_is_linked_from_the_readme_and_its_links_lead_somewhere() -> None:
+    for page in PAGES[1:]:
+        assert page.relative_to(ROOT).as_posix().replace("/README.md", "") in README, page
+    for page in PAGES:
+        for target in re.findall(r"\]\(([^)#:]+)(?:#[^)]*)?\)", page.read_text()):
+            assert (page.parent / target).exists(), f"{page.name}: {target}"
 
 
 @pytest.mark.parametrize("line", [
