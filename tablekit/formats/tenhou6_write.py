@@ -108,7 +108,7 @@ def _start(state: TableState, event: HandStarted, hands: StartingHands, index: i
     label = state.round_label
     if not event.tracked or event.dora is None:
         raise BadTenhou6(f"{label}: a hand scored without its tiles cannot be written "
-                         "as tenhou.net/6")
+                         "as tenhou.net/6 (use --format mjai)")
     if index >= len(hands) or len(hands[index]) != SEATS:
         raise BadTenhou6(f"{label}: tenhou.net/6 needs every player's starting hand, which "
                          "a table game does not see (use --format mjai)")
