@@ -74,3 +74,16 @@ def test_a_hand_scored_by_hand_points_tenhou6_to_mjai(tmp_path, capsys):
                           "tenhou.net/6 (use --format mjai)") and "\n" not in error
     assert main(["export", str(path), "--format", "mjai"]) == 0
     assert '"type":"ryukyoku"' in capsys.readouterr().out.replace(" ", "")
+
+
+def test_a_table_hand_dealt_before_its_dora_was_seen_is_not_called_scored_by_hand(
+        tmp_path, capsys):
+    path = tmp_path / "game.jsonl"
+    session = Session.open(path)
+    for event in (GameStarted(names=NAMES), HandStarted()):  # tracked, the dora not yet seen
+        session.submit(event)
+    session.close()
+    assert main(["export", str(path), "--format", "tenhou6"]) == 2
+    assert capsys.readouterr().err.strip() == (
+        "tablekit export: East 1: tenhou.net/6 needs every player's starting hand, which a "
+        "table game does not see (use --format mjai)")
