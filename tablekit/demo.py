@@ -62,7 +62,6 @@ def hand_line(number: int, hands: int, label: str, result: HandResult, winds: Se
 def outcome(result: HandResult, winds: Sequence[int], names: Sequence[str]) -> str:
     """How a hand ended, in words.
 
-    >>> from tablekit.game.state import HandResult, ResultKind
     >>> outcome(HandResult(ResultKind.EXHAUSTIVE_DRAW, (0,) * 4, tenpai=(0, 2)), (0, 1, 2, 3),
     ...         ("Aki", "Ben", "Cho", "Dai"))
     'exhaustive draw, tenpai: East (Aki), West (Cho)'
