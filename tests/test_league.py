@@ -90,6 +90,14 @@ def test_the_text_table_and_csv(evening, tmp_path, capsys):
     assert lines[0].startswith("name,games,points") and len(lines) == 1 + 10
 
 
+def test_a_mistyped_league_file_is_refused_and_nothing_is_created(tmp_path, capsys):
+    typo = tmp_path / "club" / "leauge.sqlite"
+    assert main(["league", "--db", str(typo)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and str(typo) in err and "no league file" in err
+    assert not typo.exists() and not typo.parent.exists()
+
+
 def test_another_season_is_empty(evening):
     db, _ = evening
     assert league_table(db, "2027") == []

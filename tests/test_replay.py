@@ -5,9 +5,10 @@ import json
 from conftest import DATA
 
 from tablekit.cli import main
-from tablekit.formats.mjai import to_mjai
+from tablekit.formats.mjai import to_mjai, write_mjai
 from tablekit.formats.replay_check import check_game
 from tablekit.formats.tenhou import import_file
+from tablekit.game.session import Session
 
 GAME = DATA / "tenhou-python-bot-28.xml"
 
@@ -86,3 +87,40 @@ def test_games_checked_in_several_processes_give_the_same_summary(tmp_path, caps
         summaries.append((lines[:-1], {k: v for k, v in json.loads(lines[-1]).items()
                                        if k != "seconds"}))
     assert summaries[0] == summaries[1] and summaries[0][1]["games"] == len(paths)
+
+
+def journal_of(game_log, path):
+    """A tablekit journal of a logged game, as the app writes one."""
+    game = import_file(game_log)
+    session = Session.open(path)
+    session.submit(game.start)
+    for hand in game.hands:
+        for event in hand.events:
+            session.submit(event)
+    session.close()
+    return path
+
+
+def test_a_tablekit_journal_is_named_and_played_back_hand_by_hand(tmp_path, capsys):
+    assert main(["replay", str(GAME)]) == 0
+    tenhou = capsys.readouterr().out.splitlines()[1:]
+    journal = journal_of(GAME, tmp_path / "game.jsonl")
+    assert main(["replay", str(journal)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == f"== {journal} (a tablekit journal)" and out[1:] == tenhou
+
+
+def test_a_check_of_a_journal_or_mjai_finds_no_game_and_fails_naming_the_format(
+        tmp_path, capsys):
+    mjai = tmp_path / "game.mjai.jsonl"
+    mjai.write_text("\n".join(write_mjai(import_file(GAME).events)) + "\n")
+    journal = journal_of(GAME, tmp_path / "game.jsonl")
+    for path, kind in ((mjai, "mjai JSON lines"), (journal, "a tablekit journal")):
+        assert main(["replay", "--check", str(path)]) == 2
+        captured = capsys.readouterr()
+        assert json.loads(captured.out.splitlines()[-1])["games"] == 0
+        err = captured.err.strip()
+        assert err.startswith(f"tablekit replay: no game found in {path}: it is {kind}")
+        assert len(err.splitlines()) == 1
+    assert main(["replay", str(mjai)]) == 2
+    assert "it is mjai JSON lines, not a Tenhou log" in capsys.readouterr().err

@@ -10,6 +10,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from tablekit.errors import TablekitError, one_line
+
 DEFAULT_HANDS = 3
 
 
@@ -30,12 +32,15 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--reader", choices=("vision", "truth"), default="vision",
                         help="vision: the models read the frames (default); truth: the "
                              "simulated table's ground truth (fast)")
+    parser.add_argument("--journal", type=Path, default=None, metavar="FILE",
+                        help="keep the game's journal in FILE (a new game is started in it), "
+                             "to export or replay it afterwards (default: none kept)")
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from tablekit.commands.simulate import make_pipeline
-    from tablekit.demo import DemoOutput
+    from tablekit.demo import DemoOutput, players_line
     from tablekit.formats.tenhou import import_file
     from tablekit.sim.table import DEMO_GAME
     from tablekit.simulate import Hooks, simulate_game
@@ -45,8 +50,8 @@ def run(args: argparse.Namespace) -> int:
         spec = "window" if os.environ.get("DISPLAY") else "headless:out/demo"
     kind, _, folder = spec.partition(":")
     log = args.log or DEMO_GAME
-    hands = len(import_file(log).hands)
-    hands = min(hands, args.hands) if args.hands else hands
+    game = import_file(log)
+    hands = min(len(game.hands), args.hands) if args.hands else len(game.hands)
     output = DemoOutput(Path(folder or "out/demo"), hands)
     window = None
     if kind == "window":
@@ -55,17 +60,25 @@ def run(args: argparse.Namespace) -> int:
         window = WindowDisplay((960, 540), title="tablekit demo")
     print(f"tablekit demo: {hands} hand(s) of {log.name} on the simulated table, read by "
           f"{args.reader}; scoreboards in {output.folder}", file=sys.stderr, flush=True)
+    print(players_line(game.start.names, game.start.first_dealer), flush=True)
     flows: list[Any] = []
     started = time.perf_counter()
-    report = simulate_game(log, make_pipeline(args.reader, 0.0, args.seed), seed=args.seed,
-                           fps=args.fps, max_hands=hands, display=window,
-                           hooks=Hooks(on_hand=output.hand, on_frame=output.frame,
-                                       on_step=lambda app, _: flows[:1] or flows.append(
-                                           app.flow)))
+    try:
+        report = simulate_game(
+            log, make_pipeline(args.reader, 0.0, args.seed), seed=args.seed, fps=args.fps,
+            max_hands=hands, display=window, journal=args.journal,
+            hooks=Hooks(on_hand=output.hand, on_frame=output.frame,
+                        on_step=lambda app, _: flows[:1] or flows.append(app.flow)))
+    except TablekitError as error:  # a journal that cannot be kept where it was asked
+        print(f"tablekit demo: {one_line(error)}", file=sys.stderr)
+        return 2
     if flows:
         output.finish(flows[0])
     if window is not None:
         window.close()
     print(json.dumps({"reader": args.reader, **report.summary(),
                       "seconds": round(time.perf_counter() - started)}))
+    if args.journal is not None:
+        print(f"tablekit demo: the game's journal is {args.journal} (tablekit export "
+              f"{args.journal}, tablekit replay {args.journal})", file=sys.stderr)
     return 0 if report.hands_ok == report.hands and not report.mismatches else 1

@@ -36,12 +36,8 @@ def add_parser(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     path = args.db or default_league()
-    if args.db is None and not path.exists():
-        print(f"tablekit league: no league yet at {path} (record games with --league)",
-              file=sys.stderr)
-        return 2
     try:
-        db = connect(path)
+        db = connect(path, create=False)  # only a command that records starts a league
         table = league_table(db, args.season)
         db.close()
         if args.csv:

@@ -13,13 +13,16 @@ from pathlib import Path
 from typing import Any
 
 from tablekit.commands.inputs import require_paths
-from tablekit.formats.replay_check import GameReport, check_game, log_files
+from tablekit.formats.replay_check import GameReport, check_game, log_files, play_journal
+from tablekit.formats.sniff import JOURNAL, record_format
 
 
 def add_parser(subparsers: Any) -> None:
     parser = subparsers.add_parser(
-        "replay", help="replay Tenhou mjlog games (files or folders)",
-        description="Replay Tenhou mjlog games through the importer, engine and scorer.")
+        "replay", help="replay Tenhou games or tablekit journals (files or folders)",
+        description="Replay Tenhou games (mjlog XML or tenhou.net/6 JSON) through the "
+                    "importer, engine and scorer, or a tablekit journal hand by hand as the "
+                    "app would; --check compares each Tenhou game with its record.")
     parser.add_argument("paths", nargs="+", type=Path, metavar="PATH")
     parser.add_argument("--check", action="store_true",
                         help="compare every hand and win with the record; JSON summary last")
@@ -53,8 +56,7 @@ def _record(files: list[Path], league: Path, season: str) -> bool:
     import sqlite3
 
     from tablekit.errors import TablekitError, one_line
-    from tablekit.formats.tenhou import import_file
-    from tablekit.formats.tenhou6_read import read_tenhou6_file
+    from tablekit.formats.replay_check import read_game
     from tablekit.league.database import busy, connect
     from tablekit.league.record import record_game
 
@@ -66,7 +68,7 @@ def _record(files: list[Path], league: Path, season: str) -> bool:
     try:
         for path in files:
             try:
-                game = read_tenhou6_file(path) if path.suffix == ".json" else import_file(path)
+                game = read_game(path)
                 game_id = record_game(db, game.events, season=season,
                                       key=f"replay:{path.resolve()}")
             except TablekitError as error:
@@ -88,13 +90,18 @@ def _print_tables(files: list[Path]) -> int:
     """Each game's table; a file that is no game it can play is one line and exit 2."""
     status = 0
     for path in files:
-        report = check_game(path)
+        journal = record_format(path) == JOURNAL
+        report = play_journal(path) if journal else check_game(path)
         if report.skipped:
             print(f"tablekit replay: {report.refusal or path}", file=sys.stderr)
             status = 2
             continue
-        print(f"== {path}")
+        print(f"== {path}" + (f" ({JOURNAL})" if journal else ""))
         print("\n".join(report.table))
+        if journal:
+            for problem in report.mismatches:  # where a damaged journal stops
+                print(f"tablekit replay: {path}: {problem}", file=sys.stderr)
+            status = 1 if report.mismatches else status
     return status
 
 
@@ -121,7 +128,29 @@ def _check(files: list[Path], show: int, jobs: int = 1) -> int:
     summary["seconds"] = round(time.perf_counter() - start, 1)
     print(json.dumps(summary))
     played = [r for r in reports if not r.skipped]
+    if not played:  # nothing was checked: that is no pass
+        print(f"tablekit replay: {no_game(reports)}", file=sys.stderr)
+        return 2
     return 0 if all(r.ok for r in played) else 1
+
+
+def no_game(reports: list[GameReport]) -> str:
+    """The line for a check that found no game in its files.
+
+    >>> no_game([GameReport(Path("g.jsonl"), "mjai JSON lines",
+    ...                     "g.jsonl: it is mjai JSON lines, not a Tenhou log")])
+    'no game found in g.jsonl: it is mjai JSON lines, not a Tenhou log'
+    >>> no_game([GameReport(Path("a"), "not XML"), GameReport(Path("b"), "not XML")])
+    'no game found in 2 files: not XML (2)'
+    """
+    if len(reports) == 1:
+        path, text = str(reports[0].path), reports[0].refusal
+        text = text.removeprefix(f"{path}: ")
+        text = f"it {text.removeprefix(f'{path} ')}" if text.startswith(f"{path} ") else text
+        return f"no game found in {path}: {text}"
+    kinds = Counter(r.skipped for r in reports)
+    return f"no game found in {len(reports)} files: " + ", ".join(
+        f"{kind} ({n})" for kind, n in kinds.most_common())
 
 
 def summarise(reports: list[GameReport]) -> dict[str, Any]:

@@ -1,6 +1,8 @@
 """Replay recorded games through importer, engine and scorer, and compare with the record.
 
-Tenhou mjlog files and tenhou.net/6 JSON files (``.json``) are both read.
+Tenhou mjlog files and tenhou.net/6 JSON files are both read (told apart by their content);
+any other record is refused naming what it is. A tablekit journal has no record to compare
+with: :func:`play_journal` plays it back as the app would, hand by hand.
 
 Each hand is checked three ways: the table before the deal (round, dealer, honba,
 sticks, scores) against Tenhou's INIT; every seat's score change against the
@@ -15,12 +17,15 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tablekit.errors import TablekitError
+from tablekit.errors import InvalidRecord, TablekitError
+from tablekit.formats.sniff import JOURNAL, MJAI, TENHOU6, UNKNOWN, record_format
 from tablekit.formats.tenhou import YAKU_BY_ID, ImportedGame, ImportedHand, import_file
 from tablekit.formats.tenhou6_read import read_tenhou6_file
 from tablekit.formats.tenhou_check import value_mismatches
-from tablekit.game.events import BadEvent
+from tablekit.game.events import BadEvent, HandStarted
+from tablekit.game.journal import read_journal
 from tablekit.game.reducer import apply
+from tablekit.game.session import replay_checked
 from tablekit.game.state import Phase, TableState
 
 
@@ -52,16 +57,77 @@ def log_files(paths: Iterable[Path]) -> Iterator[Path]:
             yield path
 
 
+READS = "Tenhou mjlog XML, tenhou.net/6 JSON and tablekit journals"
+
+
+class OtherRecord(InvalidRecord):
+    """A game record of another kind than the one wanted; ``kind`` names it."""
+
+    def __init__(self, kind: str, message: str) -> None:
+        super().__init__(message)
+        self.kind = kind
+
+
+def read_game(path: Path) -> ImportedGame:
+    """A Tenhou record, mjlog or tenhou.net/6 (told by its content, not its name); a
+    journal or mjai is :class:`OtherRecord`, naming what it is.
+
+    >>> import tempfile, pathlib
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "game.json"
+    >>> _ = path.write_text('{"type": "start_game", "names": ["A", "B", "C", "D"]}')
+    >>> read_game(path)
+    Traceback (most recent call last):
+    tablekit.formats.replay_check.OtherRecord: ...game.json: it is mjai JSON lines, not a Tenhou log
+    """
+    kind = record_format(path)
+    if kind == TENHOU6 or (kind == UNKNOWN and path.suffix == ".json"):
+        return read_tenhou6_file(path)
+    if kind in (JOURNAL, MJAI):
+        raise OtherRecord(kind, f"{path}: it is {kind}, not a Tenhou log")
+    return import_file(path)
+
+
 def check_game(path: Path) -> GameReport:
+    """The game in ``path`` checked against its record, hand by hand."""
     start = time.perf_counter()
     report = GameReport(path)
     try:
-        game = read_tenhou6_file(path) if path.suffix == ".json" else import_file(path)
+        game = read_game(path)
+    except OtherRecord as error:
+        report.skipped = error.kind
+        report.refusal = (f"{path}: it is {JOURNAL}, which has no record to check it against "
+                          f"(`tablekit replay {path}` plays it back)" if error.kind == JOURNAL
+                          else f"{error}; replay reads {READS}")
+        return report
     except TablekitError as error:
         report.skipped, report.refusal = _reason(error, path), str(error)
         return report
     _run(game, report)
     report.seconds = time.perf_counter() - start
+    return report
+
+
+def play_journal(path: Path) -> GameReport:
+    """A tablekit journal played back as the app would: each hand's line in ``table``; the
+    first event it refuses (a damaged or hand-edited journal) in ``mismatches``."""
+    report = GameReport(path)
+    try:
+        contents = read_journal(path)
+    except TablekitError as error:
+        report.skipped, report.refusal = "unreadable journal", str(error)
+        return report
+    probe, refused = replay_checked(contents.events, contents.joins)
+    if refused is not None:
+        report.mismatches.append(f"line {contents.lines[refused[0]]}: refused: {refused[1]}")
+    state, label = TableState.new(), ""
+    for event in probe.in_force_read()[1]:
+        ended = state.result is not None
+        state = apply(state, event)
+        if isinstance(event, HandStarted):
+            label = state.short_label
+        elif state.result is not None and not ended:
+            report.hands += 1
+            report.table.append(_table_line(label, state))
     return report
 
 

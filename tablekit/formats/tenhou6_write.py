@@ -106,10 +106,10 @@ def to_tenhou6(events: Iterable[Event], starting_hands: StartingHands) -> dict[s
 
 def _start(state: TableState, event: HandStarted, hands: StartingHands, index: int) -> _Kyoku:
     label = state.round_label
-    if not event.tracked or event.dora is None:
+    if not event.tracked:
         raise BadTenhou6(f"{label}: a hand scored without its tiles cannot be written "
-                         "as tenhou.net/6")
-    if index >= len(hands) or len(hands[index]) != SEATS:
+                         "as tenhou.net/6 (use --format mjai)")
+    if event.dora is None or index >= len(hands) or len(hands[index]) != SEATS:
         raise BadTenhou6(f"{label}: tenhou.net/6 needs every player's starting hand, which "
                          "a table game does not see (use --format mjai)")
     red = state.rules.red_fives

@@ -97,9 +97,27 @@ def busy(path: Path | str, error: BaseException, seconds: float = BUSY_SECONDS
     return None
 
 
-def connect(path: Path, timeout: float = BUSY_SECONDS) -> sqlite3.Connection:
+class NoLeague(LeagueError):
+    """A command that only reads the league was given a file that does not exist."""
+
+
+def connect(path: Path, timeout: float = BUSY_SECONDS, create: bool = True
+            ) -> sqlite3.Connection:
     """Open (or create) the league file at ``path``, migrated to the current schema; a file
-    locked by another program is waited for ``timeout`` seconds (then :class:`LeagueBusy`)."""
+    locked by another program is waited for ``timeout`` seconds (then :class:`LeagueBusy`).
+    Only a command that records creates one: with ``create=False`` a missing file (a typo
+    in a path) is :class:`NoLeague`, and nothing is created.
+
+    >>> try:
+    ...     connect(Path("no-such-folder/typo.sqlite"), create=False)
+    ... except NoLeague as error:
+    ...     print(error)
+    no league file at no-such-folder/typo.sqlite (recording a game with --league starts one)
+    >>> Path("no-such-folder").exists()
+    False
+    """
+    if not create and not Path(path).is_file():
+        raise NoLeague(f"no league file at {path} (recording a game with --league starts one)")
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     try:
         db = sqlite3.connect(path, isolation_level=None, timeout=timeout)  # explicit BEGINs
