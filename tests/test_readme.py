@@ -18,7 +18,7 @@ PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")),
          *sorted((ROOT / "docs").glob("*/README.md"))]
 NOT_HERE = ("tablekit demo", "tablekit run", "tablekit calibrate", "tablekit replay --check ../",
             "tablekit export ~/", "--reader vision", "tablekit doctor", "--camera picamera2",
-            "tablekit web ")
+            "tablekit web ", "tablekit replay ~/")
 """Run elsewhere: the demo and the wheel in .ci/wheel, run and doctor in test_app, test_systemd
 and test_doctor, calibrate in test_calibration, the web page (it serves until stopped) in
 test_web; the rest needs ../shared, a journal, minutes or a Pi's camera."""

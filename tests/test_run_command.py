@@ -194,6 +194,15 @@ def test_a_file_that_is_not_a_journal_is_refused_and_left_as_it_is(tmp_path, cap
     assert sorted(path.name for path in tmp_path.iterdir()) == ["journal.png"]
 
 
+def test_a_folder_given_as_the_journal_is_refused_and_left_as_it_is(tmp_path, capsys):
+    folder = tmp_path / "games"
+    (folder / "inside").mkdir(parents=True)
+    assert run(tmp_path, "--journal", str(folder)) == 2
+    assert one_line(capsys).startswith(f"tablekit: journal: {folder} is a folder, not a journal")
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["games"]
+    assert [path.name for path in folder.iterdir()] == ["inside"]
+
+
 def test_a_journal_cut_by_a_power_cut_is_still_resumed(tmp_path, capsys):
     journal = tmp_path / "game.jsonl"
     assert run(tmp_path, "--journal", str(journal)) == 0

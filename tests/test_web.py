@@ -116,6 +116,17 @@ def test_a_busy_port_is_one_line_naming_it(tmp_path, capsys):
         "what uses it, or choose another port")
 
 
+def test_a_mistyped_league_file_is_refused_and_nothing_is_made(tmp_path, capsys):
+    from tablekit.cli import main
+
+    typo = tmp_path / "clb" / "club.sqlite"
+    assert main(["web", "--journal", str(tmp_path / "game.jsonl"), "--league", str(typo),
+                 "--bind", "127.0.0.1:0"]) == 2
+    assert capsys.readouterr().err.strip() == (
+        f"tablekit: web: no league file at {typo} (recording a game with --league starts one)")
+    assert list(tmp_path.iterdir()) == []
+
+
 def _browser():
     webdriver = pytest.importorskip("selenium.webdriver")
     driver_path = shutil.which("chromedriver")

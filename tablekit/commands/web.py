@@ -30,6 +30,10 @@ def run(args: argparse.Namespace) -> int:
     def report(line: str) -> None:
         print(f"tablekit: {line}", file=sys.stderr, flush=True)
 
+    if args.league is not None and not args.league.is_file():
+        report(f"web: no league file at {args.league} (recording a game with --league "
+               "starts one)")
+        return 2
     try:
         server = start_web(args.bind, args.journal or default_journal(), args.league, report)
     except TablekitError as error:

@@ -92,8 +92,8 @@ def recover(path: Path, check: Check) -> Recovery:
 
 
 def require_journal(path: Path) -> None:
-    """Raise :class:`JournalError` (one line) when ``path`` holds a file that was never a
-    tablekit journal; it is left as it is.
+    """Raise :class:`JournalError` (one line) when ``path`` is a folder or holds a file that
+    was never a tablekit journal; it is left as it is.
 
     >>> import tempfile, pathlib
     >>> photo = pathlib.Path(tempfile.mkdtemp()) / "journal.png"
@@ -103,6 +103,9 @@ def require_journal(path: Path) -> None:
     ...
     tablekit.game.journal.JournalError: /.../journal.png is not a tablekit journal (no line ...
     """
+    if path.is_dir():
+        raise JournalError(f"{path} is a folder, not a journal: left it as it is; name a file "
+                           "with --journal (e.g. game.jsonl inside it)")
     if not is_journal(path):
         raise JournalError(f"{path} is not a tablekit journal (no line of one in it): left it "
                            "as it is; name another file with --journal")
