@@ -34,8 +34,10 @@ if TYPE_CHECKING:
     from tablekit.vision.feed import CameraFeed
 
 FRAME_SECONDS = 1 / 20
+TICKS = round(1 / FRAME_SECONDS)   # a driven clock's steps a second (the loop's rate)
 Report = Callable[[str], None]
 Hook = Callable[["App"], None]
+Tap = Callable[[object, "App"], None]
 
 
 class Buttons(Protocol):
@@ -71,6 +73,10 @@ class App:
     clock: Callable[[], float] = time.monotonic
     sleep: Callable[[float], None] = time.sleep
     hooks: list[Hook] = field(default_factory=list)
+    taps: list[Tap] = field(default_factory=list)
+    """Called with each input just before the flow takes it (a recording keeps presses)."""
+    camera_polled: bool = False
+    """Whether this step's camera has been polled (an input taken before: ahead of it)."""
     frames: int = 0
     running: bool = True
     shown_at: float = 0.0
@@ -89,6 +95,7 @@ class App:
             for item in self.camera.poll():
                 self.inbox.put(item)
             self.flow.warn(*self.camera.warnings)
+        self.camera_polled = True
         self.take_inbox()
         self.flow.tick()
         screen = self.flow.screen()
@@ -100,11 +107,15 @@ class App:
         self.frames += 1
         for hook in self.hooks:
             hook(self)
+        self.camera_polled = False
 
     def take_inbox(self) -> None:
         """Hand the flow every press and camera event waiting, in order."""
         while not self.inbox.empty():
-            self.flow.handle(self.inbox.get_nowait())
+            item = self.inbox.get_nowait()
+            for tap in self.taps:
+                tap(item, self)
+            self.flow.handle(item)
 
     @property
     def screen(self) -> ScreenModel | None:
@@ -137,6 +148,28 @@ class App:
             if until is not None and until(self):
                 break
             self.sleep(max(0.0, FRAME_SECONDS - (self.clock() - started)))
+
+
+class DrivenClock:
+    """The loop's time when something drives it (the simulated table, a recording played
+    back): ``sleep`` moves it on by whole steps of the loop without sleeping, then calls
+    ``on_sleep`` with the new time (the simulated table's people press their buttons).
+
+    >>> clock = DrivenClock()
+    >>> clock.sleep(0.04); clock.sleep(0.0); clock()
+    0.1
+    """
+
+    def __init__(self) -> None:
+        self.ticks = 0
+        self.on_sleep: Callable[[float], None] = lambda now: None
+
+    def __call__(self) -> float:
+        return self.ticks / TICKS
+
+    def sleep(self, seconds: float) -> None:
+        self.ticks += max(1, round(seconds * TICKS))
+        self.on_sleep(self())
 
 
 def open_session(journal: Path, rules: Rules, report: Report, names: tuple[str, ...] = (),

@@ -15,6 +15,7 @@ from tablekit.commands import (
     enroll,
     export,
     league,
+    recording,
     replay,
     run,
     score,
@@ -25,8 +26,8 @@ from tablekit.commands import (
 )
 from tablekit.errors import TablekitError, one_line
 
-COMMANDS = (demo, score, replay, export, league, screens, run, web, sim, simulate, detect,
-            calibrate, enroll, doctor)
+COMMANDS = (demo, score, replay, export, league, screens, run, web, sim, simulate, recording,
+            detect, calibrate, enroll, doctor)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tablekit.app import FRAME_SECONDS, App
+from tablekit.app import FRAME_SECONDS, App, DrivenClock
 from tablekit.display.backends import Display
 from tablekit.display.model import ScreenModel
 from tablekit.flow import Flow
@@ -54,7 +54,6 @@ from tablekit.vision.table_reading import TableReading
 HOLD = {False: 0.12, True: 1.2}   # seconds a short or long press keeps the pin low
 GAP = 0.15                         # seconds between a person's own presses
 TAIL = 60.0                        # seconds the presses may go on after the last frame
-TICKS = round(1 / FRAME_SECONDS)   # the simulated clock's steps a second (the loop's rate)
 PATIENCE = 2.0                     # seconds a simulated person waits for the scored hand
 ReadFrame = Callable[[Any, bool], TableReading]
 """``read(frame, faint)``: the frame's reading (``faint``: the tracker wants the ponds'
@@ -266,20 +265,9 @@ class FeedSource:
         """The simulated camera has nothing to release."""
 
 
-class SimClock:
-    """The loop's time on the simulated table: ``sleep`` moves it on by whole steps, and
-    while it sleeps the people at the table press their buttons (``on_sleep``)."""
-
-    def __init__(self) -> None:
-        self.ticks = 0
-        self.on_sleep: Callable[[float], None] = lambda now: None
-
-    def __call__(self) -> float:
-        return self.ticks / TICKS
-
-    def sleep(self, seconds: float) -> None:
-        self.ticks += max(1, round(seconds * TICKS))
-        self.on_sleep(self())
+SimClock = DrivenClock
+"""The loop's time on the simulated table: ``sleep`` moves it on by whole steps, and while
+it sleeps the people at the table press their buttons (``on_sleep``)."""
 
 
 @dataclass
@@ -287,7 +275,8 @@ class Hooks:
     """What to do besides checking: keep frames, call back after each hand (with the
     screen the hand was confirmed on), each camera frame, each step of the loop, or with
     the events the camera feed gives the loop (before the flow takes them); ``camera``
-    puts something between the table's camera and the feed (a failing camera)."""
+    puts something between the table's camera and the feed (a failing camera);
+    ``on_start`` is given the app before its first step (a recorder taps it)."""
 
     frames_out: Path | None = None
     on_hand: Callable[[Flow, SimReport, ScreenModel | None], None] | None = None
@@ -295,6 +284,7 @@ class Hooks:
     on_step: Callable[[App, SimulatedTable], None] | None = None
     on_events: Callable[[list[Event], App], None] | None = None
     camera: Callable[[FeedSource, SimClock], FrameSource] | None = None
+    on_start: Callable[[App], None] | None = None
 
 
 @dataclass
@@ -393,6 +383,8 @@ class SimulatedTable:
 
     def play(self) -> SimReport:
         """Step the app until the script has ended and the last presses are made."""
+        if self.hooks.on_start is not None:
+            self.hooks.on_start(self.app)
         started = time.perf_counter()
         self.app.run(until=self._done)
         report = self.report

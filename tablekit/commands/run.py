@@ -53,6 +53,11 @@ def add_parser(subparsers: Any) -> None:
                         "(tablekit calibrate) when there is one; the camera is fitted afresh")
     parser.add_argument("--tileset", metavar="SET", default=None,
                         help="read the tiles with this enrolled set (see tablekit enroll)")
+    parser.add_argument("--record", type=Path, default=None, metavar="DIR",
+                        help="record the game into this new folder: the camera's frames, "
+                             "the presses, the journal (docs/recordings.md)")
+    parser.add_argument("--record-images", choices=("jpg", "png"), default="jpg",
+                        help="the recording's frames: JPEG (quality 90) or PNG (lossless)")
     parser.set_defaults(run=run)
 
 
@@ -84,6 +89,14 @@ def run(args: argparse.Namespace) -> int:
     except TablekitError as error:
         report(f"rules: {error}")
         return 2
+    if args.record is not None:
+        from tablekit.recording.manifest import require_new_folder
+
+        try:
+            require_new_folder(args.record)
+        except TablekitError as error:
+            report(f"record: {error}")
+            return 2
     try:
         names = _players(args)
         roster = tuple(read_roster(args.roster)) if args.roster else ()
@@ -138,6 +151,7 @@ def run(args: argparse.Namespace) -> int:
     handlers = (signal.signal(signal.SIGTERM, lambda *_: setattr(app, "running", False)),
                 signal.signal(signal.SIGINT, stop))
     stopped = False
+    recorder = _recorder(args, app, report)
     try:
         app.run(max_frames=args.frames)
         stopped = not app.running
@@ -151,6 +165,8 @@ def run(args: argparse.Namespace) -> int:
         app.display.close()
         if feed is not None:
             feed.close()
+        if recorder is not None:
+            _close_recorder(recorder, args.record, report)
         session.close()
         lock.release()
         if web is not None:
@@ -179,6 +195,36 @@ def _keep_league(app: Any, path: Path, journal: Path, fault: Any) -> None:
 
     app.hooks.append(game_recorder(db, journal, warn=warn))
     app.flow.league = lambda: league_lines(league_table(db))
+
+
+def _recorder(args: argparse.Namespace, app: Any, report: Any) -> Any:
+    """The game's recorder for ``--record``, tapping the app (None without it, or when
+    the folder cannot be written: reported, the game is played unrecorded)."""
+    if args.record is None:
+        return None
+    from tablekit.recording.recorder import Recorder
+
+    details = {"source": "run", "camera": args.camera, "reader": "vision"}
+    try:
+        recorder = Recorder(args.record, details, args.record_images,
+                            calibration=args.calibration, tileset=args.tileset,
+                            report=report)
+        recorder.attach(app)
+    except (TablekitError, OSError) as error:
+        report(f"record: {one_line(error)}; the game is not recorded")
+        return None
+    report(f"recording the game into {args.record}")
+    return recorder
+
+
+def _close_recorder(recorder: Any, folder: Path, report: Any) -> None:
+    try:
+        kept = recorder.close()
+    except OSError as error:
+        report(f"record: {one_line(error)}")
+        return
+    report(f"recorded in {folder}: {kept['frames_kept']} frames kept, "
+           f"{kept['frames_dropped']} dropped, {kept['image_bytes'] / 1e6:.1f} MB")
 
 
 def _players(args: argparse.Namespace) -> tuple[str, ...]:

@@ -45,6 +45,11 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--journal", type=Path, default=None,
                         help="keep the game's journal here (one log only; a new game is "
                              "started in it)")
+    parser.add_argument("--record", type=Path, default=None, metavar="DIR",
+                        help="record the game into this new folder (one log only; "
+                             "docs/recordings.md); play it back with tablekit recording play")
+    parser.add_argument("--record-images", choices=("jpg", "png"), default="jpg",
+                        help="the recording's frames: JPEG (quality 90) or PNG (lossless)")
     parser.set_defaults(run=run)
 
 
@@ -86,9 +91,15 @@ def run(args: argparse.Namespace) -> int:
     from tablekit.simulate import SimReport
 
     require_files(args.logs)
-    if args.journal is not None and len(args.logs) > 1:
-        print("tablekit simulate: --journal keeps one game: give one LOG", file=sys.stderr)
-        return 2
+    for option, value in (("--journal", args.journal), ("--record", args.record)):
+        if value is not None and len(args.logs) > 1:
+            print(f"tablekit simulate: {option} keeps one game: give one LOG",
+                  file=sys.stderr)
+            return 2
+    if args.record is not None:
+        from tablekit.recording.manifest import require_new_folder
+
+        require_new_folder(args.record)
     total, skipped = SimReport(), 0
     for index, log in enumerate(args.logs):
         with tempfile.TemporaryDirectory(prefix="tablekit-set-") as scratch:
@@ -115,10 +126,32 @@ def _play(args: argparse.Namespace, index: int, log: Path, scratch: Path) -> Any
         tileset = enrolled_set(log, seed, scratch / "set") \
             if args.enroll and args.reader == "vision" else None
         pipeline = make_pipeline(args.reader, args.misread, seed, tileset)
-        return simulate_game(log, pipeline, seed=seed, fps=args.fps, max_hands=args.hands,
-                             journal=args.journal,
-                             hooks=Hooks(frames_out=args.frames_out,
-                                         on_hand=_league_hook(args.league, log)))
+        recorder = _recorder(args, log, seed, tileset)
+        try:
+            return simulate_game(
+                log, pipeline, seed=seed, fps=args.fps, max_hands=args.hands,
+                journal=args.journal,
+                hooks=Hooks(frames_out=args.frames_out, on_hand=_league_hook(args.league, log),
+                            on_start=recorder.attach if recorder else None))
+        finally:
+            if recorder is not None:
+                kept = recorder.close()
+                print(f"{log}: recorded in {args.record}: {kept['frames_kept']} frames kept, "
+                      f"{kept['frames_dropped']} dropped, {kept['image_bytes'] / 1e6:.1f} MB",
+                      file=sys.stderr, flush=True)
     except TablekitError as error:
         print(f"{log}: skipped: {error}", file=sys.stderr)
         return None
+
+
+def _recorder(args: argparse.Namespace, log: Path, seed: int, tileset: Path | None) -> Any:
+    """The game's recorder for ``--record`` (None without it)."""
+    if args.record is None:
+        return None
+    from tablekit.recording.recorder import Recorder
+
+    details = {"source": "simulate", "log": str(log), "seed": seed, "camera": "sim",
+               "reader": args.reader, "misread": args.misread}
+    return Recorder(args.record, details, args.record_images,
+                    tileset=str(tileset) if tileset else None,
+                    report=lambda line: print(f"{log}: {line}", file=sys.stderr, flush=True))

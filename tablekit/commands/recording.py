@@ -1,0 +1,57 @@
+"""``tablekit recording play``: a recorded game played back through the app's loop."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from tablekit.errors import TablekitError, one_line
+
+
+def add_parser(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "recording", help="play back a game recorded with --record",
+        description="Recordings of games (run --record DIR, simulate --record DIR); see "
+                    "docs/recordings.md.")
+    actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
+    play = actions.add_parser(
+        "play", help="play a recording back through the app's loop",
+        description="Play a recording back through the app's own loop: its frames as the "
+                    "camera (read by the vision models), its presses at their times, a "
+                    "driven clock. The journal played is compared with the recording's, "
+                    "event for event; the last line is a JSON summary.")
+    play.add_argument("folder", type=Path, metavar="DIR")
+    play.add_argument("--reader", choices=("vision", "truth"), default="vision",
+                      help="vision: the models (truth is refused: a recording keeps "
+                           "frames, not the simulated table's truth)")
+    play.add_argument("--tileset", metavar="SET", default=None,
+                      help="read the tiles with this enrolled set instead of the recording's")
+    play.add_argument("--journal", type=Path, default=None,
+                      help="keep the journal played here (a new file; default: a "
+                           "temporary one)")
+    play.add_argument("--check", action="store_true",
+                      help="exit 1 when the journal played differs from the recording's")
+    play.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from tablekit.recording.play import play_recording
+
+    try:
+        with tempfile.TemporaryDirectory(prefix="tablekit-play-") as scratch:
+            journal = args.journal or Path(scratch) / "game.jsonl"
+            playback = play_recording(args.folder, journal, args.tileset, args.reader)
+    except (TablekitError, OSError) as error:
+        print(f"tablekit recording play: {one_line(error)}", file=sys.stderr)
+        return 2
+    summary = playback.summary()
+    if not playback.same:
+        print(f"{args.folder}: the journal played differs from the recording's at event "
+              f"{summary['first_difference']} ({summary['events']} events played, "
+              f"{summary['events_recorded']} recorded)", file=sys.stderr)
+    print(json.dumps({"recording": str(args.folder), **summary}))
+    return 1 if args.check and not playback.same else 0

@@ -1,0 +1,260 @@
+"""Recordings: a game recorded through the app's loop plays back to the same journal; a
+recording cut by a power cut plays up to the cut; the writer never holds the loop up; a
+full card stops the frames with one line; every refusal is one line."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pytest
+from conftest import DATA
+
+from tablekit.app import App, DrivenClock
+from tablekit.cli import main
+from tablekit.flow import Flow
+from tablekit.game.journal import read_journal
+from tablekit.game.session import Session
+from tablekit.io.presses import ButtonName, ButtonPress
+from tablekit.recording.manifest import FORMAT, read_manifest, write_manifest
+from tablekit.recording.play import play_recording
+from tablekit.recording.recorder import Recorder
+from tablekit.rules.presets import load_rules
+from tablekit.vision.frame_log import FrameWriter, RecordedFrames, read_lines
+from tablekit.vision.frames import CameraFrame
+
+GAME = DATA / "tenhou-python-bot-28.xml"
+
+# A hand without a camera: dealt, seat 2's riichi, seat 2 wins off seat 0 (2 han 30 fu,
+# entered by hand), confirmed; then the next hand is dealt.
+PRESSES = [(0.5, ButtonName.OK, None), (1.0, ButtonName.RIICHI, 2), (1.5, ButtonName.WIN, 2),
+           (4.0, ButtonName.CALL, 0), (4.5, ButtonName.RIICHI, 2), (5.0, ButtonName.OK, None),
+           (5.5, ButtonName.OK, None), (6.5, ButtonName.OK, None)]
+
+
+class ScriptedButtons:
+    """Presses put on the app's inbox at their times (as a button board does)."""
+
+    def __init__(self, app: App, presses: list[tuple[float, ButtonName, int | None]]) -> None:
+        self.app, self.presses = app, list(presses)
+
+    def poll(self) -> None:
+        while self.presses and self.presses[0][0] <= self.app.clock() + 1e-9:
+            at, name, seat = self.presses.pop(0)
+            self.app.inbox.put(ButtonPress(name, seat, time=at))
+
+    def close(self) -> None:
+        pass
+
+
+class Source:
+    """A camera that always sees the same dark picture."""
+
+    def read(self) -> CameraFrame:
+        return CameraFrame(np.zeros((36, 64, 3), np.uint8), 0.0)
+
+    def close(self) -> None:
+        pass
+
+
+@dataclass
+class Camera:
+    """What the app and a recorder ask of a camera feed: it reads its source at ``fps``."""
+
+    source: Source
+    fps: float = 4.0
+    warnings: list[str] = field(default_factory=list)
+
+    def poll(self) -> list:
+        self.source.read()
+        return []
+
+
+def record_by_hand(tmp_path: Path, until: float = 8.0) -> tuple[Path, Path]:
+    """A camera-less hand played through App on a driven clock and recorded."""
+    journal, folder = tmp_path / "live.jsonl", tmp_path / "rec"
+    session = Session.open(journal)
+    clock = DrivenClock()
+    flow = Flow(session, clock=clock)
+    flow.start_game(load_rules("tenhou"))
+    app = App(flow, None, clock=clock, sleep=clock.sleep)
+    app.buttons = ScriptedButtons(app, PRESSES)
+    recorder = Recorder(folder, {"source": "test"})
+    recorder.attach(app)
+    app.run(until=lambda app: clock() >= until)
+    recorder.close()
+    session.close()
+    return folder, journal
+
+
+def test_a_game_recorded_through_the_loop_plays_back_to_the_same_journal(tmp_path):
+    folder, journal = record_by_hand(tmp_path)
+    live = read_journal(journal).events
+    assert read_journal(folder / "journal.jsonl").events == live   # the copy as it went
+    kinds = [type(event).__name__ for event in live]
+    assert kinds.count("HandStarted") == 2 and "Won" in kinds
+    presses = read_lines(folder / "presses.jsonl")
+    assert [(p["t"], p["button"], p["seat"]) for p in presses][:2] == [
+        (0.5, "ok", None), (1.0, "riichi", 2)]
+    playback = play_recording(folder, tmp_path / "played.jsonl")
+    assert playback.same and playback.played == live
+    summary = playback.summary()
+    assert summary["hands"] == 2 and summary["wins"] == 1 and summary["presses"] == 8
+    assert summary["same_journal"] and summary["cut"] is False
+
+
+def test_a_recording_cut_by_a_power_cut_plays_up_to_the_cut(tmp_path):
+    folder, journal = record_by_hand(tmp_path)
+    manifest = read_manifest(folder)
+    del manifest["end"]                        # the manifest as written at the start
+    write_manifest(folder, manifest)
+    lines = (folder / "presses.jsonl").read_text().splitlines(keepends=True)
+    (folder / "presses.jsonl").write_text("".join(lines[:4]) + lines[4][:20])  # torn
+    playback = play_recording(folder, tmp_path / "played.jsonl")
+    live = read_journal(journal).events
+    assert playback.cut and 2 < len(playback.played) < len(live)
+    assert playback.played == live[: len(playback.played)]   # the same up to the cut
+
+
+def test_the_frames_cut_by_a_power_cut_end_at_the_last_whole_one(tmp_path):
+    writer = FrameWriter(tmp_path)
+    for number in range(6):
+        writer.frame(np.full((36, 64, 3), number * 40, np.uint8), number * 0.25)
+    writer.close()
+    assert writer.written == 6 and writer.size == (64, 36)
+    (tmp_path / "frames" / "000005.jpg").write_bytes(b"\xff\xd8 torn")   # a torn image
+    (tmp_path / "frames" / "000006.jpg").unlink()                        # never written
+    with open(tmp_path / "frames.jsonl", "a") as file:
+        file.write('{"frame": 7, "t"')                                   # a torn line
+    now = [0.0]
+    frames = RecordedFrames(tmp_path, lambda: now[0])
+    assert len(frames.lines) == 5 and frames.last == 1.0
+    seen = []
+    for step in range(8):
+        now[0] = step * 0.25
+        frame = frames.read()
+        seen.append(int(frame.image.mean() / 40 + 0.5))
+    assert seen == [0, 1, 2, 3, 3, 3, 3, 3]   # the torn fifth image ends the frames
+
+
+def test_the_writer_never_blocks_the_loop_it_drops_frames_and_counts_them(tmp_path):
+    gate = threading.Event()
+
+    def slow(path: Path, data: bytes) -> None:   # a card that stalls until let go
+        gate.wait(5)
+        path.write_bytes(data)
+
+    writer = FrameWriter(tmp_path, max_pending=2, write=slow)
+    image = np.zeros((36, 64, 3), np.uint8)
+    started = time.perf_counter()
+    for number in range(20):
+        writer.frame(image.copy(), number * 0.25)
+        writer.line("presses.jsonl", {"n": number})   # lines are never dropped
+    handed = time.perf_counter() - started
+    gate.set()
+    writer.close()
+    assert handed < 0.5                                  # the loop never waited
+    assert writer.dropped >= 10 and writer.written + writer.dropped == 20
+    records = read_lines(tmp_path / "frames.jsonl")
+    assert len(records) == 20 and sum(r["file"] is None for r in records) == writer.dropped
+    assert len(read_lines(tmp_path / "presses.jsonl")) == 20
+
+
+def test_a_card_running_out_of_room_stops_the_frames_with_one_line(tmp_path):
+    lines: list[str] = []
+    journal = tmp_path / "live.jsonl"
+    session = Session.open(journal)
+    clock = DrivenClock()
+    flow = Flow(session, clock=clock)
+    flow.start_game(load_rules("tenhou"))
+    app = App(flow, None, clock=clock, sleep=clock.sleep)
+
+    app.camera = Camera(Source())  # type: ignore[assignment]
+    app.buttons = ScriptedButtons(app, PRESSES)
+    recorder = Recorder(tmp_path / "rec", min_free=1 << 62, report=lines.append)
+    recorder.attach(app)
+    app.run(until=lambda app: clock() >= 8.0)
+    kept = recorder.close()
+    session.close()
+    assert len(lines) == 1 and lines[0].startswith("recording: frames stopped")
+    assert "journal" in lines[0] and "\n" not in lines[0]
+    assert kept["frames_kept"] == 0 and kept["frames_not_kept"] > 0
+    copy = read_journal(tmp_path / "rec" / "journal.jsonl").events
+    assert copy == read_journal(journal).events and len(copy) > 3   # the journal has room
+    assert read_manifest(tmp_path / "rec")["stopped"] == lines[0]
+
+
+def refusal(capsys, argv: list[str]) -> str:
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "Traceback" not in err
+    return err
+
+
+def test_each_refusal_is_one_line(tmp_path, capsys):
+    assert "no such recording" in refusal(capsys, ["recording", "play",
+                                                   str(tmp_path / "nowhere")])
+    folder, _ = record_by_hand(tmp_path)
+    assert "--reader vision" in refusal(capsys, ["recording", "play", str(folder),
+                                                 "--reader", "truth"])
+    taken = tmp_path / "taken.jsonl"
+    taken.write_text("")
+    assert "new journal" in refusal(capsys, ["recording", "play", str(folder), "--journal",
+                                             str(taken)])
+    assert "record into a new folder" in refusal(capsys, [
+        "simulate", str(GAME), "--hands", "1", "--record", str(folder)])
+    manifest = read_manifest(folder)
+    write_manifest(folder, {**manifest, "format": FORMAT + 1})
+    assert "newer than this tablekit" in refusal(capsys, ["recording", "play", str(folder)])
+    (folder / "recording.json").write_text("{not json")
+    assert "not a recording" in refusal(capsys, ["recording", "play", str(folder)])
+
+
+def test_recording_play_prints_the_summary_as_its_last_line(tmp_path, capsys):
+    folder, _ = record_by_hand(tmp_path)
+    assert main(["recording", "play", str(folder), "--check"]) == 0
+    summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert summary["recording"] == str(folder) and summary["reader"] == "vision"
+    assert summary["hands"] == 2 and summary["same_journal"] is True
+
+
+@pytest.mark.slow
+def test_a_simulated_hand_recorded_plays_back_through_the_vision_models_event_for_event(
+        tmp_path, capsys):
+    """``simulate --record`` then ``recording play``: the same journal, the same hand."""
+    folder, journal = tmp_path / "rec", tmp_path / "live.jsonl"
+    assert main(["simulate", str(GAME), "--hands", "1", "--reader", "vision", "--check",
+                 "--record", str(folder), "--journal", str(journal)]) == 0
+    live = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    manifest = read_manifest(folder)
+    assert manifest["frame_size"] == [1280, 720] and manifest["frames_dropped"] == 0
+    assert main(["recording", "play", str(folder), "--check"]) == 0
+    played = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert played["same_journal"] and played["events"] == len(read_journal(journal).events)
+    assert played["hands"] == live["hands"] == 1
+
+    cut = tmp_path / "cut"                       # a power cut in the middle of the hand
+    shutil.copytree(folder, cut)
+    manifest = read_manifest(cut)
+    del manifest["end"]
+    write_manifest(cut, manifest)
+    frames = (cut / "frames.jsonl").read_text().splitlines(keepends=True)
+    half = len(frames) // 2
+    middle = json.loads(frames[half])["t"]
+    (cut / "frames.jsonl").write_text("".join(frames[: half + 1]) + frames[half + 1][:9])
+    for line in frames[half + 1:]:
+        name = json.loads(line)["file"]
+        if name:
+            (cut / name).unlink(missing_ok=True)
+    presses = [line for line in (cut / "presses.jsonl").read_text().splitlines(keepends=True)
+               if json.loads(line)["t"] <= middle]
+    (cut / "presses.jsonl").write_text("".join(presses))
+    playback = play_recording(cut, tmp_path / "cut.jsonl")
+    recorded = read_journal(journal).events
+    assert playback.cut and 3 < len(playback.played) < len(recorded)
+    assert playback.played == recorded[: len(playback.played)]
