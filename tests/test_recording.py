@@ -258,3 +258,32 @@ def test_a_simulated_hand_recorded_plays_back_through_the_vision_models_event_fo
     recorded = read_journal(journal).events
     assert playback.cut and 3 < len(playback.played) < len(recorded)
     assert playback.played == recorded[: len(playback.played)]
+
+
+def test_run_records_its_camera_presses_and_journal_the_same_way(tmp_path, capsys):
+    """``tablekit run --record``: the same recorder on the real loop (a folder camera)."""
+    import cv2
+
+    images = tmp_path / "images"
+    images.mkdir()
+    for number in range(3):
+        cv2.imwrite(str(images / f"{number}.png"), np.full((180, 320, 3), 60 * number,
+                                                            np.uint8))
+    folder, journal = tmp_path / "rec", tmp_path / "game.jsonl"
+    assert main(["run", "--camera", f"folder:{images}", "--buttons", "none", "--display",
+                 f"headless:{tmp_path / 'screens'}", "--frames", "30", "--journal",
+                 str(journal), "--record", str(folder)]) == 0
+    err = capsys.readouterr().err
+    assert f"recording the game into {folder}" in err and "3 frames kept" in err
+    manifest = read_manifest(folder)
+    assert manifest["source"] == "run" and manifest["frame_size"] == [320, 180]
+    assert manifest["end"]["steps"] == 30 and manifest["fps"] == 4.0
+    records = read_lines(folder / "frames.jsonl")
+    assert [r["file"] for r in records] == [f"frames/00000{n}.jpg" for n in (1, 2, 3)]
+    assert records[0]["t"] < 0.1 and records[0]["t"] < records[1]["t"] < records[2]["t"]
+    assert read_journal(folder / "journal.jsonl").events == read_journal(journal).events
+    assert main(["recording", "play", str(folder), "--check"]) == 0
+    assert json.loads(capsys.readouterr().out.strip().splitlines()[-1])["frames"] == 3
+    assert "record into a new folder" in refusal(capsys, [
+        "run", "--camera", "none", "--buttons", "none", "--frames", "1", "--journal",
+        str(journal), "--record", str(folder)])

@@ -3,9 +3,10 @@
 The recording's journal as it stood when recording began is the starting journal (with
 the flow's note, when there was one); the loop then runs on a driven clock, one step per
 ``FRAME_SECONDS`` as the simulated table's: its camera is the recording's frames (each
-the newest kept at or before the loop's time, read by the feed at the recorded rate
-through the vision models), its buttons the recorded presses, each given to the flow at
-the first step at or after its time, before or after that step's camera as it was taken.
+the newest kept at or before the loop's time, within half a camera period, read by the
+feed at the recorded rate through the vision models), its buttons the recorded presses,
+each given to the flow at the first step at or after its time, before or after that
+step's camera as it was taken.
 It stops at the recording's last step (or its last line, when it was cut). The journal
 played is compared with the recording's, event for event.
 
@@ -128,16 +129,18 @@ def _play(folder: Path, manifest: dict[str, Any], session: Session, tileset: str
           ) -> Playback:
     clock = DrivenClock()
     options = manifest.get("flow") or {}
-    frames = RecordedFrames(folder, clock)
+    camera = manifest.get("fps") is not None   # the game had a camera (frames kept or not)
+    fps = float(manifest.get("fps") or 4.0)
+    frames = RecordedFrames(folder, clock, ahead=0.5 / fps)
     tracker = Tracker(lambda: session.state)
-    flow = Flow(session, reader=tracker if frames.lines else None, clock=clock,
+    flow = Flow(session, reader=tracker if camera else None, clock=clock,
                 layout=options.get("layout", "facing"), seed=options.get("seed"),
                 roster=tuple(options.get("roster") or ()))
     wall = float(manifest.get("wall_start") or time.time())
     flow.wall = lambda: wall + clock()   # the game timer runs on the recording's time
     app = App(flow, None, clock=clock, sleep=clock.sleep)
-    if frames.lines:
-        app.camera = _feed(folder, manifest, frames, tracker, clock, tileset)
+    if camera:
+        app.camera = _feed(folder, manifest, frames, tracker, clock, tileset, fps)
     presses = read_lines(folder / PRESSES)
     app.buttons = PressPlayer(presses, app)
     end = manifest.get("end")
@@ -154,7 +157,7 @@ def _play(folder: Path, manifest: dict[str, Any], session: Session, tileset: str
 
 
 def _feed(folder: Path, manifest: dict[str, Any], frames: RecordedFrames, tracker: Tracker,
-          clock: DrivenClock, tileset: str | None) -> Any:
+          clock: DrivenClock, tileset: str | None, fps: float) -> Any:
     """The camera feed over the recording's frames, through the vision models with the
     recording's calibration layout and tile set (``tileset``: another one)."""
     from tablekit.vision.calibration import table_layout
@@ -165,5 +168,4 @@ def _feed(folder: Path, manifest: dict[str, Any], frames: RecordedFrames, tracke
     layout = table_layout(profile) if profile is not None else None
     kept = str(folder / TILESET) if manifest.get("tileset") else None
     pipeline = CameraPipeline.open(layout=layout, tileset=tileset or kept)
-    return CameraFeed(frames, pipeline, tracker, fps=float(manifest.get("fps") or 4.0),
-                      clock=clock)
+    return CameraFeed(frames, pipeline, tracker, fps=fps, clock=clock)

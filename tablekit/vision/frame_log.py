@@ -221,12 +221,14 @@ def read_lines(path: Path) -> list[dict[str, Any]]:
 
 class RecordedFrames:
     """A recording's frames as a camera: ``read()`` gives the newest frame kept at or before
-    ``clock()`` (None before the first); the frames are those up to the first whose image
-    cannot be read (a recording cut by a power cut ends there). ``last`` is the time of
-    the last frame, ``taken`` how many of them the loop's time has reached."""
+    ``clock() + ahead`` (None before the first; ``ahead``: half a camera period, when the
+    frames came from a loop on the wall clock, whose reads came a little after their
+    moment); the frames are those up to the first whose image cannot be read (a recording
+    cut by a power cut ends there). ``last`` is the time of the last frame, ``taken`` how
+    many of them the loop's time has reached."""
 
-    def __init__(self, folder: Path, clock: Callable[[], float]) -> None:
-        self.folder, self.clock = Path(folder), clock
+    def __init__(self, folder: Path, clock: Callable[[], float], ahead: float = 0.0) -> None:
+        self.folder, self.clock, self.ahead = Path(folder), clock, ahead
         self.lines: list[dict[str, Any]] = []
         for record in read_lines(self.folder / FRAMES):
             name = record.get("file")
@@ -239,7 +241,8 @@ class RecordedFrames:
 
     def read(self) -> CameraFrame | None:
         now = self.clock()
-        while self.taken < len(self.lines) and self.lines[self.taken]["t"] <= now + EPSILON:
+        while self.taken < len(self.lines) and self.lines[self.taken]["t"] <= (
+                now + self.ahead + EPSILON):
             name = self.lines[self.taken]["file"]
             self.taken += 1
             if name is not None and (self._shown is None or self._shown[0] != name):
