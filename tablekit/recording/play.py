@@ -18,6 +18,7 @@ frames and presses within a step of their times.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -105,8 +106,10 @@ class Playback:
 
 
 def play_recording(folder: Path, journal: Path, tileset: str | None = None,
-                   reader: str = "vision") -> Playback:
-    """Play the recording in ``folder`` into the new journal ``journal``."""
+                   reader: str = "vision", on_start: Callable[[App], None] | None = None
+                   ) -> Playback:
+    """Play the recording in ``folder`` into the new journal ``journal`` (``on_start`` is
+    given the app before its first step: a benchmark times it, a recorder taps it)."""
     manifest = read_manifest(folder)
     if reader != "vision":
         raise BadInput(TRUTH_REFUSED)
@@ -120,13 +123,13 @@ def play_recording(folder: Path, journal: Path, tileset: str | None = None,
         note_path(journal).write_bytes((folder / FLOW_NOTE).read_bytes())
     session = Session.open(journal)
     try:
-        return _play(folder, manifest, session, tileset)
+        return _play(folder, manifest, session, tileset, on_start)
     finally:
         session.close()
 
 
-def _play(folder: Path, manifest: dict[str, Any], session: Session, tileset: str | None
-          ) -> Playback:
+def _play(folder: Path, manifest: dict[str, Any], session: Session, tileset: str | None,
+          on_start: Callable[[App], None] | None = None) -> Playback:
     clock = DrivenClock()
     options = manifest.get("flow") or {}
     camera = manifest.get("fps") is not None   # the game had a camera (frames kept or not)
@@ -146,6 +149,8 @@ def _play(folder: Path, manifest: dict[str, Any], session: Session, tileset: str
     end = manifest.get("end")
     last = max([frames.last, *(press["t"] for press in presses[-1:]), 0.0])
     stop = float(end["t"]) if end else last
+    if on_start is not None:
+        on_start(app)
     started = time.perf_counter()
     app.run(until=lambda app: clock() >= stop - EPSILON)
     seconds = time.perf_counter() - started
