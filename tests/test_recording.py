@@ -287,3 +287,40 @@ def test_run_records_its_camera_presses_and_journal_the_same_way(tmp_path, capsy
     assert "record into a new folder" in refusal(capsys, [
         "run", "--camera", "none", "--buttons", "none", "--frames", "1", "--journal",
         str(journal), "--record", str(folder)])
+
+
+def test_presses_taken_ahead_of_a_step_s_camera_are_played_ahead_of_it():
+    """The simulated person's own presses reach the flow between steps, before the next
+    step's camera looks: played back, they come before that camera's events again."""
+    from tablekit.recording.play import PressPlayer
+
+    order: list[str] = []
+
+    class Flow:
+        def handle(self, item):
+            order.append(f"{item.name.value} {item.seat}")
+
+        def tick(self):
+            pass
+
+        def screen(self):
+            return None
+
+        def warn(self, *lines):
+            pass
+
+    class Camera:
+        warnings: tuple = ()
+
+        def poll(self):
+            order.append("camera")
+            return []
+
+    clock = DrivenClock()
+    app = App(Flow(), None, clock=clock, sleep=clock.sleep)  # type: ignore[arg-type]
+    app.camera = Camera()  # type: ignore[assignment]
+    press = {"long": False, "pressed": 0.0, "t": 0.05}
+    app.buttons = PressPlayer([{**press, "button": "win", "seat": 1, "early": True},
+                               {**press, "button": "ok", "seat": None, "early": False}], app)
+    app.run(max_frames=2)
+    assert order == ["camera", "win 1", "camera", "ok None"]
