@@ -7,8 +7,11 @@ The same recorded game is played back twice through the app's loop
 (:func:`tablekit.recording.play.play_recording`, the vision models reading its frames):
 once as it is, once with a :class:`~tablekit.recording.recorder.Recorder` tapping the loop
 and recording it again into a scratch folder (``--images``). Each step of the loop is timed
-(``time.perf_counter`` around ``App.step``), the steps that read a camera frame apart from
-the others; the hand-off of a frame to the writer thread is timed alone too. The size per
+(``time.perf_counter`` around ``App.step``, and the loop thread's own CPU time,
+``time.thread_time``, which a busy machine disturbs less), the steps that read a camera
+frame apart from the others; the hand-off of a frame to the writer thread is timed alone
+too, and the CPU the other threads used (the writer's encoding, onnxruntime's) is the
+process's less the loop thread's. The size per
 hour is the recording's image bytes over its length on the loop's clock. Without
 RECORDING, one is made first: the first hand of ``--log`` (the bundled game) on the
 simulated table (``tablekit simulate --hands 1 --reader vision --record``; minutes).
@@ -52,6 +55,8 @@ def timed_playback(folder: Path, record_into: Path | None, images: str) -> dict[
 
     frame_steps: list[float] = []
     other_steps: list[float] = []
+    frame_cpu: list[float] = []
+    other_cpu: list[float] = []
     handoffs: list[float] = []
     recorder = Recorder(record_into, {"source": "benchmark"}, images) if record_into else None
 
@@ -78,19 +83,26 @@ def timed_playback(folder: Path, record_into: Path | None, images: str) -> dict[
 
         def timed_step() -> None:
             seen[0] = False
-            started = time.perf_counter()
+            started, cpu = time.perf_counter(), time.thread_time()
             step()
             (frame_steps if seen[0] else other_steps).append(time.perf_counter() - started)
+            (frame_cpu if seen[0] else other_cpu).append(time.thread_time() - cpu)
 
         app.step = timed_step
 
+    process = time.process_time()
     with tempfile.TemporaryDirectory() as scratch:
         playback = play_recording(folder, Path(scratch) / "game.jsonl", on_start=on_start)
     kept = recorder.close() if recorder is not None else {}
+    process = time.process_time() - process
     return {"recording": recorder is not None, "same_journal": playback.same,
             "steps_with_frame_ms": step_figures(frame_steps),
             "steps_without_frame_ms": step_figures(other_steps),
             "all_steps_ms": step_figures(frame_steps + other_steps),
+            "loop_cpu_with_frame_ms": step_figures(frame_cpu),
+            "loop_cpu_without_frame_ms": step_figures(other_cpu),
+            "process_cpu_s": round(process, 2),
+            "other_threads_cpu_s": round(process - sum(frame_cpu) - sum(other_cpu), 2),
             **({"handoff_ms": step_figures(handoffs), **kept} if recorder else {})}
 
 
@@ -134,6 +146,13 @@ def main() -> int:
                          "with": recorded["all_steps_ms"]["mean"]},
         "frame_step_ms_p50": {"without": plain["steps_with_frame_ms"]["p50"],
                               "with": recorded["steps_with_frame_ms"]["p50"]},
+        "loop_cpu_ms_mean_frame_steps": {"without": plain["loop_cpu_with_frame_ms"]["mean"],
+                                         "with": recorded["loop_cpu_with_frame_ms"]["mean"]},
+        "loop_cpu_ms_mean_other_steps": {
+            "without": plain["loop_cpu_without_frame_ms"]["mean"],
+            "with": recorded["loop_cpu_without_frame_ms"]["mean"]},
+        "other_threads_cpu_s": {"without": plain["other_threads_cpu_s"],
+                                "with": recorded["other_threads_cpu_s"]},
         "handoff_ms_max": recorded["handoff_ms"]["max"],
         "frames_dropped": recorded["frames_dropped"]}))
     return 0
