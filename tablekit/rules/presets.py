@@ -35,6 +35,7 @@ from typing import Any, Literal
 
 from tablekit.errors import RulesError, one_line
 from tablekit.rules.schema import (
+    THREE_PLAYER_OPTIONS,
     Kazoe,
     Length,
     MultiRon,
@@ -248,7 +249,6 @@ PRESETS: dict[str, Rules] = {r.name: r for r in (TENHOU, EMA2016, WRC2025)}
 # Three-player presets: scored and checked, not yet offered to the table (the engine deals four).
 THREE_PLAYER_PRESETS: dict[str, Rules] = {TENHOU_SANMA.name: TENHOU_SANMA}
 ALL_PRESETS: dict[str, Rules] = {**PRESETS, **THREE_PLAYER_PRESETS}
-THREE_PLAYER_OPTIONS = ("players", "tsumo_payment", "north")
 LARGEST_FILE = 64 << 10  # bytes: a rules file is a few lines
 LONGEST_LINE = 4000  # characters: tomllib takes quadratic time over a deeply dotted key
 

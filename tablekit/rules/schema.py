@@ -53,6 +53,9 @@ Rounding = Literal["tenhou", "none"]
 TsumoPayment = Literal["loss", "bisection", "full"]
 North = Literal["kita", "yakuhai"]
 COUNTS = {3: "three", 4: "four"}
+# Options of three-player rules alone: a four-player rule set leaves them out (its journal
+# and the options listed on a typo read as before; a near miss is still suggested).
+THREE_PLAYER_OPTIONS = ("players", "tsumo_payment", "north")
 
 POINTS_LIMIT = 1_000_000  # no option counts more points (the league keeps them in 64 bits)
 JOINERS = frozenset("\u200c\u200d")  # zero-width (non-)joiners: needed by some scripts, emoji
@@ -210,7 +213,7 @@ def refusal(error: Any) -> str:
     if kind == "extra_forbidden":
         close = difflib.get_close_matches(field.lower(), RulesSchema.model_fields, 1, 0.7)
         hint = f"did you mean {close[0]}?" if close else "known: " + ", ".join(
-            RulesSchema.model_fields)
+            f for f in RulesSchema.model_fields if f not in THREE_PLAYER_OPTIONS)
         return f"unknown rule option {shown(field)} ({hint})"
     if loc[:1] == ("uma",) and len(loc) == 1:
         return f"uma must be four whole numbers, not {value}"
