@@ -16,6 +16,7 @@ seeded local search brings the repeats down towards :func:`lower_bound`, and
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 from functools import cache
@@ -26,7 +27,8 @@ from tablekit.league.roster import SEATS
 Table = tuple[int, ...]
 Plan = list[list[Table]]
 
-STEPS = 60_000  # moves of the search at most
+STEPS = 300_000  # steps of the search at most
+HOT, COOL = 3.0, 0.2  # the search's temperature at its start and at its end
 WEIGHT = 8  # a repeated pair costs this much more than the pairs' spread (C(m, 2)) counts
 
 
@@ -92,7 +94,7 @@ def seating_plan(players: int, rounds: int, seed: int = 0, steps: int | None = N
     moves at most, by default a number that grows with the plan; the same seed, the same
     plan), then seated by :func:`seat_winds`.
 
-    >>> plan = seating_plan(12, 4, seed=3)
+    >>> plan = seating_plan(12, 4, seed=3, steps=2000)
     >>> len(plan), [len(round_) for round_ in plan], repeated_pairs(plan) >= lower_bound(12, 4)
     (4, [3, 3, 3, 3], True)
     """
@@ -108,7 +110,7 @@ def seating_plan(players: int, rounds: int, seed: int = 0, steps: int | None = N
         while len(plan) < rounds:
             order = rng.sample(range(players), players)
             plan.append([tuple(order[i:i + SEATS]) for i in range(0, players, SEATS)])
-        budget = steps if steps is not None else min(STEPS, 2000 + 200 * rounds * players)
+        budget = steps if steps is not None else min(STEPS, 2000 * rounds * players)
         plan = _search(plan, players, rng, budget, lower_bound(players, rounds))
     return seat_winds(plan)
 
@@ -258,55 +260,36 @@ class _Meetings:
 
 
 def _search(plan: Plan, players: int, rng: random.Random, steps: int, floor: int) -> Plan:
-    """Fewer repeated pairs by swaps of two players between tables of one round: a tabu
-    search. Each move takes a pair that meets again, one round where it sits together and
-    one of the two, and makes the best swap of that player with one at another table (a
-    player just moved stays put a few moves unless moving it beats the best plan so far);
-    after a long while without a better plan, it goes back to the best and makes a few
-    random swaps. It stops at ``floor`` repeats or after ``steps`` moves."""
+    """Fewer repeated pairs by swaps of two players between tables of one round, simulated
+    annealing: each step takes a pair that meets again, a round where it sits together, one
+    of the two and a player at another table of that round, and swaps them when that costs
+    nothing, or with a chance that shrinks with its cost and as the search cools. The best
+    plan seen is kept; the search stops at ``floor`` repeats or after ``steps`` steps, so a
+    step costs the same whatever the plan's size."""
     state = _Meetings(plan, players)
     meet, tables, where = state.meet, state.tables, state.where
     most = len(tables) + 2
     cost_of = [WEIGHT * max(0, m - 1) + m * (m - 1) // 2 for m in range(most)]
     up = [cost_of[m + 1] - cost_of[m] for m in range(most - 1)]
     down = [0] + [cost_of[m - 1] - cost_of[m] for m in range(1, most)]
-    cost = sum(cost_of[meet[a][b]] for a, b in combinations(range(players), 2))
-    best = (state.repeats, cost, state.plan())
-    tabu = [[0] * players for _ in tables]
-    patience, stale = 40 * players, 0
-
-    def delta(r: int, a: int, b: int) -> int:
-        row_a, row_b = meet[a], meet[b]
-        here, there = tables[r][where[r][a]], tables[r][where[r][b]]
-        change = sum(down[row_a[x]] + up[row_b[x]] for x in here if x != a)
-        return change + sum(down[row_b[y]] + up[row_a[y]] for y in there if y != b)
-
-    for step in range(1, steps + 1):
+    best = (state.repeats, state.plan())
+    for step in range(steps):
         if best[0] <= floor:
             break
         x, y = state.again[rng.randrange(len(state.again))]
         r = rng.choice([r for r in range(len(tables)) if where[r][x] == where[r][y]])
-        a = x if rng.random() < 0.5 else y
-        moves = [(delta(r, a, b), b) for b in range(players) if where[r][b] != where[r][a]]
-        moves = [(change, b) for change, b in moves
-                 if tabu[r][b] < step or cost + change < best[1]] or moves
-        least = min(change for change, _ in moves)
-        b = rng.choice([b for change, b in moves if change == least])
-        state.swap(r, a, b)
-        cost += least
-        tabu[r][a] = tabu[r][b] = step + rng.randint(4, 12)
-        if (state.repeats, cost) < best[:2]:
-            best, stale = (state.repeats, cost, state.plan()), 0
-        elif (stale := stale + 1) > patience:  # back to the best, shaken a little
-            stale = 0
-            state = _Meetings(best[2], players)
-            meet, tables, where, cost = state.meet, state.tables, state.where, best[1]
-            for _ in range(3):
-                r, (a, b) = rng.randrange(len(tables)), rng.sample(range(players), 2)
-                if where[r][a] != where[r][b]:
-                    cost += delta(r, a, b)
-                    state.swap(r, a, b)
-    return best[2]
+        a, b = (x if rng.random() < 0.5 else y), rng.randrange(players)
+        if where[r][b] == where[r][a]:
+            continue
+        here, there = tables[r][where[r][a]], tables[r][where[r][b]]
+        change = (sum(down[meet[a][p]] + up[meet[b][p]] for p in here if p != a)
+                  + sum(down[meet[b][p]] + up[meet[a][p]] for p in there if p != b))
+        heat = HOT * (COOL / HOT) ** (step / steps)
+        if change <= 0 or rng.random() < math.exp(-change / heat):
+            state.swap(r, a, b)
+            if state.repeats < best[0]:
+                best = (state.repeats, state.plan())
+    return best[1]
 
 
 # --- winds -----------------------------------------------------------------------------------
