@@ -91,8 +91,8 @@ def wind_imbalance(plan: Plan) -> int:
 def seating_plan(players: int, rounds: int, seed: int = 0, steps: int | None = None) -> Plan:
     """A plan for ``players`` (a multiple of four) over ``rounds`` rounds: constructed when
     a construction reaches that many rounds without a repeated pair, else searched (``steps``
-    moves at most, by default a number that grows with the plan; the same seed, the same
-    plan), then seated by :func:`seat_winds`.
+    steps at most, by default 2,000 per player and round up to ``STEPS``; the same seed,
+    the same plan), then seated by :func:`seat_winds`.
 
     >>> plan = seating_plan(12, 4, seed=3, steps=2000)
     >>> len(plan), [len(round_) for round_ in plan], repeated_pairs(plan) >= lower_bound(12, 4)
@@ -263,18 +263,18 @@ def _search(plan: Plan, players: int, rng: random.Random, steps: int, floor: int
     """Fewer repeated pairs by swaps of two players between tables of one round, simulated
     annealing: each step takes a pair that meets again, a round where it sits together, one
     of the two and a player at another table of that round, and swaps them when that costs
-    nothing, or with a chance that shrinks with its cost and as the search cools. The best
-    plan seen is kept; the search stops at ``floor`` repeats or after ``steps`` steps, so a
-    step costs the same whatever the plan's size."""
+    nothing, or with a chance that shrinks with its cost and as the search cools. It stops
+    at ``floor`` repeats or after ``steps`` steps (a step costs about the same whatever the
+    plan's size) and ends on the best plan seen, the swaps made after it undone."""
     state = _Meetings(plan, players)
     meet, tables, where = state.meet, state.tables, state.where
     most = len(tables) + 2
     cost_of = [WEIGHT * max(0, m - 1) + m * (m - 1) // 2 for m in range(most)]
     up = [cost_of[m + 1] - cost_of[m] for m in range(most - 1)]
     down = [0] + [cost_of[m - 1] - cost_of[m] for m in range(1, most)]
-    best = (state.repeats, state.plan())
+    best, since = state.repeats, []  # the fewest repeats seen, the swaps made since
     for step in range(steps):
-        if best[0] <= floor:
+        if best <= floor:
             break
         x, y = state.again[rng.randrange(len(state.again))]
         r = rng.choice([r for r in range(len(tables)) if where[r][x] == where[r][y]])
@@ -287,9 +287,12 @@ def _search(plan: Plan, players: int, rng: random.Random, steps: int, floor: int
         heat = HOT * (COOL / HOT) ** (step / steps)
         if change <= 0 or rng.random() < math.exp(-change / heat):
             state.swap(r, a, b)
-            if state.repeats < best[0]:
-                best = (state.repeats, state.plan())
-    return best[1]
+            since.append((r, a, b))
+            if state.repeats < best:
+                best, since = state.repeats, []
+    for r, a, b in reversed(since):  # back to the best plan: a swap undoes itself
+        state.swap(r, a, b)
+    return state.plan()
 
 
 # --- winds -----------------------------------------------------------------------------------
