@@ -1,6 +1,7 @@
 """Tournament seating plans: `tablekit tournament seat` and tablekit.league.seating_plan."""
 
 import json
+import random
 from collections import Counter
 from itertools import combinations, product
 
@@ -12,6 +13,7 @@ from tablekit.league.seating_plan import (
     field,
     lower_bound,
     repeated_pairs,
+    seat_winds,
     seating_plan,
     wind_counts,
 )
@@ -134,6 +136,20 @@ def test_every_players_winds_are_within_one(players, rounds):
         assert max(player) - min(player) <= (0 if rounds % 4 == 0 else 1)
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_any_plans_tables_can_be_seated_with_winds_within_one(seed):
+    rng = random.Random(seed)
+    players, rounds = 4 * rng.randint(1, 9), rng.randint(1, 13)
+    plan = []
+    for _ in range(rounds):
+        order = rng.sample(range(players), players)
+        plan.append([tuple(order[i:i + 4]) for i in range(0, players, 4)])
+    seated = seat_winds(plan)
+    assert [[sorted(t) for t in r] for r in seated] == [[sorted(t) for t in r] for r in plan]
+    for counts in wind_counts(seated, players):
+        assert max(counts) - min(counts) <= (0 if rounds % 4 == 0 else 1)
+
+
 def test_a_seed_makes_the_same_plan_and_another_seed_another(tmp_path, capsys):
     roster = _roster(tmp_path, NAMES[:12])
     texts = []
@@ -164,6 +180,7 @@ def test_without_a_seed_the_seed_drawn_is_printed_and_makes_the_plan_again(tmp_p
     (NAMES[:13], "3", "13 players do not fill tables of four: add 3 substitutes or let 1 sit "
                       "out each round"),
     (NAMES[:14], "3", "add 2 substitutes or let 2 sit out each round"),
+    ([f"P{i}" for i in range(404)], "3", "404 players: a plan seats 400 at most"),
 ])
 def test_bad_input_is_one_line_and_writes_no_plan(tmp_path, capsys, names, rounds, words):
     roster = tmp_path / "missing.txt" if names is None else _roster(tmp_path, names)
