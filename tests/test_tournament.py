@@ -191,10 +191,17 @@ def test_bad_input_is_one_line_and_writes_no_plan(tmp_path, capsys, names, round
     assert captured.out == "" and not (tmp_path / "plan.json").exists()
 
 
-def test_a_plan_that_cannot_be_written_is_one_line(tmp_path, capsys):
+def test_a_plan_that_cannot_be_written_or_a_folder_is_one_line(tmp_path, capsys):
     roster = _roster(tmp_path, NAMES)
     (tmp_path / "taken").write_text("a file, not a folder")
     code = main(["tournament", "seat", "--players", str(roster), "--rounds", "2",
                  "--out", str(tmp_path / "taken" / "plan.json")])
     err = capsys.readouterr().err.strip()
     assert code == 2 and len(err.splitlines()) == 1 and "taken" in err
+    (tmp_path / "plans").mkdir()
+    code = main(["tournament", "seat", "--players", str(roster), "--rounds", "2",
+                 "--out", str(tmp_path / "plans")])
+    err = capsys.readouterr().err.strip()
+    assert code == 2
+    assert err == (f"tablekit tournament: --out {tmp_path / 'plans'} is a folder: "
+                   "name the plan's file")

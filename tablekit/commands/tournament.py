@@ -51,6 +51,8 @@ def run_seat(args: argparse.Namespace) -> int:
         raise BadInput(f"--rounds must be 1 or more, not {args.rounds}")
     if args.rounds > MOST_ROUNDS:
         raise BadInput(f"--rounds {args.rounds}: a plan has {MOST_ROUNDS} rounds at most")
+    if args.out.is_dir():
+        raise BadInput(f"--out {args.out} is a folder: name the plan's file")
     names = read_roster(args.players)
     refuse_count(len(names))
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10 ** 6)
