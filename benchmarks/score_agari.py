@@ -1,7 +1,9 @@
 """Score every win of ../shared/data/tenhou/agari.jsonl with tablekit and compare with Tenhou.
 
 Usage: python benchmarks/score_agari.py [PATH] [--show N]
-Prints the first mismatches, then one JSON line with the counts and the time taken.
+Three-player (sanma) wins are scored under ``tenhou-sanma``, four-player ones under their
+lobby's rules. Prints the first mismatches, then one JSON line with the counts (``by_players``:
+four- and three-player wins apart) and the time taken.
 """
 
 from __future__ import annotations

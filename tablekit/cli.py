@@ -22,12 +22,13 @@ from tablekit.commands import (
     screens,
     sim,
     simulate,
+    tournament,
     web,
 )
 from tablekit.errors import TablekitError, one_line
 
-COMMANDS = (demo, score, replay, export, league, screens, run, web, sim, simulate, recording,
-            detect, calibrate, enroll, doctor)
+COMMANDS = (demo, score, replay, export, league, tournament, screens, run, web, sim, simulate,
+            recording, detect, calibrate, enroll, doctor)
 
 
 def build_parser() -> argparse.ArgumentParser:

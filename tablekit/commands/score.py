@@ -52,7 +52,12 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--ura", action="append", default=[], metavar="IND")
     parser.add_argument("--honba", type=int, default=0)
     parser.add_argument("--sticks", type=int, default=0, help="riichi sticks on the table")
-    parser.add_argument("--rules", default="tenhou", metavar="PRESET|FILE.toml")
+    parser.add_argument("--rules", default=None, metavar="PRESET|FILE.toml",
+                        help="tenhou (the default), ema2016, wrc2025, tenhou-sanma or a file")
+    parser.add_argument("--players", type=int, choices=(3, 4), default=None,
+                        help="3: three-player (sanma) rules, tenhou-sanma unless --rules says")
+    parser.add_argument("--kita", type=int, default=0, metavar="N",
+                        help="Norths the winner set aside as dora (three players)")
     parser.add_argument("--kiriage", action="store_true", help="round 4/30 and 3/60 to mangan")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(run=run)
@@ -60,7 +65,7 @@ def add_parser(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        rules = load_rules(args.rules)
+        rules = rules_from_args(args)
         if args.kiriage:
             rules = with_options(rules, kiriage=True)
         win = win_from_args(args)
@@ -74,6 +79,27 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(score_text(win, value, payment, rules))
     return 0
+
+
+def rules_from_args(args: argparse.Namespace) -> Rules:
+    """``--rules``, or ``tenhou-sanma`` for ``--players 3`` alone; a mismatch is refused.
+
+    >>> from argparse import Namespace
+    >>> rules_from_args(Namespace(rules=None, players=3)).name
+    'tenhou-sanma'
+    >>> rules_from_args(Namespace(rules="ema2016", players=3))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    tablekit.errors.TablekitError: --players 3 needs three-player rules (...), not ema2016
+    """
+    if args.rules is None:
+        return load_rules("tenhou-sanma" if args.players == 3 else "tenhou")
+    rules = load_rules(args.rules)
+    if args.players is not None and args.players != rules.players:
+        need = ("three-player rules (--rules tenhou-sanma or a file with players = 3)"
+                if args.players == 3 else "four-player rules")
+        raise TablekitError(f"--players {args.players} needs {need}, not {rules.name}")
+    return rules
 
 
 def win_from_args(args: argparse.Namespace) -> Win:
@@ -91,6 +117,7 @@ def win_from_args(args: argparse.Namespace) -> Win:
         ura=tuple(t for u in args.ura for t in parse_tiles(u)),
         honba=args.honba,
         sticks=args.sticks,
+        kita=args.kita,
         **{flag: getattr(args, flag) for flag in FLAGS},
     )
 
@@ -104,6 +131,7 @@ def score_json(value: HandValue, payment: Payment, rules: Rules) -> dict[str, An
         "limit": value.limit, "base": value.base,
         "fu_items": [{"reason": i.reason, "fu": i.fu} for i in value.fu_items],
         "pays": payment.as_dict(), "total": payment.total, "rules": rules.name,
+        **({"players": 3} if rules.players == 3 else {}),
     }
 
 
@@ -112,7 +140,7 @@ def score_text(win: Win, value: HandValue, payment: Payment, rules: Rules) -> st
     melds = "".join(f"  {m}" for m in win.melds)
     lines = [f"{to_mpsz(win.hand)}{melds}  winning on {win.win_tile} "
              f"({'tsumo' if win.tsumo else 'ron'}, seat {WINDS[win.seat_wind]}, "
-             f"round {WINDS[win.round_wind]}, rules {rules.name})", ""]
+             f"round {WINDS[win.round_wind]}{_kita(win)}, rules {rules.name})", ""]
     for item in value.yaku:
         amount = f"yakuman x{item.yakuman}" if item.yakuman else f"{item.han} han"
         lines.append(f"  {item.title:<23} {amount}")
@@ -129,6 +157,10 @@ def score_text(win: Win, value: HandValue, payment: Payment, rules: Rules) -> st
     return "\n".join(lines)
 
 
+def _kita(win: Win) -> str:
+    return f", {win.kita} kita" if win.kita else ""
+
+
 def _payment_lines(payment: Payment, win: Win) -> list[str]:
     extras = []
     if win.honba:
@@ -140,6 +172,8 @@ def _payment_lines(payment: Payment, win: Win) -> list[str]:
         pays = f"  Ron: the discarder pays {payment.ron:,}"
     elif payment.all is not None:
         pays = f"  Tsumo: {payment.all:,} from each player"
+    elif payment.payers == 2:
+        pays = f"  Tsumo: dealer pays {payment.dealer:,}, the other {payment.non_dealer:,}"
     else:
         pays = f"  Tsumo: dealer pays {payment.dealer:,}, others {payment.non_dealer:,} each"
     return [pays, f"  Winner gains {payment.total:,}{suffix}"]

@@ -3,6 +3,9 @@
 Each record holds the winner's tiles as Tenhou 136-ids, the melds, the dora and
 ura indicators, the situational flags and Tenhou's result. :func:`check_record`
 scores the hand with tablekit and lists every difference from Tenhou's result.
+
+Three-player (sanma) wins are scored under ``tenhou-sanma``; their Norths set aside
+(``nuki`` melds) are the win's kita, and the empty fourth seat must change by nothing.
 """
 
 from __future__ import annotations
@@ -13,12 +16,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tablekit.errors import InvalidHand
+from tablekit.errors import InvalidHand, RulesError
 from tablekit.formats.tenhou_check import value_mismatches
 from tablekit.formats.tenhou_rules import lobby_rules
 from tablekit.rules.hand import WINDS, Meld, MeldKind, Win
 from tablekit.rules.payments import Claim, settle_ron, settle_win
-from tablekit.rules.presets import TENHOU, Rules
+from tablekit.rules.presets import TENHOU, TENHOU_SANMA, Rules, rules_to_dict, with_options
 from tablekit.rules.scoring import HandValue, score_hand
 from tablekit.tiles import Tile
 
@@ -26,6 +29,7 @@ MELD_KINDS: dict[str, MeldKind] = {
     "chi": "chi", "pon": "pon", "daiminkan": "kan", "ankan": "ankan",
     "shouminkan": "shouminkan"}
 LIMIT_NAMES = {"kazoe yakuman": "yakuman"}
+SANMA = 0x10  # the GO type bit of a three-player lobby
 
 
 @dataclass(frozen=True)
@@ -35,6 +39,7 @@ class RecordCheck:
     record_id: str
     skipped: str | None
     mismatches: tuple[str, ...] = ()
+    players: int = 4
 
     @property
     def ok(self) -> bool:
@@ -50,16 +55,31 @@ def read_records(path: Path) -> Iterator[dict[str, Any]]:
 
 
 def skip_reason(record: dict[str, Any]) -> str | None:
-    """Why a record is outside the standard four-player Tenhou rules, or None."""
-    if record["rules"]["players"] != 4:
-        return "sanma (three-player)"
+    """Why a record is outside the rules tablekit scores (three or four players), or None."""
+    if record["rules"]["players"] not in (3, 4):
+        return f"{record['rules']['players']} players"
     return None
+
+
+def record_rules(record: dict[str, Any]) -> Rules:
+    """The rules of the record's lobby: its GO type's options, on ``tenhou-sanma`` for a
+    three-player lobby.
+
+    >>> record_rules({"rules": {"go_type": 185, "players": 3}}).name
+    'tenhou-sanma'
+    """
+    go_type = record["rules"]["go_type"]
+    if record["rules"]["players"] == 4:
+        return lobby_rules(go_type)
+    standard = rules_to_dict(TENHOU)
+    lobby = rules_to_dict(lobby_rules(go_type & ~SANMA))
+    return with_options(TENHOU_SANMA, **{k: v for k, v in lobby.items() if standard[k] != v})
 
 
 def win_from_record(record: dict[str, Any]) -> Win:
     """The :class:`Win` a record describes, with its recorded situational flags."""
     flags = record["flags_from_events"]
-    melds = tuple(_meld(m) for m in record["melds"])
+    melds = tuple(_meld(m) for m in record["melds"] if m["type"] != "nuki")
     riichi = flags["is_riichi"] or flags["is_daburu_riichi"]
     return Win(
         hand=tuple(_tiles(record["closed_tiles_136"])),
@@ -81,6 +101,7 @@ def win_from_record(record: dict[str, Any]) -> Win:
         ura=tuple(_tiles(record["ura_indicators_136"])) if riichi else (),
         honba=record["honba"],
         sticks=record["riichi_sticks"],
+        kita=sum(m["type"] == "nuki" for m in record["melds"]),
     )
 
 
@@ -113,14 +134,18 @@ def check_record(record: dict[str, Any], rules: Rules | None = None) -> RecordCh
     Without ``rules`` the record's own lobby rules apply.
     """
     reason = skip_reason(record)
+    players = record["rules"]["players"]
     if reason:
-        return RecordCheck(record["id"], reason)
-    rules = rules or lobby_rules(record["rules"]["go_type"])
+        return RecordCheck(record["id"], reason, players=players)
+    try:
+        rules = rules or record_rules(record)
+    except RulesError as error:
+        return RecordCheck(record["id"], f"lobby rules: {error}", players=players)
     try:
         value = score_hand(win_from_record(record), rules)
     except InvalidHand as error:
-        return RecordCheck(record["id"], None, (f"refused: {error}",))
-    return RecordCheck(record["id"], None, tuple(_differences(record, value, rules)))
+        return RecordCheck(record["id"], None, (f"refused: {error}",), players)
+    return RecordCheck(record["id"], None, tuple(_differences(record, value, rules)), players)
 
 
 def _differences(record: dict[str, Any], value: HandValue, rules: Rules) -> list[str]:
@@ -134,6 +159,7 @@ def _differences(record: dict[str, Any], value: HandValue, rules: Rules) -> list
     if limit != result["limit_name"] and not (value.yakuman and "yakuman" in result["limit_name"]):
         out.append(f"limit {limit!r} != tenhou {result['limit_name']!r}")
     deltas = record_deltas(record, value, rules)
+    deltas += [0] * (len(result["sc_deltas"]) - len(deltas))  # the empty seat of sanma
     if deltas != result["sc_deltas"]:
         out.append(f"score changes {deltas} != tenhou {result['sc_deltas']}")
     return out
@@ -146,9 +172,13 @@ def summarise(checks: list[RecordCheck]) -> dict[str, Any]:
         if check.skipped:
             skipped[check.skipped] = skipped.get(check.skipped, 0) + 1
     checked = [c for c in checks if c.skipped is None]
+    by_players = {f"{n}p": {"checked": sum(c.players == n for c in checked),
+                            "matched": sum(c.ok and c.players == n for c in checked)}
+                  for n in sorted({c.players for c in checks}, reverse=True)}
     return {"records": len(checks), "checked": len(checked),
-            "matched": sum(c.ok for c in checked), "skipped": skipped}
+            "matched": sum(c.ok for c in checked), "skipped": skipped,
+            "by_players": by_players}
 
 
-__all__ = ["RecordCheck", "check_record", "read_records", "record_deltas",
+__all__ = ["RecordCheck", "check_record", "read_records", "record_deltas", "record_rules",
            "summarise", "win_from_record"]

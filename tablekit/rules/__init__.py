@@ -9,6 +9,7 @@ from tablekit.rules.presets import (
     EMA2016,
     PRESETS,
     TENHOU,
+    TENHOU_SANMA,
     WRC2025,
     Rules,
     load_rules,
@@ -17,7 +18,7 @@ from tablekit.rules.presets import (
 from tablekit.rules.scoring import HandValue, YakuItem, score_hand
 
 __all__ = [
-    "EMA2016", "PRESETS", "TENHOU", "WRC2025", "Claim", "HandValue", "Meld", "Payment", "Rules",
-    "Win", "YakuItem", "hand_payment", "load_rules", "score_hand", "settle_ron", "settle_win",
-    "with_options",
+    "EMA2016", "PRESETS", "TENHOU", "TENHOU_SANMA", "WRC2025", "Claim", "HandValue", "Meld",
+    "Payment", "Rules", "Win", "YakuItem", "hand_payment", "load_rules", "score_hand",
+    "settle_ron", "settle_win", "with_options",
 ]

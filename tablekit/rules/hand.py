@@ -19,6 +19,7 @@ from tablekit.tiles import Tile, check_counts, parse_tiles, to_mpsz
 MeldKind = Literal["chi", "pon", "kan", "ankan", "shouminkan"]
 MELD_KINDS: tuple[MeldKind, ...] = ("chi", "pon", "kan", "ankan", "shouminkan")
 WINDS = "ESWN"
+NORTH = Tile.from_code("4z")
 
 
 @dataclass(frozen=True)
@@ -84,7 +85,8 @@ class Win:
     """Everything needed to score one win.
 
     ``hand`` holds the concealed tiles with the winning tile; melds are apart.
-    Winds are 0-3 for East..North; ``dora`` and ``ura`` hold indicators.
+    Winds are 0-3 for East..North; ``dora`` and ``ura`` hold indicators. ``kita`` counts
+    the Norths the winner set aside as dora (three players only; not part of the hand).
     """
 
     hand: tuple[Tile, ...]
@@ -106,6 +108,7 @@ class Win:
     ura: tuple[Tile, ...] = ()
     honba: int = 0
     sticks: int = 0
+    kita: int = 0
 
     def __post_init__(self) -> None:
         _check_win(self)
@@ -160,8 +163,11 @@ def _check_win(win: Win) -> None:
             raise InvalidHand(f"{name} must be 0-3 (E, S, W, N), not {getattr(win, name)}")
     if win.honba < 0 or win.sticks < 0:
         raise InvalidHand("honba and riichi sticks cannot be negative")
-    check_counts(win.all_tiles)
-    check_counts(tuple(win.all_tiles) + tuple(win.dora) + tuple(win.ura))
+    if win.kita not in range(5):
+        raise InvalidHand(f"kita must be 0-4 (Norths set aside), not {win.kita}")
+    kita = (NORTH,) * win.kita
+    check_counts(win.all_tiles + kita)
+    check_counts(tuple(win.all_tiles) + kita + tuple(win.dora) + tuple(win.ura))
     _check_flags(win)
 
 
@@ -170,7 +176,8 @@ def _check_flags(win: Win) -> None:
         ((win.riichi or win.double_riichi) and win.is_open, "riichi needs a closed hand"),
         (win.ippatsu and not (win.riichi or win.double_riichi), "ippatsu needs riichi"),
         (win.rinshan and not win.tsumo, "rinshan kaihou is a tsumo win"),
-        (win.rinshan and not any(m.is_kan for m in win.melds), "rinshan kaihou needs a kan"),
+        (win.rinshan and not win.kita and not any(m.is_kan for m in win.melds),
+         "rinshan kaihou needs a kan"),  # or a kita (three players)
         (win.chankan and win.tsumo, "chankan is a ron win"),
         (win.haitei and not win.tsumo, "haitei is a tsumo win; use houtei for ron"),
         (win.houtei and win.tsumo, "houtei is a ron win; use haitei for tsumo"),

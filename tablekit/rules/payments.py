@@ -1,6 +1,6 @@
 """Who pays what: ron, tsumo, honba, riichi sticks, pao and multiple ron.
 
-Seats are absolute, 0-3; deltas are lists of four score changes.
+Seats are absolute, 0-3 (0-2 with three players); deltas hold one score change per player.
 
 >>> from tablekit.rules.presets import TENHOU
 >>> from tablekit.rules.scoring import HandValue
@@ -10,6 +10,21 @@ Seats are absolute, 0-3; deltas are lists of four score changes.
 {'dealer': 1100, 'non_dealer': 600}
 >>> settle_win(value, winner=1, dealer=0, discarder=None, honba=1, sticks=1, rules=TENHOU)
 [-1100, 3300, -600, -600]
+
+With three players the absent North's share of a tsumo is, by ``tsumo_payment``:
+``"loss"`` not paid (Tenhou: a non-dealer mangan is 4,000 + 2,000); ``"bisection"`` split
+between the two payers, so the winner gains what a ron would (each payer's four-player
+share plus half the absent one's, rounded up to the 100: 5,000 + 3,000); ``"full"`` the ron
+value, half from each payer whoever deals (4,000 + 4,000; a dealer's mangan is 6,000 from
+each under either). A ron is paid as with four. Honba (``honba_value`` on a ron) are split
+between the two payers of a tsumo: 100 each on Tenhou.
+
+>>> from tablekit.rules.presets import TENHOU_SANMA, with_options
+>>> mangan = HandValue(han=5, fu=30, yaku=(), fu_items=(), limit="mangan", base=2000,
+...                    yakuman=0, is_dealer=False, tsumo=True)
+>>> [settle_win(mangan, 1, 0, None, 1, 0, with_options(TENHOU_SANMA, tsumo_payment=way))
+...  for way in ("loss", "bisection", "full")]
+[[-4100, 6200, -2100], [-5100, 8200, -3100], [-4100, 8200, -4100]]
 """
 
 from __future__ import annotations
@@ -20,8 +35,6 @@ from dataclasses import dataclass
 from tablekit.errors import InvalidHand
 from tablekit.rules.presets import Rules
 from tablekit.rules.scoring import PAO_YAKUMAN, HandValue, round_up
-
-SEATS = 4
 
 
 @dataclass(frozen=True)
@@ -37,6 +50,7 @@ class Payment:
     non_dealer: int | None = None
     all: int | None = None
     sticks: int = 0
+    payers: int = 3  # who pay a tsumo: the other players
 
     @property
     def total(self) -> int:
@@ -44,9 +58,9 @@ class Payment:
         if self.ron is not None:
             paid = self.ron
         elif self.all is not None:
-            paid = 3 * self.all
+            paid = self.payers * self.all
         else:
-            paid = (self.dealer or 0) + 2 * (self.non_dealer or 0)
+            paid = (self.dealer or 0) + (self.payers - 1) * (self.non_dealer or 0)
         return paid + self.sticks
 
     def as_dict(self) -> dict[str, int]:
@@ -69,11 +83,32 @@ def hand_payment(value: HandValue, honba: int, sticks: int, rules: Rules) -> Pay
     if not value.tsumo:
         return Payment(ron=_ron_points(value.base, value.is_dealer) + honba * rules.honba_value,
                        sticks=deposit)
-    per_payer = honba * rules.honba_value // 3
+    payers = rules.players - 1
+    per_payer = honba * rules.honba_value // payers
     if value.is_dealer:
-        return Payment(all=round_up(2 * value.base) + per_payer, sticks=deposit)
-    return Payment(dealer=round_up(2 * value.base) + per_payer,
-                   non_dealer=round_up(value.base) + per_payer, sticks=deposit)
+        return Payment(all=tsumo_share(value.base, True, True, rules) + per_payer,
+                       sticks=deposit, payers=payers)
+    return Payment(dealer=tsumo_share(value.base, True, False, rules) + per_payer,
+                   non_dealer=tsumo_share(value.base, False, False, rules) + per_payer,
+                   sticks=deposit, payers=payers)
+
+
+def tsumo_share(base: int, payer_is_dealer: bool, winner_is_dealer: bool, rules: Rules) -> int:
+    """What one payer of a tsumo hands over for ``base`` basic points, honba apart.
+
+    >>> from tablekit.rules.presets import TENHOU, TENHOU_SANMA, with_options
+    >>> tsumo_share(480, True, False, TENHOU), tsumo_share(480, False, False, TENHOU_SANMA)
+    (1000, 500)
+    >>> halves = with_options(TENHOU_SANMA, tsumo_payment="bisection")
+    >>> tsumo_share(480, True, False, halves), tsumo_share(480, False, False, halves)
+    (1200, 800)
+    """
+    own = base * (2 if payer_is_dealer or winner_is_dealer else 1)
+    if rules.players == 4 or rules.tsumo_payment in (None, "loss"):
+        return round_up(own)
+    if rules.tsumo_payment == "bisection":  # the absent North is never the dealer
+        return round_up(own + base * (2 if winner_is_dealer else 1) / 2)
+    return round_up(_ron_points(base, winner_is_dealer) / 2)
 
 
 def settle_win(value: HandValue, winner: int, dealer: int, discarder: int | None,
@@ -95,7 +130,7 @@ def settle_ron(claims: Sequence[Claim], discarder: int, dealer: int, honba: int,
     Winners count from the discarder's right; the nearest takes the riichi sticks,
     and the honba too unless the rules pay honba to each winner.
     """
-    ordered = sorted(claims, key=lambda c: (c.winner - discarder) % SEATS)
+    ordered = sorted(claims, key=lambda c: (c.winner - discarder) % rules.players)
     if not ordered or any(c.winner == discarder for c in ordered):
         raise InvalidHand("a ron needs at least one winner other than the discarder")
     if len({c.winner for c in ordered}) != len(ordered):
@@ -104,7 +139,7 @@ def settle_ron(claims: Sequence[Claim], discarder: int, dealer: int, honba: int,
         ordered = ordered[:1]
     elif rules.multi_ron == "double" and len(ordered) > 2:
         raise InvalidHand("triple ron is an abortive draw under these rules, not a win")
-    deltas = [0] * SEATS
+    deltas = [0] * rules.players
     for index, claim in enumerate(ordered):
         own_honba = honba if index == 0 or rules.multi_ron_honba == "each" else 0
         for seat, delta in enumerate(_ron_deltas(claim, discarder, own_honba, rules)):
@@ -124,7 +159,7 @@ def _pao_yakuman(value: HandValue) -> int:
 def _ron_deltas(claim: Claim, discarder: int, honba: int, rules: Rules) -> list[int]:
     value = claim.value
     amount = _ron_points(value.base, value.is_dealer)
-    deltas = [0] * SEATS
+    deltas = [0] * rules.players
     liable = claim.pao_seat if rules.pao else None
     if liable is not None and liable != discarder and _pao_yakuman(value):
         units = min(_pao_yakuman(value), value.yakuman)
@@ -140,16 +175,16 @@ def _tsumo_deltas(claim: Claim, dealer: int, honba: int, rules: Rules) -> list[i
     value = claim.value
     liable = claim.pao_seat if rules.pao else None
     units = min(_pao_yakuman(value), value.yakuman) if liable is not None else 0
-    deltas = [0] * SEATS
+    deltas = [0] * rules.players
     if units:
         deltas[liable] -= _ron_points(8000 * units, value.is_dealer) + honba * rules.honba_value
         honba = 0
     rest = value.base - 8000 * units
-    per_payer = honba * rules.honba_value // 3
-    for seat in range(SEATS):
+    per_payer = honba * rules.honba_value // (rules.players - 1)
+    for seat in range(rules.players):
         if seat == claim.winner or (rest <= 0 and per_payer == 0):
             continue
-        share = 2 * rest if value.is_dealer or seat == dealer else rest
-        deltas[seat] -= (round_up(share) if rest > 0 else 0) + per_payer
+        share = tsumo_share(rest, seat == dealer, value.is_dealer, rules) if rest > 0 else 0
+        deltas[seat] -= share + per_payer
     deltas[claim.winner] = -sum(deltas)
     return deltas

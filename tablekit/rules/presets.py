@@ -1,4 +1,5 @@
-"""Rule presets (``tenhou``, ``ema2016``, ``wrc2025``) and house-rule files.
+"""Rule presets (``tenhou``, ``ema2016``, ``wrc2025``; ``tenhou-sanma`` for three players)
+and house-rule files.
 
 A preset is a frozen :class:`Rules`; a club's TOML file names a base preset
 and overrides single options::
@@ -15,6 +16,13 @@ and overrides single options::
 True
 >>> ("Kiriage mangan", "no") in load_rules("tenhou").describe()
 True
+
+Three players (sanma) keep every four-player option and add how a tsumo is paid without
+the fourth player and what North is:
+
+>>> sanma = load_rules("tenhou-sanma")
+>>> sanma.players, sanma.tsumo_payment, sanma.north, sanma.uma, sanma.oka
+(3, 'loss', 'kita', (20, 0, -20), 15000)
 """
 
 from __future__ import annotations
@@ -26,7 +34,17 @@ from pathlib import Path
 from typing import Any, Literal
 
 from tablekit.errors import RulesError, one_line
-from tablekit.rules.schema import Kazoe, Length, MultiRon, Rounding, check_rules, shown
+from tablekit.rules.schema import (
+    THREE_PLAYER_OPTIONS,
+    Kazoe,
+    Length,
+    MultiRon,
+    North,
+    Rounding,
+    TsumoPayment,
+    check_rules,
+    shown,
+)
 
 
 @dataclass(frozen=True)
@@ -36,6 +54,10 @@ class Rules:
     name: str = "tenhou"
     title: str = "Tenhou (ranked lobbies)"
     source: str = "tenhou.net rules page (https://tenhou.net/man/#RULE)"
+    # players: four, or three (sanma: no 2m-8m, no chi, no North seat)
+    players: Literal[3, 4] = 4
+    tsumo_payment: TsumoPayment | None = None  # three players only: who pays the absent share
+    north: North | None = None  # three players only: North set aside as dora, or a yakuhai
     # tiles and hand value
     red_fives: bool = True
     open_tanyao: bool = True
@@ -54,7 +76,7 @@ class Rules:
     # game flow and final score
     start_points: int = 25000
     return_points: int = 30000
-    uma: tuple[int, int, int, int] = (20, 10, -10, -20)
+    uma: tuple[int, ...] = (20, 10, -10, -20)  # one per place, first to last
     final_rounding: Rounding = "tenhou"  # all but first to the thousand, first the rest
     tied_places_share: bool = False  # equal final points split their places' uma and oka
     busting: bool = True
@@ -74,8 +96,9 @@ class Rules:
 
     @property
     def oka(self) -> int:
-        """Points the winner receives from the others' return points (20,000 on Tenhou)."""
-        return (self.return_points - self.start_points) * 4
+        """Points the winner receives from the others' return points (20,000 on Tenhou,
+        15,000 on Tenhou's three-player tables)."""
+        return (self.return_points - self.start_points) * self.players
 
     def describe(self) -> list[tuple[str, str]]:
         """Every choice as ``(label, value)`` lines, for the display and ``--help``."""
@@ -85,6 +108,7 @@ class Rules:
         uma = "/".join(f"{u:+d}" for u in self.uma)
         return [
             ("Rules", self.title),
+            *self._three_player_lines(),
             ("Red fives", yes[self.red_fives]),
             ("Open tanyao", yes[self.open_tanyao]),
             ("Kiriage mangan", yes[self.kiriage]),
@@ -92,7 +116,8 @@ class Rules:
             ("Yakuman stack", yes[self.yakuman_stacking]),
             ("Double yakuman hands", yes[self.double_yakuman_hands]),
             ("Double-wind pair", f"{self.double_wind_fu} fu"),
-            ("Honba", f"{self.honba_value:,}"),
+            ("Honba", f"{self.honba_value:,}" if self.players == 4 else
+             f"{self.honba_value:,} ({self.honba_value // 2:,} from each payer on a tsumo)"),
             ("Noten payment", f"{self.noten_payment:,}"),
             ("Pao", yes[self.pao]),
             ("Multiple ron", multi[self.multi_ron]),
@@ -123,6 +148,19 @@ class Rules:
             ("Penalties", "paid to the other three (zero-sum)" if self.penalties_shared
              else "off the final score"),
         ]
+
+    def _three_player_lines(self) -> list[tuple[str, str]]:
+        """The sanma choices for :meth:`describe` (none for four players)."""
+        if self.players == 4:
+            return []
+        tsumo = {"loss": "tsumo loss: the absent player's share is not paid",
+                 "bisection": "the absent player's share split between the two payers",
+                 "full": "the ron value, half from each payer"}
+        north = {"kita": "kita: set aside as a dora, a replacement drawn",
+                 "yakuhai": "a yakuhai for everyone"}
+        return [("Players", "three (no 2m-8m, no chi)"),
+                ("Tsumo", tsumo[self.tsumo_payment or "loss"]),
+                ("North", north[self.north or "kita"])]
 
 
 TENHOU = Rules(
@@ -182,7 +220,35 @@ WRC2025 = dataclasses.replace(
     ),
 )
 
+TENHOU_SANMA = dataclasses.replace(
+    TENHOU,  # Tenhou's three-player lobbies; each value below is read off their records
+    name="tenhou-sanma",
+    title="Tenhou three-player (sanma) lobbies",
+    source="tenhou.net rules page (https://tenhou.net/man/#RULE); values checked against "
+           "379 three-player game records",
+    players=3,
+    tsumo_payment="loss",
+    north="kita",
+    honba_value=200,
+    noten_payment=2000,
+    start_points=35000,
+    return_points=40000,
+    uma=(20, 0, -20),
+    notes=(
+        "Three players, East, South and West; 2m-8m are taken out (a 1m indicator makes 9m "
+        "the dora), one red 5p and one red 5s, no chi.",
+        "A North may be set aside (kita) for a replacement draw: each counts as a dora. A "
+        "tsumo is paid by the two others alone (tsumo loss); honba are 200 on a ron, 100 "
+        "from each payer on a tsumo; noten payments 2,000 in all.",
+        "Ends after South 3 when someone has 40,000, or when a score falls below zero; "
+        "short of 40,000 it goes on into West.",
+    ),
+)
+
 PRESETS: dict[str, Rules] = {r.name: r for r in (TENHOU, EMA2016, WRC2025)}
+# Three-player presets: scored and checked, not yet offered to the table (the engine deals four).
+THREE_PLAYER_PRESETS: dict[str, Rules] = {TENHOU_SANMA.name: TENHOU_SANMA}
+ALL_PRESETS: dict[str, Rules] = {**PRESETS, **THREE_PLAYER_PRESETS}
 LARGEST_FILE = 64 << 10  # bytes: a rules file is a few lines
 LONGEST_LINE = 4000  # characters: tomllib takes quadratic time over a deeply dotted key
 
@@ -200,6 +266,8 @@ def rules_to_dict(rules: Rules) -> dict[str, Any]:
     True
     """
     data = dataclasses.asdict(rules)
+    if rules.players == 4:  # a four-player game's journal reads as it always has
+        data = {k: v for k, v in data.items() if k not in THREE_PLAYER_OPTIONS}
     return {k: list(v) if isinstance(v, tuple) else v for k, v in data.items()}
 
 
@@ -231,8 +299,9 @@ def rules_as_played(data: dict[str, Any]) -> Rules:
         base = options.pop("base", None)
         played = {**rules_to_dict(_base(base, "rules") if base is not None else TENHOU),
                   **options}
-        kinds = {k: type(v) for k, v in rules_to_dict(TENHOU).items()}
-        if set(played) != set(kinds) or any(
+        kinds = {k: type(v) for k, v in {**rules_to_dict(TENHOU),
+                                          **rules_to_dict(TENHOU_SANMA)}.items()}
+        if not set(rules_to_dict(TENHOU)) <= set(played) <= set(kinds) or any(
                 not isinstance(v, kinds[k]) or isinstance(v, bool) is not (kinds[k] is bool)
                 for k, v in played.items()):
             raise refused from None
@@ -240,9 +309,9 @@ def rules_as_played(data: dict[str, Any]) -> Rules:
 
 
 def _base(name: Any, where: str) -> Rules:
-    if not isinstance(name, str) or name not in PRESETS:
-        raise RulesError(f"{where}: base {shown(name)} is not a preset ({', '.join(PRESETS)})")
-    return PRESETS[name]
+    if not isinstance(name, str) or name not in ALL_PRESETS:
+        raise RulesError(f"{where}: base {shown(name)} is not a preset ({', '.join(ALL_PRESETS)})")
+    return ALL_PRESETS[name]
 
 
 def load_rules(spec: str | Path | None = None) -> Rules:
@@ -258,11 +327,11 @@ def load_rules(spec: str | Path | None = None) -> Rules:
     if spec is None:
         return TENHOU
     text = str(spec)
-    if text in PRESETS:
-        return PRESETS[text]
+    if text in ALL_PRESETS:
+        return ALL_PRESETS[text]
     path = Path(text)
     if path.suffix != ".toml" and not path.exists():
-        names = ", ".join(PRESETS)
+        names = ", ".join(ALL_PRESETS)
         raise RulesError(f"unknown rules {text!r}: use a preset ({names}) or a .toml file")
     return rules_from_toml(path)
 

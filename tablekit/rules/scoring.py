@@ -9,6 +9,14 @@ pays what lives in :mod:`tablekit.rules.payments`.
 >>> value = score_hand(win, load_rules("tenhou"))
 >>> value.han, value.fu, [y.name for y in value.yaku]
 (3, 40, ['riichi', 'ittsu'])
+
+Three players: 2m-8m are out of the set, each North set aside (kita) is a dora and a 1m
+indicator makes 9m the dora:
+
+>>> sanma = load_rules("tenhou-sanma")
+>>> win = Win.parse("11999m234p567s666z", win_tile="6z", kita=2, dora="1m", seat_wind=2)
+>>> [(y.name, y.han) for y in score_hand(win, sanma).yaku]
+[('hatsu', 1), ('dora', 5)]
 """
 
 from __future__ import annotations
@@ -16,7 +24,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from mahjong.constants import EAST
+from mahjong.constants import EAST, NORTH
 from mahjong.hand_calculating.fu import FuCalculator
 from mahjong.hand_calculating.hand import HandCalculator
 from mahjong.hand_calculating.hand_config import HandConfig, HandConstants, OptionalRules
@@ -132,7 +140,9 @@ class HandValue:
 
 
 def score_hand(win: Win, rules: Rules) -> HandValue:
-    """Score ``win`` under ``rules``; refuse a hand that is incomplete or has no yaku."""
+    """Score ``win`` under ``rules``; refuse a hand that is incomplete or has no yaku, or
+    that the number of players rules out (2m-8m or chi with three, kita with four)."""
+    _check_players(win, rules)
     tiles = win.all_tiles
     ids = to_136(tiles)
     win_id = ids[win.hand.index(win.win_tile)]
@@ -187,14 +197,50 @@ def _config(win: Win, rules: Rules) -> HandConfig:
         kazoe_limit=(HandConstants.KAZOE_LIMITED if rules.kazoe == "yakuman"
                      else HandConstants.KAZOE_SANBAIMAN),
         kiriage=rules.kiriage,
+        is_three_player=rules.players == 3,
     )
+    seat_wind = EAST + win.seat_wind
     return HandConfig(
         is_tsumo=win.tsumo, is_riichi=win.riichi and not win.double_riichi,
         is_daburu_riichi=win.double_riichi, is_ippatsu=win.ippatsu, is_rinshan=win.rinshan,
         is_chankan=win.chankan, is_haitei=win.haitei, is_houtei=win.houtei,
         is_tenhou=win.tenhou, is_chiihou=win.chiihou,
-        player_wind=EAST + win.seat_wind, round_wind=EAST + win.round_wind, options=options,
+        player_wind=_AlsoNorth(seat_wind) if rules.north == "yakuhai" else seat_wind,
+        round_wind=EAST + win.round_wind, options=options, num_nuki_dora=win.kita,
     )
+
+
+class _AlsoNorth(int):
+    """A seat wind that is also North, for ``north = "yakuhai"``: the package values a
+    seat wind's triplet (1 han) and pair (2 fu, no pinfu) through ``==`` with it, so North
+    becomes a yakuhai for every seat while the real seat wind keeps its own value (and a
+    double-wind pair still counts twice)."""
+
+    def __eq__(self, other: object) -> bool:
+        return int(self) == other or other == NORTH
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    __hash__ = int.__hash__
+
+
+THREE_PLAYER_REFUSALS = (
+    (lambda win: any(t.kind in range(1, 8) for t in win.all_tiles + win.dora + win.ura),
+     "three-player tiles have no 2m-8m"),
+    (lambda win: any(m.kind == "chi" for m in win.melds), "there is no chi with three players"),
+    (lambda win: win.seat_wind == 3, "there is no North seat with three players"),
+)
+
+
+def _check_players(win: Win, rules: Rules) -> None:
+    if win.kita and (rules.players == 4 or rules.north == "yakuhai"):
+        why = "four players" if rules.players == 4 else 'north = "yakuhai"'
+        raise InvalidHand(f"kita (a North set aside as dora) is not played with {why}")
+    if rules.players == 3:
+        for broken, message in THREE_PLAYER_REFUSALS:
+            if broken(win):
+                raise InvalidHand(f"{message} ({rules.name})")
 
 
 def _package_melds(melds: tuple[Meld, ...], ids: list[int]) -> list[PkgMeld]:
@@ -220,8 +266,9 @@ def _refusal(win: Win, error: str) -> InvalidHand:
 
 def _hand_value(win: Win, rules: Rules, response: HandResponse) -> HandValue:
     is_open = response.is_open_hand
+    names = {**YAKU_NAMES, "SeatWindNorth": "north"} if rules.north == "yakuhai" else YAKU_NAMES
     yaku = tuple(
-        YakuItem(YAKU_NAMES.get(type(y).__name__, y.name.lower().replace(" ", "_")),
+        YakuItem(names.get(type(y).__name__, y.name.lower().replace(" ", "_")),
                  y.han_open if is_open and y.han_open else y.han_closed,
                  (y.han_closed // 13) if y.is_yakuman else 0)
         for y in response.yaku or ()
