@@ -42,6 +42,7 @@ class GameReport:
     mismatches: list[str] = field(default_factory=list)
     seconds: float = 0.0
     table: list[str] = field(default_factory=list)
+    players: int = 4  # the game's seats: 4, or 3 (sanma)
 
     @property
     def ok(self) -> bool:
@@ -145,10 +146,11 @@ def _reason(error: Exception, path: Path) -> str:
     'not XML'
     """
     text = str(error).removeprefix(f"{path}: ")
-    return text.split(":")[0] if "three-player" not in text else "three-player (sanma) game"
+    return text.split(":")[0]
 
 
 def _run(game: ImportedGame, report: GameReport) -> None:
+    report.players = game.rules.players
     state = apply(TableState.new(), game.start)
     total = state.total_points
     for hand in game.hands:
