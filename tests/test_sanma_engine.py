@@ -21,7 +21,7 @@ from test_reducer_properties import RANDOM_EVENTS, step, tiles
 
 from tablekit.cli import main
 from tablekit.formats.replay_check import check_game, log_files
-from tablekit.formats.tenhou import import_file
+from tablekit.formats.tenhou import UnsupportedGame, import_file
 from tablekit.game.events import (
     AbortiveDraw,
     BadEvent,
@@ -209,7 +209,7 @@ def test_a_score_below_zero_ends_a_three_player_game():
 
 def test_a_kita_is_journalled_undone_and_read_back(tmp_path):
     assert from_json(to_json(Kita(1))) == Kita(1)
-    events = import_file(GAME).events
+    events = import_file(GAME, three_players=True).events
     kita = next(i for i, e in enumerate(events) if isinstance(e, Kita))
     path = tmp_path / "sanma.jsonl"
     session = Session.open(path)
@@ -229,7 +229,7 @@ def test_the_committed_sanma_game_matches_tenhou_hand_by_hand():
     report = check_game(GAME)
     assert report.mismatches == [] and report.ok
     assert (report.hands, report.hands_ok, report.wins, report.wins_ok) == (8, 8, 7, 7)
-    game = import_file(GAME)
+    game = import_file(GAME, three_players=True)
     kita_ron = [i for i, e in enumerate(game.events[:-1])
                 if isinstance(e, Kita) and isinstance(game.events[i + 1], Won)]
     assert kita_ron  # the game's E1 ron is on a North set aside
@@ -238,7 +238,7 @@ def test_the_committed_sanma_game_matches_tenhou_hand_by_hand():
 
 
 def test_a_sanma_game_is_summed_up_for_three_players():
-    summary = summarise(import_file(GAME).events)
+    summary = summarise(import_file(GAME, three_players=True).events)
     assert summary.finished and [(p.seat, p.rank, p.points) for p in summary.players] == [
         (0, 3, 11300), (1, 1, 75700), (2, 2, 18000)]
 
@@ -258,6 +258,13 @@ def test_a_sample_of_shared_sanma_logs_replays_exactly(shared_data):
     for path in random.Random(34).sample(sanma, min(12, len(sanma))):
         report = check_game(path)
         assert report.ok, (path.name, report.mismatches[:3])
+
+
+def test_callers_that_do_not_play_three_players_still_refuse_a_sanma_log(tmp_path, capsys):
+    with pytest.raises(UnsupportedGame, match="three-player"):
+        import_file(GAME)
+    assert main(["export", str(GAME), "--out", str(tmp_path / "game.json")]) != 0
+    assert "three-player (sanma) games are not supported yet" in capsys.readouterr().err
 
 
 def test_a_four_player_kita_free_state_is_as_before():

@@ -69,9 +69,10 @@ class OtherRecord(InvalidRecord):
         self.kind = kind
 
 
-def read_game(path: Path) -> ImportedGame:
+def read_game(path: Path, three_players: bool = False) -> ImportedGame:
     """A Tenhou record, mjlog or tenhou.net/6 (told by its content, not its name); a
-    journal or mjai is :class:`OtherRecord`, naming what it is.
+    journal or mjai is :class:`OtherRecord`, naming what it is. A three-player mjlog is
+    read only for a caller that plays it (``three_players``), as the check does.
 
     >>> import tempfile, pathlib
     >>> path = pathlib.Path(tempfile.mkdtemp()) / "game.json"
@@ -85,7 +86,7 @@ def read_game(path: Path) -> ImportedGame:
         return read_tenhou6_file(path)
     if kind in (JOURNAL, MJAI):
         raise OtherRecord(kind, f"{path}: it is {kind}, not a Tenhou log")
-    return import_file(path)
+    return import_file(path, three_players)
 
 
 def check_game(path: Path) -> GameReport:
@@ -93,7 +94,7 @@ def check_game(path: Path) -> GameReport:
     start = time.perf_counter()
     report = GameReport(path)
     try:
-        game = read_game(path)
+        game = read_game(path, three_players=True)
     except OtherRecord as error:
         report.skipped = error.kind
         report.refusal = (f"{path}: it is {JOURNAL}, which has no record to check it against "
@@ -146,7 +147,7 @@ def _reason(error: Exception, path: Path) -> str:
     'not XML'
     """
     text = str(error).removeprefix(f"{path}: ")
-    return text.split(":")[0]
+    return text.split(":")[0] if "three-player" not in text else "three-player (sanma) game"
 
 
 def _run(game: ImportedGame, report: GameReport) -> None:

@@ -91,14 +91,18 @@ class ImportedGame:
         return [self.start, *(e for hand in self.hands for e in hand.events)]
 
 
-def import_file(path: Path) -> ImportedGame:
-    return import_game(mjlog.read_mjlog(path))
+def import_file(path: Path, three_players: bool = False) -> ImportedGame:
+    return import_game(mjlog.read_mjlog(path), three_players)
 
 
-def import_game(game: mjlog.MjlogGame) -> ImportedGame:
-    """Convert a parsed game, four players or three (sanma: a ``nuki`` meld is a
-    :class:`~tablekit.game.events.Kita`); a special lobby whose rules the log does not give
-    raises :class:`UnsupportedGame`."""
+def import_game(game: mjlog.MjlogGame, three_players: bool = False) -> ImportedGame:
+    """Convert a parsed game, four players, or three (sanma: a ``nuki`` meld is a
+    :class:`~tablekit.game.events.Kita`) for a caller that plays them (``three_players``:
+    the replay check; export, the simulated table and the league do not yet). A game
+    refused, or a special lobby whose rules the log does not give, raises
+    :class:`UnsupportedGame`."""
+    if game.players != 4 and not three_players:
+        raise UnsupportedGame("three-player (sanma) games are not supported yet")
     rules = lobby_rules(game.go_type)
     start = GameStarted(rules, names=game.names, first_dealer=0)
     hands = [_import_hand(chunk) for chunk in _split_hands(game.events)]
