@@ -130,12 +130,17 @@ class Tile:
         return self.code
 
 
-def dora_kind(indicator_kind: int) -> int:
-    """The kind shown as dora by an indicator of ``indicator_kind``.
+def dora_kind(indicator_kind: int, players: int = 4) -> int:
+    """The kind shown as dora by an indicator of ``indicator_kind``; with three players
+    (no 2m-8m) a 1m shows 9m and a 9m shows 1m.
 
     >>> [dora_kind(k) for k in (8, 26, 30, 33)]
     [0, 18, 27, 31]
+    >>> dora_kind(0), dora_kind(0, players=3), dora_kind(8, players=3)
+    (1, 8, 0)
     """
+    if players == 3 and indicator_kind in (0, 8):
+        return 8 - indicator_kind
     if indicator_kind < 27:
         suit_start = indicator_kind - indicator_kind % 9
         return suit_start + (indicator_kind - suit_start + 1) % 9

@@ -6,7 +6,7 @@ from collections import Counter
 
 from tablekit.game.events import Discard, Draw, Event, GameStarted, HandStarted, WinnerHand, Won
 from tablekit.game.reducer import apply
-from tablekit.game.state import SEATS, Phase, TableState
+from tablekit.game.state import NORTH, Phase, TableState, live_wall
 from tablekit.rules.presets import rules_from_dict
 from tablekit.tiles import Tile, parse_tiles
 
@@ -34,11 +34,12 @@ class Table:
         assert state.total_points == self.total, "points plus deposits changed"
         visible = Counter(t.kind for t in state.dora)
         for seat in state.seats:
+            visible[NORTH] += seat.kita  # three players: the Norths set aside
             visible.update(p.tile.kind for p in seat.pond if not p.claimed)
             visible.update(t.kind for m in seat.melds for t in m.tiles)
             assert len(seat.melds) <= 4
         assert all(n <= 4 for n in visible.values())
-        assert 0 <= state.wall <= 70
+        assert 0 <= state.wall <= live_wall(state.players)
         assert state.sticks >= 0
 
     def deal(self) -> TableState:
@@ -55,7 +56,7 @@ class Table:
         return self(Draw(seat), Discard(seat, discard))
 
     def go_around(self, times: int = 1) -> TableState:
-        for _ in range(times * SEATS):
+        for _ in range(times * self.state.players):
             self.turn(self.state.turn)
         return self.state
 

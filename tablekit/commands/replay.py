@@ -156,9 +156,15 @@ def no_game(reports: list[GameReport]) -> str:
 def summarise(reports: list[GameReport]) -> dict[str, Any]:
     played = [r for r in reports if not r.skipped]
     skipped = Counter(r.skipped for r in reports if r.skipped)
+    by_players: dict[str, dict[str, int]] = {}
+    for report in played:  # four-player and three-player games apart
+        counts = by_players.setdefault(str(report.players), {"games": 0, "games_ok": 0})
+        counts["games"] += 1
+        counts["games_ok"] += report.ok
     return {
         "games": len(played), "games_ok": sum(r.ok for r in played),
         "hands": sum(r.hands for r in played), "hands_ok": sum(r.hands_ok for r in played),
         "wins": sum(r.wins for r in played), "wins_ok": sum(r.wins_ok for r in played),
+        "by_players": dict(sorted(by_players.items(), reverse=True)),
         "skipped": dict(skipped),
     }

@@ -42,6 +42,7 @@ class GameReport:
     mismatches: list[str] = field(default_factory=list)
     seconds: float = 0.0
     table: list[str] = field(default_factory=list)
+    players: int = 4  # the game's seats: 4, or 3 (sanma)
 
     @property
     def ok(self) -> bool:
@@ -68,9 +69,10 @@ class OtherRecord(InvalidRecord):
         self.kind = kind
 
 
-def read_game(path: Path) -> ImportedGame:
+def read_game(path: Path, three_players: bool = False) -> ImportedGame:
     """A Tenhou record, mjlog or tenhou.net/6 (told by its content, not its name); a
-    journal or mjai is :class:`OtherRecord`, naming what it is.
+    journal or mjai is :class:`OtherRecord`, naming what it is. A three-player mjlog is
+    read only for a caller that plays it (``three_players``), as the check does.
 
     >>> import tempfile, pathlib
     >>> path = pathlib.Path(tempfile.mkdtemp()) / "game.json"
@@ -84,7 +86,7 @@ def read_game(path: Path) -> ImportedGame:
         return read_tenhou6_file(path)
     if kind in (JOURNAL, MJAI):
         raise OtherRecord(kind, f"{path}: it is {kind}, not a Tenhou log")
-    return import_file(path)
+    return import_file(path, three_players)
 
 
 def check_game(path: Path) -> GameReport:
@@ -92,7 +94,7 @@ def check_game(path: Path) -> GameReport:
     start = time.perf_counter()
     report = GameReport(path)
     try:
-        game = read_game(path)
+        game = read_game(path, three_players=True)
     except OtherRecord as error:
         report.skipped = error.kind
         report.refusal = (f"{path}: it is {JOURNAL}, which has no record to check it against "
@@ -149,6 +151,7 @@ def _reason(error: Exception, path: Path) -> str:
 
 
 def _run(game: ImportedGame, report: GameReport) -> None:
+    report.players = game.rules.players
     state = apply(TableState.new(), game.start)
     total = state.total_points
     for hand in game.hands:

@@ -24,6 +24,7 @@ from tablekit.game.events import (
     ExhaustiveDraw,
     GameStarted,
     HandStarted,
+    Kita,
     RiichiDeclared,
     WinnerHand,
     Won,
@@ -71,7 +72,7 @@ class ImportedHand:
     def deltas(self) -> tuple[int, ...]:
         if self.draw is not None:
             return self.draw.deltas
-        return tuple(sum(w.deltas[s] for w in self.wins) for s in range(4))
+        return tuple(sum(w.deltas[s] for w in self.wins) for s in range(len(self.init.scores)))
 
     @property
     def final(self) -> tuple[int, ...] | None:
@@ -90,13 +91,17 @@ class ImportedGame:
         return [self.start, *(e for hand in self.hands for e in hand.events)]
 
 
-def import_file(path: Path) -> ImportedGame:
-    return import_game(mjlog.read_mjlog(path))
+def import_file(path: Path, three_players: bool = False) -> ImportedGame:
+    return import_game(mjlog.read_mjlog(path), three_players)
 
 
-def import_game(game: mjlog.MjlogGame) -> ImportedGame:
-    """Convert a parsed four-player game; others raise :class:`UnsupportedGame`."""
-    if game.players != 4:
+def import_game(game: mjlog.MjlogGame, three_players: bool = False) -> ImportedGame:
+    """Convert a parsed game, four players, or three (sanma: a ``nuki`` meld is a
+    :class:`~tablekit.game.events.Kita`) for a caller that plays them (``three_players``:
+    the replay check; export, the simulated table and the league do not yet). A game
+    refused, or a special lobby whose rules the log does not give, raises
+    :class:`UnsupportedGame`."""
+    if game.players != 4 and not three_players:
         raise UnsupportedGame("three-player (sanma) games are not supported yet")
     rules = lobby_rules(game.go_type)
     start = GameStarted(rules, names=game.names, first_dealer=0)
@@ -138,7 +143,7 @@ def _import_hand(chunk: list) -> ImportedHand:
             if converted is not None:
                 events.append(converted)
             if isinstance(item, mjlog.Call) and item.meld.kind in ("daiminkan", "ankan",
-                                                                    "shouminkan"):
+                                                                    "shouminkan", "nuki"):
                 kan_by = item.meld.who
     if wins:
         events.append(_won(wins))
@@ -146,6 +151,7 @@ def _import_hand(chunk: list) -> ImportedHand:
 
 
 def _turn_event(item: object) -> Event | None:
+    """A draw's or a result's neighbours: discards, riichi, dora, calls and kita."""
     if isinstance(item, mjlog.Discard):
         return Discard(item.seat, _tile(item.tile), tsumogiri=item.tsumogiri)
     if isinstance(item, mjlog.Reach):
@@ -153,7 +159,7 @@ def _turn_event(item: object) -> Event | None:
     if isinstance(item, mjlog.NewDora):
         return DoraRevealed(_tile(item.tile))
     if isinstance(item, mjlog.Call):
-        return _call(item.meld)
+        return Kita(item.meld.who) if item.meld.kind == "nuki" else _call(item.meld)
     return None
 
 

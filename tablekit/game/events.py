@@ -111,6 +111,19 @@ class Call:
 
 
 @dataclass(frozen=True)
+class Kita:
+    """Three players: ``seat`` sets a North aside after drawing (nuki-dora, a dora for that
+    seat at its win). It is no discard and no kan: a replacement is drawn next
+    (``Draw(seat, rinshan=True)``), and another seat may ron on the North before that.
+
+    >>> from_json(to_json(Kita(2))) == Kita(2), to_json(Kita(2))
+    (True, '{"type": "kita", "seat": 2}')
+    """
+
+    seat: int
+
+
+@dataclass(frozen=True)
 class DoraRevealed:
     indicator: Tile
 
@@ -204,14 +217,14 @@ class Redo:
 
 
 Event = Union[  # noqa: UP007 - the union is read at run time by get_args
-    GameStarted, HandStarted, Draw, Discard, DiscardCorrected, RiichiDeclared, Call,
+    GameStarted, HandStarted, Draw, Discard, DiscardCorrected, RiichiDeclared, Call, Kita,
     DoraRevealed, DoraCorrected, Won,
     ExhaustiveDraw, AbortiveDraw, Chombo, Penalty, GameEnded, Undo, Redo,
 ]
 EVENT_TYPES: dict[str, type] = {
     "game_started": GameStarted, "hand_started": HandStarted, "draw": Draw, "discard": Discard,
     "discard_corrected": DiscardCorrected,
-    "riichi": RiichiDeclared, "call": Call, "dora": DoraRevealed,
+    "riichi": RiichiDeclared, "call": Call, "kita": Kita, "dora": DoraRevealed,
     "dora_corrected": DoraCorrected, "won": Won,
     "exhaustive_draw": ExhaustiveDraw, "abortive_draw": AbortiveDraw, "chombo": Chombo,
     "penalty": Penalty, "game_ended": GameEnded, "undo": Undo, "redo": Redo,

@@ -13,7 +13,6 @@ leftover riichi sticks to first place, then oka and uma, rounded as the rules sa
 from __future__ import annotations
 
 from tablekit.game.state import (
-    SEATS,
     HandResult,
     LedgerEntry,
     Phase,
@@ -43,8 +42,8 @@ def finish_hand(state: TableState, result: HandResult, dealer_continues: bool,
         state = evolve(state, honba=state.honba + 1)
     else:
         number = state.hand_number + 1
-        state = evolve(state, round_wind=state.round_wind + number // SEATS,
-                       hand_number=number % SEATS,
+        state = evolve(state, round_wind=state.round_wind + number // state.players,
+                       hand_number=number % state.players,
                        honba=0 if result.kind == ResultKind.WIN else state.honba + 1)
     may_stop = (result.kind == ResultKind.WIN and state.rules.agari_yame) or (
         result.kind == ResultKind.EXHAUSTIVE_DRAW and state.rules.tenpai_yame)
@@ -54,11 +53,12 @@ def finish_hand(state: TableState, result: HandResult, dealer_continues: bool,
 
 def add_penalty(state: TableState, seat: int, points: int, reason: str,
                 shared: bool = False) -> TableState:
-    """``points`` off ``seat``'s final score in the ledger; ``shared``: to the other three."""
+    """``points`` off ``seat``'s final score in the ledger; ``shared``: to the others."""
     entries = [LedgerEntry(seat, points, reason)]
     if shared:
-        entries += [LedgerEntry(other, -points // 3, reason) for other in range(SEATS)
-                    if other != seat]
+        others = state.players - 1
+        entries += [LedgerEntry(other, -points // others, reason)
+                    for other in range(state.players) if other != seat]
     penalties = list(state.penalties)
     for entry in entries:
         penalties[entry.seat] += entry.points
@@ -66,7 +66,7 @@ def add_penalty(state: TableState, seat: int, points: int, reason: str,
 
 
 def _hand_index(state: TableState) -> int:
-    return state.round_wind * SEATS + state.hand_number
+    return state.round_wind * state.players + state.hand_number
 
 
 def _end_reason(state: TableState, played: int, dealer_continues: bool, dealer_may_stop: bool
@@ -74,9 +74,10 @@ def _end_reason(state: TableState, played: int, dealer_continues: bool, dealer_m
     """Why the game ends after the hand ``played`` (0 for East 1), as players say it:
     ``South 4 ended``, ``West (Xenia) reached 30,000 in the extra round``; '' if it goes on."""
     rules = state.rules
-    last = (SEATS if rules.length == "tonpuusen" else 2 * SEATS) - 1
+    seats = state.players
+    last = (seats if rules.length == "tonpuusen" else 2 * seats) - 1
     top = max(state.scores)
-    ended = f"{WIND_NAMES[played // SEATS]} {played % SEATS + 1} ended"
+    ended = f"{WIND_NAMES[played // seats]} {played % seats + 1} ended"
     if rules.busting and min(state.scores) < 0:
         return f"{_named(state, state.scores.index(min(state.scores)))} went below zero"
     if played < last:
@@ -89,7 +90,7 @@ def _end_reason(state: TableState, played: int, dealer_continues: bool, dealer_m
         return _dealer_stops(state, dealer_may_stop, ended)
     if played > last and top >= rules.return_points:
         return f"{_named(state, ranking(state)[0])} reached {top:,} in the extra round"
-    if top >= rules.return_points or played >= last + SEATS:
+    if top >= rules.return_points or played >= last + seats:
         return ended
     return ""
 

@@ -37,6 +37,7 @@ from tablekit.game.events import (
     GameEnded,
     GameStarted,
     HandStarted,
+    Kita,
     Penalty,
     RiichiDeclared,
     Won,
@@ -44,6 +45,7 @@ from tablekit.game.events import (
 )
 from tablekit.game.progression import add_penalty, final_standings, finish_hand
 from tablekit.game.state import (
+    NORTH,
     SEATS,
     HandResult,
     Phase,
@@ -55,11 +57,15 @@ from tablekit.game.state import (
 )
 from tablekit.game.wins import score_won
 from tablekit.rules.hand import Meld
+from tablekit.rules.payments import tsumo_share
 from tablekit.rules.presets import TENHOU
 from tablekit.rules.scoring import round_up
 from tablekit.tiles import Tile
 
 Handler = Callable[[TableState, Any], TableState]
+THREE_SEAT_ABORTS = frozenset({"four_winds", "four_riichi", "triple_ron"})
+"""Abortive draws that need a fourth player (three seats cannot discard four winds, declare
+four riichi or ron three times)."""
 
 
 def apply(state: TableState, event: Event) -> TableState:
@@ -111,16 +117,20 @@ def _need_tracked(state: TableState, event: Event) -> None:
         raise _refuse(event, "this hand is kept from the buttons alone; tiles are not followed")
 
 
-def _need_seat(event: Event, seat: int | None) -> None:
-    if seat is not None and seat not in range(SEATS):
-        raise _refuse(event, f"there is no seat {seat} (seats are 0-3)")
+def _need_seat(state: TableState, event: Event, seat: int | None) -> None:
+    _need_seat_of(state.players, event, seat)
+
+
+def _need_seat_of(players: int, event: Event, seat: int | None) -> None:
+    if seat is not None and seat not in range(players):
+        raise _refuse(event, f"there is no seat {seat} (seats are 0-{players - 1})")
 
 
 # -- game and hand boundaries ------------------------------------------------------------
 
 def _game_started(state: TableState, event: GameStarted) -> TableState:
     _need_phase(state, event, Phase.NOT_STARTED, Phase.GAME_OVER)
-    _need_seat(event, event.first_dealer)
+    _need_seat_of(getattr(event.rules, "players", SEATS), event, event.first_dealer)
     new = TableState.new(event.rules, event.names, event.first_dealer)
     return evolve(new, phase=Phase.HAND_OVER)
 
@@ -133,7 +143,7 @@ def _hand_started(state: TableState, event: HandStarted) -> TableState:
         dora=() if event.dora is None else (event.dora,),
         wall=fresh.wall, turn=state.dealer, to_draw=True, last_discard=None,
         pending_riichi=None, last_draw_rinshan=False, kan_draw=False, chankan_tile=None,
-        interrupted=False, kans=0, result=None, tracked=event.tracked)
+        kita_by=None, interrupted=False, kans=0, result=None, tracked=event.tracked)
 
 
 def _game_ended(state: TableState, event: GameEnded) -> TableState:
@@ -146,7 +156,7 @@ def _game_ended(state: TableState, event: GameEnded) -> TableState:
 def _draw(state: TableState, event: Draw) -> TableState:
     _need_phase(state, event, Phase.HAND_IN_PLAY)
     _need_tracked(state, event)
-    _need_seat(event, event.seat)
+    _need_seat(state, event, event.seat)
     if state.turn != event.seat or not state.to_draw:
         raise _refuse(event, _whose_turn(state))
     if state.wall <= 0:
@@ -155,25 +165,25 @@ def _draw(state: TableState, event: Draw) -> TableState:
         need = "a replacement draw after a kan" if state.kan_draw else "no kan to replace"
         raise _refuse(event, f"expected {need}")
     state = _settle_riichi(state)
-    if event.rinshan:  # an added kan breaks ippatsu only once nobody robbed it
+    if event.rinshan:  # an added kan or a kita breaks ippatsu only once nobody robbed it
         state = _break_ippatsu(state)
     seats = state.seats_with(event.seat, draws=state.seats[event.seat].draws + 1)
     return state.showing(seats=seats, wall=state.wall - 1, to_draw=False,
                          last_draw_rinshan=event.rinshan, kan_draw=False, chankan_tile=None,
-                         last_discard=None)
+                         kita_by=None, last_discard=None)
 
 
 def _discard(state: TableState, event: Discard) -> TableState:
     _need_phase(state, event, Phase.HAND_IN_PLAY)
     _need_tracked(state, event)
-    _need_seat(event, event.seat)
+    _need_seat(state, event, event.seat)
     if state.turn != event.seat or state.to_draw:
         raise _refuse(event, _whose_turn(state))
     seat = state.seats[event.seat]
     riichi_tile = seat.riichi_declared and not seat.riichi and state.pending_riichi is None
     pond = (*seat.pond, PondTile(event.tile, riichi=riichi_tile, tsumogiri=event.tsumogiri))
     seats = state.seats_with(event.seat, pond=pond, ippatsu=seat.ippatsu and not seat.riichi)
-    state = state.showing((event.tile.kind,), seats=seats, turn=(event.seat + 1) % SEATS,
+    state = state.showing((event.tile.kind,), seats=seats, turn=(event.seat + 1) % state.players,
                           to_draw=True, last_discard=(event.seat, event.tile),
                           last_draw_rinshan=False,
                           pending_riichi=event.seat if riichi_tile else state.pending_riichi)
@@ -183,7 +193,7 @@ def _discard(state: TableState, event: Discard) -> TableState:
 
 def _correct(state: TableState, event: DiscardCorrected) -> TableState:
     _need_phase(state, event, Phase.HAND_IN_PLAY)
-    _need_seat(event, event.seat)
+    _need_seat(state, event, event.seat)
     pond = state.seats[event.seat].pond
     if not 0 <= event.index < len(pond):
         raise _refuse(event, f"{seat_name(state, event.seat)} has no discard number "
@@ -206,7 +216,7 @@ def _whose_turn(state: TableState) -> str:
 
 def _riichi(state: TableState, event: RiichiDeclared) -> TableState:
     _need_phase(state, event, Phase.HAND_IN_PLAY)
-    _need_seat(event, event.seat)
+    _need_seat(state, event, event.seat)
     seat = state.seats[event.seat]
     if not state.tracked:
         return _untracked_riichi(state, event)
@@ -216,7 +226,7 @@ def _riichi(state: TableState, event: RiichiDeclared) -> TableState:
         (any(m.opened for m in seat.melds), "riichi needs a closed hand"),
         (state.scores[event.seat] < state.rules.riichi_deposit,
          f"needs {state.rules.riichi_deposit:,} points for the stick"),
-        (state.wall < SEATS, "too few tiles left in the wall"),
+        (state.wall < state.players, "too few tiles left in the wall"),
     ]
     for broken, reason in problems:
         if broken:
@@ -251,7 +261,7 @@ def _settle_riichi(state: TableState) -> TableState:
 def _call(state: TableState, event: Call) -> TableState:
     _need_phase(state, event, Phase.HAND_IN_PLAY)
     _need_tracked(state, event)
-    _need_seat(event, event.seat)
+    _need_seat(state, event, event.seat)
     meld = event.meld()
     if event.kind != "shouminkan" and len(state.seats[event.seat].melds) >= 4:
         raise _refuse(event, "a hand holds at most four melds")
@@ -276,7 +286,8 @@ def _claim(state: TableState, event: Call, meld: Meld) -> TableState:
         (event.called != tile, f"the last discard is {tile}"),
         (event.called is not None and event.called not in event.tiles,
          "the claimed tile is not in the meld"),
-        (event.kind == "chi" and event.seat != (discarder + 1) % SEATS,
+        (event.kind == "chi" and state.players == 3, "there is no chi with three players"),
+        (event.kind == "chi" and event.seat != (discarder + 1) % state.players,
          "chi only from the player on the left"),
     ]
     for broken, reason in checks:
@@ -315,6 +326,31 @@ def _own_kan(state: TableState, event: Call, meld: Meld) -> TableState:
     chankan = event.tiles[0].plain if event.kind == "shouminkan" else None
     return evolve(state, to_draw=True, kan_draw=True, kans=state.kans + 1,
                   chankan_tile=chankan, last_discard=None)
+
+
+def _kita(state: TableState, event: Kita) -> TableState:
+    """A North set aside: shown beside the hand, a dora for its seat, a replacement to draw.
+    As a call does, it ends every ippatsu (once nobody ronned the North) and the first
+    go-round's double riichi, tenhou and chiihou (Tenhou's records show both)."""
+    _need_phase(state, event, Phase.HAND_IN_PLAY)
+    _need_tracked(state, event)
+    _need_seat(state, event, event.seat)
+    rules = state.rules
+    problems = [
+        (rules.players != 3, "kita is played with three players only"),
+        (rules.north == "yakuhai", 'North is kept in the hand under north = "yakuhai"'),
+        (state.turn != event.seat or state.to_draw, "a North is set aside after drawing"),
+        (state.seats[event.seat].kita >= 4, "four Norths are already set aside"),
+        (state.wall <= 0, "the wall is empty: there is no replacement to draw"),
+    ]
+    for broken, reason in problems:
+        if broken:
+            raise _refuse(event, reason)
+    kita = state.seats[event.seat].kita + 1
+    state = state.with_seat(event.seat, (NORTH,), kita=kita)
+    _check_counts(state, event)
+    return evolve(state, to_draw=True, kan_draw=True, kita_by=event.seat, last_discard=None,
+                  chankan_tile=None, last_draw_rinshan=False, interrupted=True)
 
 
 def _kinds(meld: Meld) -> tuple[int, ...]:
@@ -372,7 +408,7 @@ def _check_red_fives(state: TableState, event: Event) -> None:
 def _won(state: TableState, event: Won) -> TableState:
     _need_phase(state, event, Phase.HAND_IN_PLAY)
     for seat in (*(winner.seat for winner in event.winners), event.from_seat):
-        _need_seat(event, seat)
+        _need_seat(state, event, seat)
     wins, deltas, riichi_returned = score_won(state, event)  # its refusals name the seats
     if riichi_returned:
         state = evolve(state, pending_riichi=None)
@@ -386,7 +422,7 @@ def _exhaustive(state: TableState, event: ExhaustiveDraw) -> TableState:
     if state.tracked and state.wall != event.wall_left:
         raise _refuse(event, f"the wall still has {state.wall} tiles")
     for seat in (*event.tenpai, *event.nagashi):
-        _need_seat(event, seat)
+        _need_seat(state, event, seat)
     state = _settle_riichi(state)
     deltas = _nagashi_deltas(state, event.nagashi) if event.nagashi else _noten_deltas(
         state, event.tenpai)
@@ -398,19 +434,21 @@ def _exhaustive(state: TableState, event: ExhaustiveDraw) -> TableState:
 
 def _noten_deltas(state: TableState, tenpai: tuple[int, ...]) -> list[int]:
     ready = set(tenpai)
-    if len(ready) in (0, SEATS):
-        return [0] * SEATS
+    players = state.players
+    if len(ready) in (0, players):
+        return [0] * players
     gain = state.rules.noten_payment // len(ready)
-    loss = state.rules.noten_payment // (SEATS - len(ready))
-    return [gain if s in ready else -loss for s in range(SEATS)]
+    loss = state.rules.noten_payment // (players - len(ready))
+    return [gain if s in ready else -loss for s in range(players)]
 
 
 def _nagashi_deltas(state: TableState, seats: tuple[int, ...]) -> list[int]:
-    deltas = [0] * SEATS
-    for winner in seats:
-        for payer in range(SEATS):
+    deltas = [0] * state.players
+    for winner in seats:  # a mangan tsumo each, paid as the rules pay a tsumo
+        for payer in range(state.players):
             if payer != winner:
-                pays = 4000 if state.dealer in (winner, payer) else 2000
+                pays = tsumo_share(2000, payer == state.dealer, winner == state.dealer,
+                                   state.rules)
                 deltas[payer] -= pays
                 deltas[winner] += pays
     return deltas
@@ -422,23 +460,27 @@ def _abortive(state: TableState, event: AbortiveDraw) -> TableState:
         event.kind == "triple_ron" and state.rules.multi_ron == "double")
     if not allowed:
         raise _refuse(event, f"there are no abortive draws under {state.rules.title}")
+    if state.players == 3 and event.kind in THREE_SEAT_ABORTS:
+        raise _refuse(event, f"there is no {event.kind.replace('_', ' ')} draw with three "
+                             "players")
     if event.kind != "triple_ron":
         state = _settle_riichi(state)
     else:
         state = evolve(state, pending_riichi=None)
-    result = HandResult(ResultKind.ABORTIVE_DRAW, (0,) * SEATS, detail=event.kind.replace("_", " "))
+    result = HandResult(ResultKind.ABORTIVE_DRAW, (0,) * state.players,
+                        detail=event.kind.replace("_", " "))
     return finish_hand(state, result, dealer_continues=True)
 
 
 def _chombo(state: TableState, event: Chombo) -> TableState:
     _need_phase(state, event, Phase.HAND_IN_PLAY)
-    _need_seat(event, event.seat)
-    deltas = [0] * SEATS
-    refunds = [s for s in range(SEATS) if state.seats[s].riichi]
+    _need_seat(state, event, event.seat)
+    deltas = [0] * state.players
+    refunds = [s for s in range(state.players) if state.seats[s].riichi]
     for seat in refunds:
         deltas[seat] += state.rules.riichi_deposit
     if state.rules.chombo == "mangan":
-        for payer_to in range(SEATS):
+        for payer_to in range(state.players):
             if payer_to != event.seat:
                 pays = round_up(4000 if state.dealer in (event.seat, payer_to) else 2000)
                 deltas[event.seat] -= pays
@@ -455,7 +497,7 @@ def _chombo(state: TableState, event: Chombo) -> TableState:
 
 def _penalty(state: TableState, event: Penalty) -> TableState:
     _need_phase(state, event, Phase.HAND_OVER, Phase.HAND_IN_PLAY)
-    _need_seat(event, event.seat)
+    _need_seat(state, event, event.seat)
     unit = 300 if event.shared else 100
     if event.points <= 0 or event.points % unit:
         raise _refuse(event, f"a penalty is a positive number of points in {unit}s, "
@@ -469,8 +511,8 @@ def _label(state: TableState) -> str:
 
 _HANDLERS: dict[type, Handler] = {
     GameStarted: _game_started, HandStarted: _hand_started, Draw: _draw, Discard: _discard,
-    RiichiDeclared: _riichi, Call: _call, DiscardCorrected: _correct, DoraRevealed: _dora,
-    DoraCorrected: _correct_dora, Won: _won,
+    RiichiDeclared: _riichi, Call: _call, Kita: _kita, DiscardCorrected: _correct,
+    DoraRevealed: _dora, DoraCorrected: _correct_dora, Won: _won,
     ExhaustiveDraw: _exhaustive, AbortiveDraw: _abortive, Chombo: _chombo,
     Penalty: _penalty, GameEnded: _game_ended,
 }

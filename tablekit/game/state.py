@@ -18,9 +18,20 @@ from tablekit.rules.presets import TENHOU, Rules
 from tablekit.rules.scoring import HandValue
 from tablekit.tiles import WIND_NAMES, Tile
 
-SEATS = 4
+SEATS = 4  # the most seats a table has; a three-player (sanma) game plays three
 LIVE_WALL = 70  # 136 tiles - 14 dead wall - 4 x 13 dealt
+SANMA_LIVE_WALL = 55  # 108 tiles (no 2m-8m) - 14 dead wall - 3 x 13 dealt
 KINDS = 34
+NORTH = 30  # the kind a three-player seat sets aside as kita
+
+
+def live_wall(players: int) -> int:
+    """The tiles left to draw after the deal, for a table of ``players``.
+
+    >>> live_wall(4), live_wall(3)
+    (70, 55)
+    """
+    return LIVE_WALL if players == 4 else SANMA_LIVE_WALL
 
 Frozen = TypeVar("Frozen")
 
@@ -80,6 +91,7 @@ class SeatState:
     ippatsu: bool = False
     draws: int = 0
     riichi_declared: bool = False
+    kita: int = 0  # Norths set aside (three players): each a dora for this seat
 
     @property
     def discards(self) -> tuple[Tile, ...]:
@@ -170,6 +182,7 @@ class TableState:
     pending_riichi: int | None = None
     last_draw_rinshan: bool = False
     chankan_tile: Tile | None = None
+    kita_by: int | None = None  # the seat that just set a North aside (it can be ronned)
     interrupted: bool = False  # a call has happened in the hand
     kans: int = 0
     tracked: bool = True  # draws and discards are followed (camera or record)
@@ -186,16 +199,33 @@ class TableState:
     @classmethod
     def new(cls, rules: Rules = TENHOU, names: tuple[str, ...] = (), first_dealer: int = 0
             ) -> TableState:
-        return cls(rules=rules, scores=(rules.start_points,) * SEATS, names=names,
-                   first_dealer=first_dealer)
+        """A game's table before its first deal: one seat per player of the rules.
+
+        >>> from tablekit.rules.presets import TENHOU_SANMA
+        >>> sanma = TableState.new(TENHOU_SANMA)
+        >>> sanma.scores, len(sanma.seats), sanma.wall, sanma.players
+        ((35000, 35000, 35000), 3, 55, 3)
+        """
+        players = rules.players
+        if players == SEATS:  # the class's defaults, shared: a four-player state as it was
+            return cls(rules=rules, scores=(rules.start_points,) * SEATS, names=names,
+                       first_dealer=first_dealer)
+        return cls(rules=rules, scores=(rules.start_points,) * players, names=names,
+                   first_dealer=first_dealer, seats=(SeatState(),) * players,
+                   wall=live_wall(players), penalties=(0,) * players)
+
+    @property
+    def players(self) -> int:
+        """The seats at this table: 4, or 3 for sanma."""
+        return self.rules.players
 
     @property
     def dealer(self) -> int:
-        return (self.first_dealer + self.hand_number) % SEATS
+        return (self.first_dealer + self.hand_number) % self.rules.players
 
     def seat_wind(self, seat: int) -> int:
-        """0-3 for East..North: the dealer is East."""
-        return (seat - self.dealer) % SEATS
+        """0-3 for East..North: the dealer is East (three players: East, South, West)."""
+        return (seat - self.dealer) % self.rules.players
 
     @property
     def round_label(self) -> str:
@@ -217,6 +247,8 @@ class TableState:
         not claimed, melds (a kind can show at most four times). Counted afresh."""
         visible: Counter[int] = Counter(t.kind for t in self.dora)
         for seat in self.seats:
+            if seat.kita:
+                visible[NORTH] += seat.kita
             visible.update(p.tile.kind for p in seat.pond if not p.claimed)
             visible.update(t.kind for m in seat.melds for t in m.tiles)
         return visible
@@ -267,7 +299,7 @@ class TableState:
 
     def starting_wind(self, seat: int) -> int:
         """0-3: the seat's wind in the game's first hand (the final standings name it so)."""
-        return (seat - self.first_dealer) % SEATS
+        return (seat - self.first_dealer) % self.rules.players
 
 
 def player_label(wind: int, name: str = "") -> str:
@@ -289,7 +321,7 @@ def seat_name(state: TableState, seat: int | None, wind: int | None = None) -> s
     >>> seat_name(state, 9)
     'seat 9'
     """
-    if seat not in range(SEATS):
+    if seat not in range(state.players):
         return f"seat {seat}"  # only in the refusal of a seat that does not exist
     name = state.names[seat] if seat < len(state.names) else ""
     return player_label(state.seat_wind(seat) if wind is None else wind, name)

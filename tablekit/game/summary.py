@@ -89,7 +89,7 @@ def _count(counts: list[list[int]], before: TableState, after: TableState, event
         counts[win.seat][0] += 1
         if win.from_seat is not None:
             counts[win.from_seat][1] += 1
-    for seat in range(SEATS):
+    for seat in range(before.players):
         counts[seat][2] += before.seats[seat].riichi
     if isinstance(event, Chombo):
         counts[event.seat][3] += 1
@@ -97,10 +97,10 @@ def _count(counts: list[list[int]], before: TableState, after: TableState, event
 
 def _summary(state: TableState, counts: list[list[int]], hands: int) -> GameSummary:
     finished = state.phase is Phase.GAME_OVER and state.end_reason != CANCELLED
-    names = state.names or tuple(default_name(s) for s in range(SEATS))
+    names = state.names or tuple(default_name(s) for s in range(state.players))
     ranks = {s.seat: s for s in state.standings}
     players = []
-    for seat in range(SEATS):
+    for seat in range(state.players):  # three with sanma
         standing = ranks.get(seat)
         wins, deal_ins, riichi, chombo = counts[seat]
         players.append(PlayerResult(

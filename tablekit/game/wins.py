@@ -3,13 +3,14 @@
 The situational flags come from the event history the state keeps: riichi,
 double riichi and ippatsu per seat, rinshan from the last draw, chankan from an
 added kan, haitei and houtei from the wall, tenhou and chiihou from the first
-uninterrupted draw. Pao follows from who fed the third dragon or fourth wind set.
+uninterrupted draw, kita (three players) from the Norths the winner set aside; a ron on a
+North set aside is no chankan. Pao follows from who fed the third dragon or fourth wind set.
 """
 
 from __future__ import annotations
 
 from tablekit.game.events import BadEvent, WinnerHand, Won
-from tablekit.game.state import SEATS, TableState, WinResult, seat_name
+from tablekit.game.state import NORTH, TableState, WinResult, seat_name
 from tablekit.rules.hand import Meld, Win
 from tablekit.rules.payments import Claim, settle_ron, settle_win
 from tablekit.rules.scoring import HandValue, YakuItem, basic_points, score_hand
@@ -55,7 +56,7 @@ def _tsumo_win(state: TableState, event: Won) -> WinResult:
 
 def _ron_winners(state: TableState, event: Won) -> list[WinnerHand]:
     discarder = event.from_seat
-    order = sorted(event.winners, key=lambda w: (w.seat - discarder) % SEATS)
+    order = sorted(event.winners, key=lambda w: (w.seat - discarder) % state.players)
     if state.rules.multi_ron == "head_bump":
         order = order[:1]
     if state.rules.multi_ron == "double" and len(order) > 2:
@@ -65,7 +66,7 @@ def _ron_winners(state: TableState, event: Won) -> list[WinnerHand]:
 
 def _ron_win(state: TableState, event: Won, hand: WinnerHand) -> WinResult:
     discarder = event.from_seat
-    if hand.seat == discarder or discarder not in range(SEATS):
+    if hand.seat == discarder or discarder not in range(state.players):
         raise BadEvent(f"{seat_name(state, hand.seat)} cannot win on "
                        f"{seat_name(state, discarder)}'s tile")
     if not state.tracked:
@@ -81,6 +82,11 @@ def _ron_win(state: TableState, event: Won, hand: WinnerHand) -> WinResult:
             raise BadEvent(f"{seat_name(state, discarder)}'s last discard is {tile}, "
                            f"not {hand.win_tile}")
         flags = {"houtei": state.wall == 0}
+    elif state.kita_by == discarder and state.turn == discarder:  # a ron on a North set aside
+        if not entered and hand.win_tile.kind != NORTH:
+            raise BadEvent(f"{seat_name(state, discarder)} set aside a North, not "
+                           f"{hand.win_tile}")
+        flags = {}
     else:
         raise BadEvent(f"{seat_name(state, discarder)} has no discard or added kan to "
                        "win on")
@@ -102,7 +108,7 @@ def _scored(state: TableState, hand: WinnerHand, discarder: int | None, flags: d
         seat_wind=state.seat_wind(hand.seat), round_wind=state.round_wind,
         riichi=riichi and not seat.double_riichi, double_riichi=riichi and seat.double_riichi,
         ippatsu=riichi and seat.ippatsu, dora=state.dora, ura=ura if riichi else (),
-        honba=state.honba, sticks=state.sticks, **flags,
+        honba=state.honba, sticks=state.sticks, kita=seat.kita, **flags,
     )
     value = score_hand(win, state.rules)
     return WinResult(hand.seat, value, discarder, _pao_seat(seat.melds, hand.seat), hand.hand,
