@@ -89,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
     except TablekitError as error:
         report(f"rules: {error}")
         return 2
-    if rules.players != 4:  # the table deals four hands; sanma is scored, not yet played
+    if rules.players != 4:  # the engine plays sanma; the scoreboard and flow show four seats
         report(f"rules: {rules.name} is for three players: the table plays four for now "
                "(score a three-player hand with tablekit score --players 3)")
         return 2

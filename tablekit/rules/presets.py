@@ -246,7 +246,8 @@ TENHOU_SANMA = dataclasses.replace(
 )
 
 PRESETS: dict[str, Rules] = {r.name: r for r in (TENHOU, EMA2016, WRC2025)}
-# Three-player presets: scored and checked, not yet offered to the table (the engine deals four).
+# Three-player presets: scored, played by the engine and checked against Tenhou's sanma records;
+# not yet offered to the table (the scoreboard and the flow show four seats).
 THREE_PLAYER_PRESETS: dict[str, Rules] = {TENHOU_SANMA.name: TENHOU_SANMA}
 ALL_PRESETS: dict[str, Rules] = {**PRESETS, **THREE_PLAYER_PRESETS}
 LARGEST_FILE = 64 << 10  # bytes: a rules file is a few lines
