@@ -168,3 +168,54 @@ def test_a_headless_browser_shows_a_change_within_a_second(served):
         assert time.monotonic() - changed < 1.0
     finally:
         browser.quit()
+
+
+def _played(journal):
+    """A journal with a hand played to its end (a chombo) and the next hand started."""
+    before, last = _first_hand()
+    with Journal(journal) as out:
+        for event in [*before, last, HandStarted(Tile.from_code("2m"))]:
+            out.append(event)
+
+
+def _state(server):
+    return json.loads(urllib.request.urlopen(server.url + "/state").read())
+
+
+def _one_changed_byte(journal):
+    """The journal's next line (a draw) as it was written, with one byte changed."""
+    copy = journal.with_name("copy.jsonl")
+    copy.write_bytes(journal.read_bytes())
+    with Journal(copy) as out:
+        out.append(Draw(1, Tile.from_code("5s")))
+    line = copy.read_bytes().splitlines(keepends=True)[-1]
+    copy.unlink()
+    return line.replace(b'"5s"', b'"6s"')
+
+
+@pytest.mark.parametrize("damage", ["garbage", "torn", "changed byte"])
+def test_a_damaged_journal_shows_its_good_part_and_is_left_as_it_is(tmp_path, damage):
+    journal = tmp_path / "game.jsonl"
+    _played(journal)
+    following = WebServer(("127.0.0.1", 0), JournalSource(journal))
+    following.start()
+    try:
+        good = _state(following)["table"]
+        assert good["phase"] == "hand in play" and good["players"][2]["points"] < 25000
+        line = {"garbage": b"not json at all\n", "torn": b'{"n": 6, "type": "dr',
+                "changed byte": _one_changed_byte(journal)}[damage]
+        with journal.open("ab") as out:
+            out.write(line)
+        written, stamp = journal.read_bytes(), journal.stat().st_mtime_ns
+        time.sleep(0.05)
+        assert _state(following)["table"] == good  # the page that was following it
+    finally:
+        following.stop()
+    fresh = WebServer(("127.0.0.1", 0), JournalSource(journal))
+    fresh.start()
+    try:
+        assert _state(fresh)["table"] == good  # and one opened on it since: not an empty game
+    finally:
+        fresh.stop()
+    assert journal.read_bytes() == written and journal.stat().st_mtime_ns == stamp
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.jsonl"]
