@@ -7,6 +7,7 @@ import socket
 import time
 import urllib.error
 import urllib.request
+from pathlib import Path
 
 import pytest
 from missing_packages import missing_program
@@ -17,6 +18,7 @@ from tablekit.game.journal import Journal
 from tablekit.tiles import Tile
 from tablekit.web.server import JournalSource, WebServer, parse_bind, start_web
 
+DATA = Path(__file__).resolve().parents[1] / "tablekit" / "data"
 NAMES = ("<b>Aki</b>", "Ben & co", "Cho", "Dai")
 
 
@@ -168,3 +170,120 @@ def test_a_headless_browser_shows_a_change_within_a_second(served):
         assert time.monotonic() - changed < 1.0
     finally:
         browser.quit()
+
+
+def _played(journal):
+    """A journal with a hand played to its end (a chombo) and the next hand started."""
+    before, last = _first_hand()
+    with Journal(journal) as out:
+        for event in [*before, last, HandStarted(Tile.from_code("2m"))]:
+            out.append(event)
+
+
+def _state(server):
+    return json.loads(urllib.request.urlopen(server.url + "/state").read())
+
+
+def _one_changed_byte(journal):
+    """The journal's next line (a draw) as it was written, with one byte changed."""
+    copy = journal.with_name("copy.jsonl")
+    copy.write_bytes(journal.read_bytes())
+    with Journal(copy) as out:
+        out.append(Draw(1, Tile.from_code("5s")))
+    line = copy.read_bytes().splitlines(keepends=True)[-1]
+    copy.unlink()
+    return line.replace(b'"5s"', b'"6s"')
+
+
+@pytest.mark.parametrize("damage", ["garbage", "torn", "changed byte"])
+def test_a_damaged_journal_shows_its_good_part_and_is_left_as_it_is(tmp_path, damage):
+    journal = tmp_path / "game.jsonl"
+    _played(journal)
+    following = WebServer(("127.0.0.1", 0), JournalSource(journal))
+    following.start()
+    try:
+        good = _state(following)["table"]
+        assert good["phase"] == "hand in play" and good["players"][2]["points"] < 25000
+        line = {"garbage": b"not json at all\n", "torn": b'{"n": 6, "type": "dr',
+                "changed byte": _one_changed_byte(journal)}[damage]
+        with journal.open("ab") as out:
+            out.write(line)
+        written, stamp = journal.read_bytes(), journal.stat().st_mtime_ns
+        time.sleep(0.05)
+        assert _state(following)["table"] == good  # the page that was following it
+    finally:
+        following.stop()
+    fresh = WebServer(("127.0.0.1", 0), JournalSource(journal))
+    fresh.start()
+    try:
+        assert _state(fresh)["table"] == good  # and one opened on it since: not an empty game
+    finally:
+        fresh.stop()
+    assert journal.read_bytes() == written and journal.stat().st_mtime_ns == stamp
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.jsonl"]
+
+
+def _untouched(folder):
+    """Each file in ``folder`` by name: its bytes and its time."""
+    return {p.name: (p.read_bytes(), p.stat().st_mtime_ns) for p in folder.iterdir()}
+
+
+def _league_state(tmp_path, league):
+    server = WebServer(("127.0.0.1", 0), JournalSource(tmp_path / "game.jsonl", league))
+    server.start()
+    try:
+        return [_state(server) for _ in range(3)][-1]
+    finally:
+        server.stop()
+
+
+def test_the_page_never_writes_to_the_league_file(tmp_path):
+    from tablekit.formats.tenhou import import_file
+    from tablekit.league.database import connect
+    from tablekit.league.record import record_game
+
+    league = tmp_path / "club" / "league.sqlite"
+    db = connect(league)
+    record_game(db, import_file(DATA / "tenhou-python-bot-28.xml").events, season="2026")
+    db.close()
+    files = _untouched(league.parent)
+    assert list(files) == ["league.sqlite"]
+    state = _league_state(tmp_path, league)
+    assert len(state["league"]) == 4 and len(state["evening"]) == 1
+    assert state.get("league_note", "") == ""
+    assert _untouched(league.parent) == files  # no byte, no time, no -wal or -shm beside it
+    writer = connect(league)  # the game has it open: read through its log, as any reader
+    try:
+        files = _untouched(league.parent)
+        assert len(_league_state(tmp_path, league)["league"]) == 4
+        assert _untouched(league.parent)["league.sqlite"] == files["league.sqlite"]
+    finally:
+        writer.close()
+
+
+def test_an_older_league_file_is_read_as_it_is_and_not_migrated(tmp_path):
+    import sqlite3
+
+    from tablekit.league.database import MIGRATIONS
+
+    league = tmp_path / "league.sqlite"
+    db = sqlite3.connect(league, isolation_level=None)
+    db.execute("PRAGMA journal_mode = WAL")
+    db.executescript(MIGRATIONS[0])
+    db.executescript(
+        "INSERT INTO players (name) VALUES ('Aki'), ('Ben'), ('Cho'), ('Dai');"
+        "INSERT INTO games VALUES (1, '2026', '2026-12-03T21:00:00', 'tenhou', 8, 'end', 0,"
+        " 'k');"
+        "INSERT INTO results VALUES (1, 0, 1, 1, 45000, 450, 3, 0, 1),"
+        " (1, 1, 2, 2, 30000, 100, 1, 1, 0), (1, 2, 3, 3, 15000, -250, 0, 1, 1),"
+        " (1, 3, 4, 4, 10000, -300, 0, 2, 0);"
+        "PRAGMA user_version = 1;")
+    db.close()
+    files = _untouched(tmp_path)
+    state = _league_state(tmp_path, league)
+    assert _untouched(tmp_path) == files  # not migrated: no byte, no time, nothing beside it
+    with sqlite3.connect(league) as db:
+        assert db.execute("PRAGMA user_version").fetchone()[0] == 1
+    assert [p["name"] for p in state["league"]] == ["Aki", "Ben", "Cho", "Dai"]
+    assert state.get("league_note") == (f"the league file {league} is from an older "
+                                        f"tablekit: tablekit league --db {league} updates it")

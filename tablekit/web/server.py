@@ -30,7 +30,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from tablekit.errors import TablekitError
+from tablekit.errors import TablekitError, one_line
 from tablekit.game.session import JournalFollower
 from tablekit.game.state import TableState
 from tablekit.web.snapshot import evening_snapshot, league_snapshot, table_snapshot
@@ -59,7 +59,7 @@ class JournalSource:
             if (journal, league) != self._stamp:
                 was = self._stamp or ((), ())
                 table = self._snapshot.get("table") if journal == was[0] else None
-                records = ({k: self._snapshot[k] for k in ("evening", "league")}
+                records = ({k: self._snapshot[k] for k in ("evening", "league", "league_note")}
                            if league == was[1] and self._snapshot else None)
                 self._snapshot = {"table": table or self._table(),
                                   **(records or self._records())}
@@ -76,21 +76,30 @@ class JournalSource:
         return table_snapshot(state)
 
     def _records(self) -> dict[str, Any]:
-        records: dict[str, Any] = {"evening": [], "league": []}
-        if self.league is not None and self.league.exists():
-            from tablekit.league.database import connect
+        """The evening and the league, read without writing anything (a league of another
+        schema: what can be read, and one line saying so)."""
+        records: dict[str, Any] = {"evening": [], "league": [], "league_note": ""}
+        # a league file still empty is one being made: nothing to show yet
+        if self.league is not None and self.league.exists() and self.league.stat().st_size:
+            from tablekit.league.database import LeagueBusy, behind, busy, read_only
 
-            # a league locked by the game's own write (or damaged) shows none this time,
-            # and is read again at the next look
+            # a league locked by the game's own write shows none this time, and is read
+            # again at the next look; a damaged one says so until it changes
             try:
-                db = connect(self.league)
+                db = read_only(self.league)
                 try:
+                    records["league_note"] = behind(db, self.league) or ""
                     records["evening"] = evening_snapshot(db)
                     records["league"] = league_snapshot(db)
                 finally:
                     db.close()
-            except (TablekitError, sqlite3.Error, OSError):
-                records["unread"] = True
+            except (TablekitError, sqlite3.Error, OSError) as error:
+                if isinstance(error, LeagueBusy) or busy(self.league, error):
+                    records["unread"] = True
+                elif not records["league_note"]:
+                    records["league_note"] = (str(error) if isinstance(error, TablekitError)
+                                              else f"the league file {self.league} cannot be "
+                                                   f"read ({one_line(error)})")
         return records
 
 
