@@ -277,9 +277,13 @@ def locked_league(folder: Path, report: WriteReport) -> dict[str, Any]:
 
 OPEN_LEAGUE = """
 import sys
+from pathlib import Path
 from tablekit.league.database import connect
-connect(sys.argv[1]).close()
+connect(Path(sys.argv[1]), timeout=30).close()
 """
+"""One process opening a league: it waits longer than the app's 3 s for the other's lock, so
+that a busy machine (the other process slow to finish its migration) is not taken for a
+race; a race shows as an error that is not a wait ("table players already exists")."""
 
 
 def racing_migrations(folder: Path, trials: int, report: WriteReport) -> int:
