@@ -148,6 +148,54 @@ def _open(path: Path, timeout: float) -> sqlite3.Connection:
     return db
 
 
+def read_only(path: Path, timeout: float = BUSY_SECONDS) -> sqlite3.Connection:
+    """Open the league file at ``path`` only to read it (for the web page): never created,
+    migrated or locked for writing, and no file made beside it. A file whose write-ahead
+    log is there (a program has it open, or left it) is read through the log, as any
+    reader; one without it is read as it stands, taking no lock (a checkpoint that lands
+    meanwhile changes the file's time, and a reader that looks again sees it). A file of
+    another schema than this tablekit's is read as far as it can be: see :func:`behind`.
+
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> connect(folder / "league.sqlite").close()
+    >>> before = sorted(p.name for p in folder.iterdir())
+    >>> read_only(folder / "league.sqlite").execute("SELECT COUNT(*) FROM games").fetchone()
+    (0,)
+    >>> sorted(p.name for p in folder.iterdir()) == before
+    True
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise NoLeague(f"no league file at {path} (recording a game with --league starts one)")
+    logged = path.with_name(path.name + "-wal").exists()
+    mode = "mode=ro" if logged else "mode=ro&immutable=1"
+    try:
+        return sqlite3.connect(f"{path.resolve().as_uri()}?{mode}", uri=True,
+                               timeout=timeout, isolation_level=None)
+    except sqlite3.DatabaseError as error:
+        raise busy(path, error, timeout) or LeagueError(
+            f"{path} is not a league file: {error}") from None
+
+
+def behind(db: sqlite3.Connection, path: Path | str) -> str | None:
+    """Why a league file opened with :func:`read_only` is not of this tablekit's schema,
+    in one line (None: it is).
+
+    >>> db = sqlite3.connect(":memory:")
+    >>> _ = db.execute("PRAGMA user_version = 1")
+    >>> print(behind(db, "c.sqlite"))
+    the league file c.sqlite is from an older tablekit: tablekit league --db c.sqlite updates it
+    """
+    version = db.execute("PRAGMA user_version").fetchone()[0]
+    if 0 < version < len(MIGRATIONS):
+        return (f"the league file {path} is from an older tablekit: tablekit league --db "
+                f"{path} updates it")
+    if version > len(MIGRATIONS):
+        return f"the league file {path} is from a newer tablekit (schema {version})"
+    return None
+
+
 def migrate(db: sqlite3.Connection) -> int:
     """Apply the migrations the file has not had; the schema version it ends at. Each one
     takes the write lock first and reads the version again under it, so two processes
