@@ -1,7 +1,8 @@
 """The scoreboard, checked by pixels and by the record of what was drawn where.
 
 Every example screen (states replayed from the committed real game) is rendered at 800x480
-and 1920x1080 in both layouts with SDL's dummy video driver.
+and 1920x1080 in both layouts with SDL's dummy video driver; the checks that hold for any
+table (``boards``) run on the screens of a three-player (sanma) game too.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from tablekit.cli import main
 from tablekit.display import legend, theme
 from tablekit.display.backends import DisplayError, PngDisplay, WindowDisplay, open_display
 from tablekit.display.canvas import Canvas, Frame
-from tablekit.display.examples import UNFAMILIAR, example_screens
+from tablekit.display.examples import FIXTURE_GAME, SANMA_GAME, UNFAMILIAR, example_screens
 from tablekit.display.layout import LEGEND, board, screen_areas
 from tablekit.display.legend import strip_legend
 from tablekit.display.model import Menu, Mode, ScreenModel
@@ -61,17 +62,34 @@ def dummy_video():
             os.environ["SDL_VIDEODRIVER"] = saved
 
 
-@pytest.fixture(scope="module")
-def screens(dummy_video) -> dict[tuple[str, str, tuple[int, int]], tuple]:
-    """(name, layout, size) -> (model, surface, frame) for every example screen."""
+def rendered(game) -> dict[tuple[str, str, tuple[int, int]], tuple]:
+    """(name, layout, size) -> (model, surface, frame) for every example screen of ``game``."""
     out = {}
     for layout in LAYOUTS:
-        for example in example_screens(layout=layout):
+        for example in example_screens(game, layout):
             for size in SIZES:
                 surface = pygame.Surface(size)
                 out[example.name, layout, size] = (example.model, surface,
                                                    render(example.model, surface))
     return out
+
+
+@pytest.fixture(scope="module")
+def screens(dummy_video) -> dict[tuple[str, str, tuple[int, int]], tuple]:
+    """The four-player example game's screens (see :func:`rendered`)."""
+    return rendered(FIXTURE_GAME)
+
+
+@pytest.fixture(scope="module")
+def sanma(dummy_video) -> dict[tuple[str, str, tuple[int, int]], tuple]:
+    """The three-player (sanma) example game's screens."""
+    return rendered(SANMA_GAME)
+
+
+@pytest.fixture(params=("four", "sanma"))
+def boards(request) -> dict[tuple[str, str, tuple[int, int]], tuple]:
+    """Each example game's screens in turn: four players, then three."""
+    return request.getfixturevalue("screens" if request.param == "four" else "sanma")
 
 
 def shown(screens, name: str, layout: str, size: tuple[int, int]
@@ -91,13 +109,13 @@ def centre_area(model: ScreenModel, size: tuple[int, int]) -> pygame.Rect:
     unit = theme.unit(size)
     _, content, _, _ = screen_areas(size, unit, bool(model.warnings), bool(model.message),
                                     bool(strip_legend(model)))
-    return board(model.layout, content, unit).centre
+    return board(model.layout, content, unit, model.state.players).centre
 
 
 # -- every screen ------------------------------------------------------------------------
 
-def test_no_text_overlaps_and_nothing_leaves_the_screen(screens):
-    for (name, layout, size), (_, _, frame) in screens.items():
+def test_no_text_overlaps_and_nothing_leaves_the_screen(boards):
+    for (name, layout, size), (_, _, frame) in boards.items():
         texts = frame.texts
         assert texts, name
         for i, first in enumerate(texts):
@@ -112,11 +130,13 @@ def test_no_text_overlaps_and_nothing_leaves_the_screen(screens):
 
 
 @pytest.mark.parametrize("name", ["scoreboard", "differences", "win-confirm", "final"])
-def test_long_names_big_numbers_and_five_dora_still_fit(screens, name):
+def test_long_names_big_numbers_and_five_dora_still_fit(boards, name):
     """A harder table than the example game: the same checks at 1024x600 and 480x320."""
-    model = screens[name, "facing", SIZES[0]][0]
-    state = replace(model.state, names=("Alexandria-Konstantinopel",) * 4, honba=12, sticks=7,
-                    scores=(-12300, 123400, 8800, -100), dora=tuple(parse_tiles("19m5z0p7z")))
+    model = boards[name, "facing", SIZES[0]][0]
+    players = model.state.players
+    state = replace(model.state, names=("Alexandria-Konstantinopel",) * players, honba=12,
+                    sticks=7, scores=(-12300, 123400, 8800, -100)[:players],
+                    dora=tuple(parse_tiles("19m5z0p7z")))
     model = replace(model, state=state, warnings=("Camera lost: " + "check the cable " * 5,),
                     message="a status message far too long for one line " * 3)
     for layout in LAYOUTS:
@@ -131,10 +151,10 @@ def test_long_names_big_numbers_and_five_dora_still_fit(screens, name):
 
 @pytest.mark.parametrize("layout", LAYOUTS)
 @pytest.mark.parametrize("size", SIZES)
-def test_points_are_at_least_a_twelfth_of_the_screen_high(screens, layout, size):
+def test_points_are_at_least_a_twelfth_of_the_screen_high(boards, layout, size):
     for name in ("scoreboard", "differences", "warnings", "tenpai-entry"):
-        model, _, frame = shown(screens, name, layout, size)
-        for seat in range(4):
+        model, _, frame = shown(boards, name, layout, size)
+        for seat in range(model.state.players):
             rect = frame.rect(f"seat{seat}.points")
             turned = layout == "centre" and seat % 2 == 1
             height = rect.width if turned else rect.height
@@ -146,8 +166,8 @@ def test_points_are_at_least_a_twelfth_of_the_screen_high(screens, layout, size)
 
 @pytest.mark.parametrize("layout", LAYOUTS)
 @pytest.mark.parametrize("size", SIZES)
-def test_the_dealer_marker_sits_in_the_dealers_panel(screens, layout, size):
-    model, surface, frame = shown(screens, "scoreboard", layout, size)
+def test_the_dealer_marker_sits_in_the_dealers_panel(boards, layout, size):
+    model, surface, frame = shown(boards, "scoreboard", layout, size)
     dealer = model.state.dealer
     badges = [item for item in frame if item.name.endswith(".dealer")]
     assert [b.name for b in badges] == [f"seat{dealer}.dealer"]
@@ -172,8 +192,8 @@ def test_riichi_sticks_lie_in_the_panels_of_the_players_in_riichi(screens, layou
 
 @pytest.mark.parametrize("layout", LAYOUTS)
 @pytest.mark.parametrize("size", SIZES)
-def test_dora_indicators_are_tile_pictures_in_the_centre(screens, layout, size):
-    model, surface, frame = shown(screens, "scoreboard", layout, size)
+def test_dora_indicators_are_tile_pictures_in_the_centre(boards, layout, size):
+    model, surface, frame = shown(boards, "scoreboard", layout, size)
     tiles = [item for item in frame if item.kind == "tile" and item.name.startswith("centre")]
     assert [t.text for t in tiles] == [t.code for t in model.state.dora]
     centre = centre_area(model, size)
@@ -191,17 +211,19 @@ def test_dora_indicators_are_tile_pictures_in_the_centre(screens, layout, size):
 
 
 @pytest.mark.parametrize("size", SIZES)
-def test_the_centre_layout_turns_each_panel_to_its_player(screens, size):
-    model, surface, frame = shown(screens, "scoreboard", "centre", size)
-    wind = {seat: frame.rect(f"seat{seat}.wind").center for seat in range(4)}
-    points = {seat: frame.rect(f"seat{seat}.points").center for seat in range(4)}
+def test_the_centre_layout_turns_each_panel_to_its_player(boards, size):
+    model, surface, frame = shown(boards, "scoreboard", "centre", size)
+    players = model.state.players
+    wind = {seat: frame.rect(f"seat{seat}.wind").center for seat in range(players)}
+    points = {seat: frame.rect(f"seat{seat}.points").center for seat in range(players)}
     assert wind[0][1] < points[0][1]     # upright: the wind row above the points
     assert wind[1][0] < points[1][0]     # 90 degrees: the top of the panel points left
     assert wind[2][1] > points[2][1]     # 180 degrees
-    assert wind[3][0] > points[3][0]     # 270 degrees
+    assert players == 3 or wind[3][0] > points[3][0]     # 270 degrees
+    assert frame.get("seat3.panel") is None or players == 4   # three: the left side empty
     views = seat_views(model)
     winds = tuple(v.wind for v in views)
-    for seat, turns in enumerate((0, 90, 180, 270)):
+    for seat, turns in enumerate((0, 90, 180, 270)[:players]):
         rect = frame.rect(f"seat{seat}.panel")
         upright = Canvas(pygame.Surface(rect.size if turns % 180 == 0 else
                                         (rect.height, rect.width), pygame.SRCALPHA),
@@ -241,8 +263,8 @@ def test_differences_and_sticks_rows(screens, layout):
 
 
 @pytest.mark.parametrize("size", SIZES)
-def test_warnings_banner_and_status_line(screens, size):
-    model, surface, frame = shown(screens, "warnings", "facing", size)
+def test_warnings_banner_and_status_line(boards, size):
+    model, surface, frame = shown(boards, "warnings", "facing", size)
     banner, status = frame.rect("banner"), frame.rect("status_line")
     assert banner.topleft == (0, 0) and banner.width == size[0]
     assert status.bottom == size[1] - round(LEGEND * theme.unit(size)) and status.width == size[0]
@@ -250,14 +272,14 @@ def test_warnings_banner_and_status_line(screens, size):
     assert all(w in frame.text_of("banner.text") for w in model.warnings)
     assert frame.text_of("status") == model.message
     assert share_of(surface, banner, theme.WARNING) > 0.5
-    for seat in range(4):
+    for seat in range(model.state.players):
         panel = frame.rect(f"seat{seat}.panel")
         assert not panel.colliderect(banner) and not panel.colliderect(status)
 
 
 @pytest.mark.parametrize("layout", LAYOUTS)
-def test_tenpai_entry_shows_each_seats_declaration(screens, layout):
-    model, surface, frame = shown(screens, "tenpai-entry", layout, (800, 480))
+def test_tenpai_entry_shows_each_seats_declaration(boards, layout):
+    model, surface, frame = shown(boards, "tenpai-entry", layout, (800, 480))
     for seat, tenpai in enumerate(model.tenpai):
         assert frame.text_of(f"seat{seat}.tenpai_label") == ("TENPAI" if tenpai else "NOTEN")
         colour = theme.TENPAI if tenpai else theme.NOTEN
@@ -339,8 +361,8 @@ def test_final_standings_in_rank_order(screens, size):
     assert "Uma +20/+10/−10/−20" in frame.text_of("overlay.footer")
 
 
-def test_the_menu_highlights_the_selected_item(screens):
-    model, surface, frame = shown(screens, "menu", "facing", (800, 480))
+def test_the_menu_highlights_the_selected_item(boards):
+    model, surface, frame = shown(boards, "menu", "facing", (800, 480))
     highlight = frame.rect("menu.selected")
     selected = frame.get(f"menu.item{model.menu.selected}")
     assert selected.text == model.menu.items[model.menu.selected]
@@ -356,9 +378,9 @@ def test_the_menu_highlights_the_selected_item(screens):
 @pytest.mark.parametrize("layout", LAYOUTS)
 @pytest.mark.parametrize("size", SIZES)
 def test_result_screens_show_the_hands_tiles_at_least_a_tenth_of_the_screen_high(
-        screens, layout, size):
+        boards, layout, size):
     for name in RESULT_SCREENS:
-        model, _, frame = shown(screens, name, layout, size)
+        model, _, frame = shown(boards, name, layout, size)
         wins = model.preview.wins if model.preview else model.state.result.wins
         for index in range(len(wins)):
             tiles = [item for item in frame if re.match(rf"win{index}\.(win_tile|tile\d+)$",
@@ -391,19 +413,21 @@ def test_dora_and_ura_indicators_are_tiles_beside_their_han(screens, size):
 
 
 @pytest.mark.parametrize("layout", LAYOUTS)
-def test_payments_go_in_wind_order_from_the_winner(screens, layout):
+def test_payments_go_in_wind_order_from_the_winner(boards, layout):
     for name in RESULT_SCREENS:
-        model, _, frame = shown(screens, name, layout, (800, 480))
+        model, _, frame = shown(boards, name, layout, (800, 480))
         wins = model.preview.wins if model.preview else model.state.result.wins
-        order = sorted(range(4), key=lambda seat: frame.rect(f"pay.seat{seat}").left)
+        players = model.state.players
+        order = sorted(range(players), key=lambda seat: frame.rect(f"pay.seat{seat}").left)
         first = order[0]
         assert first == wins[0].seat, name
-        assert order == [(first + k) % 4 for k in range(4)], name
+        assert order == [(first + k) % players for k in range(players)], name
         winds = [frame.text_of(f"pay.seat{seat}").split()[0] for seat in order]
         start = WIND_NAMES.index(winds[0])
-        assert winds == [WIND_NAMES[(start + k) % 4] for k in range(4)], name
+        assert winds == [WIND_NAMES[(start + k) % players] for k in range(players)], name
         assert all(frame.rect(f"pay.seat{s}").top > frame.rect("win0.tiles").bottom
-                   for s in range(4))
+                   for s in range(players))
+        assert frame.get(f"pay.seat{players}") is None
 
 
 def test_a_hand_entered_by_hand_says_so_where_its_tiles_would_be(screens):
@@ -472,8 +496,8 @@ def test_each_screen_says_what_the_buttons_do(screens):
 
 
 @pytest.mark.parametrize("size", ((800, 480), (480, 320), (1920, 1080)))
-def test_a_long_menu_scrolls_around_the_selected_item(screens, size):
-    model = shown(screens, "scoreboard", "facing", SIZES[0])[0]
+def test_a_long_menu_scrolls_around_the_selected_item(boards, size):
+    model = shown(boards, "scoreboard", "facing", SIZES[0])[0]
     items = tuple(item.label for item in menu_items(model.state))
     assert len(items) > 12   # the menu in play: draws, chombos, layout, new game...
     for selected in (0, len(items) // 2, len(items) - 1):
@@ -600,3 +624,96 @@ def test_choosing_the_players_shows_each_seat_and_the_buttons(screens):
     assert frame.text_of("seating.name1") == "— press RIICHI —"
     assert frame.text_of("overlay.subtitle") == "1 of 4 chosen · roster of 5"
     assert frame.get("seating.drawn0") is None
+
+
+# -- three players (sanma) -----------------------------------------------------------------
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("size", SIZES)
+def test_three_players_use_the_empty_side_for_the_centre(sanma, screens, layout, size):
+    model, _, frame = shown(sanma, "scoreboard", layout, size)
+    assert model.state.players == 3 and frame.get("seat3.panel") is None
+    centre, four = centre_area(model, size), centre_area(screens["scoreboard", layout, size][0],
+                                                         size)
+    assert centre.width > four.width and centre.left < four.left   # into seat 3's side
+    for seat in range(3):
+        assert not frame.rect(f"seat{seat}.panel").colliderect(centre)
+    for item in ("centre.round", "centre.deposits", "centre.dora"):
+        assert centre.contains(frame.rect(item)), item
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("size", SIZES)
+def test_each_seat_shows_its_kita_in_its_panel(sanma, layout, size):
+    model, _, frame = shown(sanma, "scoreboard", layout, size)
+    kita = [seat.kita for seat in model.state.seats]
+    assert kita == [1, 1, 0]
+    for seat, count in enumerate(kita):
+        badge = frame.get(f"seat{seat}.kita_label")
+        assert (badge.text if badge else None) == (f"Kita {count}" if count else None)
+        if count:
+            assert frame.rect(f"seat{seat}.panel").contains(frame.rect(f"seat{seat}.kita"))
+
+
+def test_four_player_panels_have_no_kita(screens):
+    _, _, frame = shown(screens, "scoreboard", "facing", (800, 480))
+    assert not [item for item in frame if item.name.endswith(".kita")]
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_win_screen_shows_kita_with_the_dora(sanma, size):
+    model, _, frame = shown(sanma, "hand-result-win", "facing", size)
+    win = model.state.result.wins[0]
+    kita = model.state.seats[win.seat].kita
+    assert kita == 1
+    lines = {frame.text_of(f"win0.indicator{i}"): i for i in range(2)}
+    assert set(lines) == {"Dora", "Kita"}
+    line = lines["Kita"]
+    tiles = [item for item in frame if item.name.startswith(f"win0.indicator{line}.tile")]
+    assert [t.text for t in tiles] == ["4z"] * kita
+    dora = next(y.han for y in win.value.yaku if y.name == "dora")
+    assert frame.text_of(f"win0.indicator_han{line}") == f"{kita} han"
+    assert frame.text_of(f"win0.indicator_han{lines['Dora']}") == f"{dora - kita} han"
+    assert [frame.text_of(f"pay.seat{seat}").split()[0] for seat in (1, 2, 0)] == \
+        ["South", "West", "East"]
+    assert frame.get("pay.seat3") is None
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_final_screen_ranks_three_players(sanma, size):
+    model, _, frame = shown(sanma, "final", "centre", size)
+    assert [frame.text_of(f"final.rank{rank}") for rank in range(1, 4)] == \
+        ["1st", "2nd", "3rd"]
+    assert frame.get("final.rank4") is None
+    assert [frame.text_of(f"final.points{s.rank}") for s in model.state.standings] == \
+        [f"{s.points:,}" for s in model.state.standings]
+    assert frame.text_of("final.score1") == "+71.0"
+    assert "Uma +20/+0/−20" in frame.text_of("overlay.footer")
+
+
+def test_three_players_draws_and_tenpai(sanma):
+    model, _, frame = shown(sanma, "hand-result-draw", "facing", (800, 480))
+    assert [frame.text_of(f"result.status{seat}") for seat in range(3)] == \
+        ["NOTEN" if seat not in model.state.result.tenpai else "TENPAI" for seat in range(3)]
+    assert frame.get("result.seat3") is None
+    _, _, frame = shown(sanma, "hand-result-abortive", "facing", (800, 480))
+    assert frame.text_of("overlay.title") == "Abortive draw: nine terminals"
+    _, _, frame = shown(sanma, "differences", "facing", (800, 480))
+    asking = shown(sanma, "differences", "facing", (800, 480))[0].differences_for
+    assert len([i for i in frame if i.name.startswith(f"seat{asking}.diff")]) == 2
+
+
+def test_screens_command_renders_three_players(tmp_path, capsys):
+    for size in ("800x480", "1920x1080"):
+        out = tmp_path / size
+        assert main(["screens", "--players", "3", "--size", size, "--out", str(out)]) == 0
+        written = sorted(p.name for p in out.glob("*.png"))
+        assert len(written) == len(example_screens(SANMA_GAME)) and \
+            "final-facing-sanma.png" in written
+        assert pygame.image.load(str(out / "final-facing-sanma.png")).get_size() == \
+            tuple(int(n) for n in size.split("x"))
+    capsys.readouterr()
+    assert main(["screens", "--players", "4", "--game", str(SANMA_GAME),
+                 "--out", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert "is a 3-player game: give --players 3" in err and len(err.splitlines()) == 1

@@ -36,9 +36,13 @@ def add_parser(subparsers: Any) -> None:
                         help="screen size in pixels (default 800x480)")
     parser.add_argument("--layout", choices=("facing", "centre"), default="facing",
                         help="facing: all upright; centre: each seat's panel turned to it")
+    parser.add_argument("--players", type=int, choices=(3, 4), default=4,
+                        help="3: the screens of a three-player (sanma) game, files named "
+                             "NAME-LAYOUT-sanma.png (default 4)")
     parser.add_argument("--game", type=Path, default=None, metavar="MJLOG",
-                        help="the Tenhou mjlog game to take states from (default: the "
-                             "committed fixture game)")
+                        help="the Tenhou mjlog game to take states from, of --players "
+                             "players (default: the committed fixture game, or with "
+                             "--players 3 the committed sanma game)")
     parser.set_defaults(run=run)
 
 
@@ -57,9 +61,9 @@ def parse_size(text: str) -> tuple[int, int]:
 
 def run(args: argparse.Namespace) -> int:
     from tablekit.display.backends import PngDisplay
-    from tablekit.display.examples import FIXTURE_GAME, example_screens
+    from tablekit.display.examples import FIXTURE_GAME, SANMA_GAME, example_screens
 
-    game = args.game or FIXTURE_GAME
+    game = args.game or (SANMA_GAME if args.players == 3 else FIXTURE_GAME)
     if not game.is_file():
         print(f"tablekit screens: no game at {game} (give one with --game)", file=sys.stderr)
         return 2
@@ -68,9 +72,15 @@ def run(args: argparse.Namespace) -> int:
     except TablekitError as error:
         print(f"tablekit screens: {game}: {error}", file=sys.stderr)
         return 2
+    players = examples[0].model.state.players
+    if players != args.players:
+        print(f"tablekit screens: {game} is a {players}-player game: give --players "
+              f"{players}", file=sys.stderr)
+        return 2
+    suffix = "-sanma" if players == 3 else ""
     display = PngDisplay(args.out, args.size)
     for example in examples:
-        path, _ = display.save(example.model, f"{example.name}-{args.layout}")
+        path, _ = display.save(example.model, f"{example.name}-{args.layout}{suffix}")
         print(path)
     display.close()
     return 0

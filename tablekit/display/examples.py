@@ -2,8 +2,10 @@
 
 Every state comes from :func:`tablekit.game.reducer.apply` over real events: the game's
 hands as recorded, plus two short branches the game did not have (an abortive draw and a
-double ron) written as events. Win previews are the engine's own scoring of the ``Won``
-event, before it is applied. No pygame here: the app and tests can build these freely.
+double ron) written as events. A three-player (sanma) game gives the screens for three:
+:data:`SANMA_GAME` is the one ``tablekit screens --players 3`` shows. Win previews are the
+engine's own scoring of the ``Won`` event, before it is applied. No pygame here: the app and
+tests can build these freely.
 
 >>> names = [example.name for example in example_screens()]
 >>> names[:4], names[-3:]
@@ -34,6 +36,7 @@ from tablekit.game.events import (
     Discard,
     Draw,
     Event,
+    ExhaustiveDraw,
     GameStarted,
     HandStarted,
     Penalty,
@@ -50,11 +53,15 @@ from tablekit.league.record import record_game
 from tablekit.league.roster import seating_text
 from tablekit.league.standings import league_table
 from tablekit.resources import packaged
-from tablekit.rules.presets import with_options
+from tablekit.rules.presets import Rules, with_options
 from tablekit.tiles import Tile, parse_tiles
 
 FIXTURE_GAME = packaged("data", "tenhou-python-bot-28.xml")
+SANMA_GAME = packaged("data", "tenhou-sanma-00b9.xml")
 # the camera's warning when many faces read unsure (tablekit.vision.familiar)
+# the two hands that ron the 6s in the double-ron example, four players and three
+DOUBLE_RON = {4: ("234567m234p67899s", "222m345p567p678s88s"),
+              3: ("666z999m234p67899s", "555z345p567p678s88s")}
 UNFAMILIAR = "these tiles look unfamiliar: enroll your set with `tablekit enroll`"
 
 
@@ -92,11 +99,16 @@ def preview(state: TableState, won: Won, doubts: tuple[str, ...] = ()) -> WinPre
 
 
 def example_screens(game: Path = FIXTURE_GAME, layout: Layout = "facing") -> list[Example]:
-    """Every screen the scoreboard has, from the game in ``game`` (a Tenhou mjlog file)."""
-    imported = import_file(game)
+    """Every screen the scoreboard has, from the game in ``game`` (a Tenhou mjlog file,
+    four players or three).
+
+    >>> [e.model.state.players for e in example_screens(SANMA_GAME)][:2]
+    [3, 3]
+    """
+    imported = import_file(game, three_players=True)
     hands = replay_hands(imported)
-    draw, ron, big_tsumo, last = hands[0], hands[2], hands[3], hands[-1]
-    assert isinstance(last.last, Won) and isinstance(ron.last, Won)
+    draw, ron, big_tsumo, last = pick_hands(hands)
+    players = imported.rules.players
     examples = [
         Example("scoreboard", ScreenModel(last.before)),
         Example("differences", ScreenModel(big_tsumo.before, differences_for=2)),
@@ -108,14 +120,14 @@ def example_screens(game: Path = FIXTURE_GAME, layout: Layout = "facing") -> lis
             hands_played=5, time_up_hands=0).text)),
         Example("win-confirm", ScreenModel(last.before, Mode.WIN_CONFIRM, preview=preview(
             last.before, last.last, (_unsure_read(last),)))),
-        Example("win-confirm-double-ron", _double_ron()),
+        Example("win-confirm-double-ron", _double_ron(imported.rules)),
         Example("who-dealt-in", ScreenModel(ron.before, Mode.WHO_DEALT_IN)),
         Example("win-entry", _entered(ron)),
         Example("hand-result-win", ScreenModel(ron.after, Mode.HAND_RESULT)),
         Example("tenpai-entry", ScreenModel(draw.before, Mode.TENPAI_ENTRY,
-                                            tenpai=(False, False, True, False))),
+                                            tenpai=(False, False, True, False)[:players])),
         Example("hand-result-draw", ScreenModel(draw.after, Mode.HAND_RESULT)),
-        Example("hand-result-abortive", ScreenModel(_four_winds(draw.after), Mode.HAND_RESULT)),
+        Example("hand-result-abortive", ScreenModel(_abortive(draw.after), Mode.HAND_RESULT)),
         Example("final", ScreenModel(last.after, Mode.FINAL)),
         Example("final-penalties", ScreenModel(replay(
             [Penalty(last.before.dealer, 8000, "penalty from the menu"), last.last],
@@ -129,6 +141,21 @@ def example_screens(game: Path = FIXTURE_GAME, layout: Layout = "facing") -> lis
         Example("choose-players", _choosing(last.after)),
     ]
     return [Example(e.name, replace(e.model, layout=layout)) for e in examples]
+
+
+def pick_hands(hands: list[HandStates]) -> tuple[HandStates, HandStates, HandStates,
+                                                HandStates]:
+    """The hands the examples show: the first exhaustive draw, the first ron, the first
+    tsumo after it (else the biggest win) and the last hand, which must be a win."""
+    wins = [hand for hand in hands if isinstance(hand.last, Won)]
+    draw = next((h for h in hands if isinstance(h.last, ExhaustiveDraw)), hands[0])
+    ron = next(h for h in wins if h.last.from_seat is not None)  # type: ignore[union-attr]
+    later = wins[wins.index(ron) + 1:]
+    big = next((h for h in later if h.last.from_seat is None),  # type: ignore[union-attr]
+               max(wins, key=lambda h: max(h.after.result.deltas)))  # type: ignore[union-attr]
+    last = hands[-1]
+    assert isinstance(last.last, Won)
+    return draw, ron, big, last
 
 
 def _between_games(game: ImportedGame, final: TableState) -> list[Example]:
@@ -149,12 +176,13 @@ def _between_games(game: ImportedGame, final: TableState) -> list[Example]:
 
 
 def _choosing(final: TableState) -> ScreenModel:
-    """The players for the next game chosen from a roster of the game's four and a fifth,
-    then drawn to their seats (the seats as a fixed draw gives them)."""
+    """The players for the next game chosen from a roster of the game's players and one
+    more, then drawn to their seats (the seats as a fixed draw gives them)."""
     names = final.names
-    drawn = (names[2], "Emi", names[0], names[3])
+    drawn = (names[2], "Emi", names[0], *names[3:])
+    message = "seats drawn: " + seating_text(drawn) if len(drawn) == 4 else "seats drawn"
     return ScreenModel(final, Mode.CHOOSE_PLAYERS, seating=SeatingView(drawn, 5, drawn=True),
-                       message="seats drawn: " + seating_text(drawn), roster=True)
+                       message=message, roster=True)
 
 
 def _fixing(won: Won, dora: tuple[Tile, ...]) -> TileFixView:
@@ -180,23 +208,28 @@ def _unsure_read(hand: HandStates) -> str:
     return f"{seat_name(hand.before, hand.last.winners[0].seat)}: {unsure('8s', 0.64)}"
 
 
-def _four_winds(state: TableState) -> TableState:
-    """The next hand of ``state`` ends at once: all four players discard East."""
+def _abortive(state: TableState) -> TableState:
+    """The next hand of ``state`` ends at once: all four players discard East (three
+    players: the dealer shows nine terminals and honours)."""
     state = apply(state, HandStarted(Tile.from_code("3p")))
+    if state.players == 3:
+        return replay([Draw(state.dealer), AbortiveDraw("nine_terminals", state.dealer)],
+                      state)
     for offset in range(4):
         seat = (state.dealer + offset) % 4
         state = replay([Draw(seat), Discard(seat, Tile.from_code("1z"))], state)
     return apply(state, AbortiveDraw("four_winds", (state.dealer + 3) % 4))
 
 
-def _double_ron() -> ScreenModel:
-    """A new game: the dealer's first discard is 6s and two players ron on it."""
-    state = replay([GameStarted(names=("Ana", "Ben", "Chie", "Dan")),
-                    HandStarted(Tile.from_code("1m")), Draw(0),
-                    Discard(0, Tile.from_code("6s"))])
-    won = Won((WinnerHand(1, tuple(parse_tiles("234567m234p67899s")), Tile.from_code("6s")),
-               WinnerHand(2, tuple(parse_tiles("222m345p567p678s88s")), Tile.from_code("6s"))),
-              from_seat=0)
+def _double_ron(rules: Rules) -> ScreenModel:
+    """A new game: the dealer's first discard is 6s and two players ron on it (hands
+    without 2m-8m for three players)."""
+    names = ("Ana", "Ben", "Chie", "Dan")[:rules.players]
+    state = replay([GameStarted(rules, names=names), HandStarted(Tile.from_code("1m")),
+                    Draw(0), Discard(0, Tile.from_code("6s"))])
+    first, second = DOUBLE_RON[rules.players]
+    won = Won((WinnerHand(1, tuple(parse_tiles(first)), Tile.from_code("6s")),
+               WinnerHand(2, tuple(parse_tiles(second)), Tile.from_code("6s"))), from_seat=0)
     return ScreenModel(state, Mode.WIN_CONFIRM, preview=preview(
         state, won, (f"{seat_name(state, 2)}: {unsure('2m', 0.58)}",
                      f"{seat_name(state, 1)}: 1 tile of the hand not seen")))

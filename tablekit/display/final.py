@@ -2,8 +2,8 @@
 as the rules say), and the riichi sticks left on the table going to first place.
 
 Names: ``final.rankN``, ``final.seatN``, ``final.pointsN``, ``final.scoreN`` (N the rank,
-1-4), ``final.rules`` and, when the game had penalties, ``final.ledger`` (what the ledger
-took off or gave each seat: the scores include it).
+1-4; 1-3 with three players), ``final.rules`` and, when the game had penalties,
+``final.ledger`` (what the ledger took off or gave each seat: the scores include it).
 
 >>> ordinal(1), ordinal(2), ordinal(3), ordinal(4)
 ('1st', '2nd', '3rd', '4th')
@@ -68,7 +68,8 @@ def draw_final(canvas: Canvas, model: ScreenModel, area: pygame.Rect) -> None:
                           round(height))
         _standing_row(canvas, row, standing, state)
     if ledger:
-        line = pygame.Rect(body.left, round(header.bottom + SEATS * height), body.width,
+        line = pygame.Rect(body.left, round(header.bottom + state.players * height),
+                           body.width,
                            round(height * 0.8))
         canvas.text(line.inflate(-round(canvas.unit * 3), 0), ledger, line.height * 0.55,
                     theme.NEGATIVE, "left", "final.ledger", shrink=0.6)
@@ -82,10 +83,20 @@ def ledger_text(state: TableState) -> str:
     >>> ledger_text(replace(TableState.new(), penalties=(0, 0, 8000, 0)))
     'Penalties: West −8,000'
     """
-    starting = tuple((seat - state.first_dealer) % SEATS for seat in range(SEATS))
+    starting = starting_winds(state)
     parts = [f"{seat_label(seat, starting, state.names)} {theme.signed(-points)}"
              for seat, points in enumerate(state.penalties) if points]
     return "Penalties: " + " · ".join(parts) if parts else ""
+
+
+def starting_winds(state: TableState) -> tuple[int, ...]:
+    """Each seat's wind at the game's first deal (three players: East, South, West).
+
+    >>> from tablekit.rules.presets import TENHOU_SANMA
+    >>> starting_winds(TableState.new(TENHOU_SANMA, first_dealer=1))
+    (2, 0, 1)
+    """
+    return tuple((seat - state.first_dealer) % state.players for seat in range(state.players))
 
 
 def _standing_row(canvas: Canvas, row: pygame.Rect, standing: Standing,
@@ -94,7 +105,7 @@ def _standing_row(canvas: Canvas, row: pygame.Rect, standing: Standing,
     canvas.box(box, theme.PANEL, "", canvas.unit)
     if standing.rank == 1:
         canvas.box(box, theme.GOLD, "final.first", canvas.unit, max(2, round(canvas.unit / 2)))
-    starting = tuple((seat - state.first_dealer) % SEATS for seat in range(SEATS))
+    starting = starting_winds(state)
     rank = standing.rank
     cells = [(ordinal(rank), "left", f"final.rank{rank}"),
              (seat_label(standing.seat, starting, state.names), "left", f"final.seat{rank}"),

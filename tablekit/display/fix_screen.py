@@ -28,14 +28,13 @@ from tablekit.display.legend import FIX_TILES
 from tablekit.display.model import Mode, ScreenModel, TileFixView  # noqa: F401 (doctest)
 from tablekit.display.overlay_frame import overlay_frame
 from tablekit.display.win_block import GROUP_GAP, seat_label, tile_height
-from tablekit.game.state import SEATS
 from tablekit.tiles import Tile
 
 
 def draw_fix_tiles(canvas: Canvas, model: ScreenModel, area: pygame.Rect) -> None:
     state, fix = model.state, model.fix
     assert fix is not None
-    winds = tuple(state.seat_wind(seat) for seat in range(SEATS))
+    winds = tuple(state.seat_wind(seat) for seat in range(state.players))
     body = overlay_frame(canvas, area, "Fix the tiles", state.round_label, FIX_TILES)
     lines = [(seat_label(seat, winds, state.names), tiles, True) for seat, tiles in fix.hands]
     lines += [(label + "s", tiles, False) for label, tiles in _indicator_rows(fix) if tiles]

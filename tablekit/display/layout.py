@@ -6,11 +6,17 @@ along the edges, each turned to face its player (seat 0 upright at the bottom, 1
 right turned 90 degrees, 2 at the top 180, 3 on the left 270), like an automatic table's
 centre display.
 
+Three players (sanma) sit at seats 0-2: the fourth side (seat 3's, on the left) is empty and
+the centre information (round, dora, deposits) takes its room in both layouts.
+
 >>> board = centre_board(pygame.Rect(0, 0, 800, 480), unit=4.8)
 >>> [(p.seat, p.turns, p.upright_size) for p in board.seats]
 [(0, 0, (651, 139)), (1, 1, (331, 139)), (2, 2, (651, 139)), (3, 3, (331, 139))]
 >>> tuple(board.centre)
 (146, 146, 507, 187)
+>>> sanma = centre_board(pygame.Rect(0, 0, 800, 480), unit=4.8, players=3)
+>>> [p.seat for p in sanma.seats], tuple(sanma.centre)
+([0, 1, 2], (2, 146, 651, 187))
 """
 
 from __future__ import annotations
@@ -69,22 +75,29 @@ def screen_areas(size: tuple[int, int], unit: float, banner: bool, status: bool,
     return banner_rect, content, status_rect, legend_rect
 
 
-def board(layout: Layout, area: pygame.Rect, unit: float) -> Board:
-    return centre_board(area, unit) if layout == "centre" else facing_board(area, unit)
+def board(layout: Layout, area: pygame.Rect, unit: float, players: int = SEATS) -> Board:
+    """The panels of ``players`` seats (4, or 3 for sanma) and the centre, in ``layout``."""
+    if layout == "centre":
+        return centre_board(area, unit, players)
+    return facing_board(area, unit, players)
 
 
-def facing_board(area: pygame.Rect, unit: float) -> Board:
-    """A cross: seat 2 top middle, 3 and 1 left and right of the centre, 0 bottom middle.
+def facing_board(area: pygame.Rect, unit: float, players: int = SEATS) -> Board:
+    """A cross: seat 2 top middle, 3 and 1 left and right of the centre, 0 bottom middle
+    (three players: the centre runs over seat 3's empty cell).
 
     >>> fb = facing_board(pygame.Rect(0, 0, 800, 480), 4.8)
     >>> [tuple(p.rect) for p in fb.seats][:2], tuple(fb.centre)
     ([(283, 322, 234, 153), (561, 163, 234, 154)], (244, 163, 312, 154))
+    >>> tuple(facing_board(pygame.Rect(0, 0, 800, 480), 4.8, players=3).centre)
+    (5, 163, 551, 154)
     """
     gap = unit
     grid = [columns(row, (3, 4, 3), gap) for row in rows(inset(area, unit), (1, 1, 1), gap)]
     cells = {0: grid[2][1], 1: grid[1][2], 2: grid[0][1], 3: grid[1][0]}
-    centre = grid[1][1]
-    seats = tuple(Placement(seat, _same_size(cells[seat], grid[1][0])) for seat in range(SEATS))
+    centre = grid[1][1] if players == SEATS else grid[1][1].union(grid[1][0])
+    seats = tuple(Placement(seat, _same_size(cells[seat], grid[1][0]))
+                  for seat in range(players))
     return Board(seats, centre)
 
 
@@ -95,8 +108,9 @@ def _same_size(cell: pygame.Rect, model: pygame.Rect) -> pygame.Rect:
     return rect
 
 
-def centre_board(area: pygame.Rect, unit: float) -> Board:
-    """A pinwheel: each panel runs along one edge, shifted to its player's left."""
+def centre_board(area: pygame.Rect, unit: float, players: int = SEATS) -> Board:
+    """A pinwheel: each panel runs along one edge, shifted to its player's left (three
+    players: the left edge is empty and the centre reaches it)."""
     depth = round(min(THICKNESS * unit, area.height / 3, area.width / 3))
     x0, y0, x1, y1 = area.left, area.top, area.right, area.bottom
     width, height = area.width, area.height
@@ -107,7 +121,8 @@ def centre_board(area: pygame.Rect, unit: float) -> Board:
         pygame.Rect(x0, y0, depth, height - depth),
     )
     margin = unit / 2
-    seats = tuple(Placement(seat, inset(rect, margin), seat) for seat, rect in enumerate(rects))
-    centre = inset(pygame.Rect(x0 + depth, y0 + depth, width - 2 * depth, height - 2 * depth),
-                   margin)
+    seats = tuple(Placement(seat, inset(rect, margin), seat)
+                  for seat, rect in enumerate(rects[:players]))
+    left = x0 + depth if players == SEATS else x0
+    centre = inset(pygame.Rect(left, y0 + depth, x1 - depth - left, height - 2 * depth), margin)
     return Board(seats, centre)

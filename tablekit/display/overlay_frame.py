@@ -17,7 +17,7 @@ import pygame
 from tablekit.display import theme
 from tablekit.display.canvas import Canvas
 from tablekit.display.geometry import columns, inset
-from tablekit.game.state import SEATS, TableState
+from tablekit.game.state import TableState
 from tablekit.rules.hand import WINDS
 from tablekit.tiles import WIND_NAMES
 
@@ -64,8 +64,8 @@ def hand_winds(state: TableState) -> tuple[int, ...]:
     dealer = state.dealer
     match = _SHORT_LABEL.match(state.result.detail if state.result else "")
     if match:
-        dealer = (state.first_dealer + int(match.group(2)) - 1) % SEATS
-    return tuple((seat - dealer) % SEATS for seat in range(SEATS))
+        dealer = (state.first_dealer + int(match.group(2)) - 1) % state.players
+    return tuple((seat - dealer) % state.players for seat in range(state.players))
 
 
 def table_row(canvas: Canvas, row: pygame.Rect, cells: Sequence[tuple[str, str, str]],

@@ -63,13 +63,13 @@ def stick_taker(wins: Sequence[WinResult]) -> int | None:
 def draw_win_confirm(canvas: Canvas, model: ScreenModel, area: pygame.Rect) -> None:
     state, preview = model.state, model.preview
     assert preview is not None
-    winds = tuple(state.seat_wind(seat) for seat in range(SEATS))
+    winds = tuple(state.seat_wind(seat) for seat in range(state.players))
     subtitle = f"{state.round_label}, {state.honba} honba"
     body = overlay_frame(canvas, area, win_title(preview.wins, winds, state.names), subtitle,
                          confirm_legend(preview))
     body = _doubts(canvas, body, preview.doubts)
     payments = confirm_rows(preview, state.sticks, stick_taker(preview.wins))
-    _wins_and_payments(canvas, body, preview.wins, payments, winds, state.names)
+    _wins_and_payments(canvas, body, preview.wins, payments, winds, state)
 
 
 def draw_hand_result(canvas: Canvas, model: ScreenModel, area: pygame.Rect) -> None:
@@ -83,7 +83,7 @@ def draw_hand_result(canvas: Canvas, model: ScreenModel, area: pygame.Rect) -> N
         first = stick_taker(result.wins)
         assert first is not None  # there are wins
         payments = result_rows(result.deltas, state.scores, first)
-        _wins_and_payments(canvas, body, result.wins, payments, winds, state.names)
+        _wins_and_payments(canvas, body, result.wins, payments, winds, state)
         return
     body = overlay_frame(canvas, area, _draw_title(result, winds, state.names),
                          hand_label(result.detail), result_legend(state))
@@ -92,8 +92,10 @@ def draw_hand_result(canvas: Canvas, model: ScreenModel, area: pygame.Rect) -> N
 
 def _wins_and_payments(canvas: Canvas, body: pygame.Rect, wins: Sequence[WinResult],
                        payments: Sequence[PaymentRow], winds: Sequence[int],
-                       names: Sequence[str]) -> None:
-    """The winners one under another across the whole width, the payments below them."""
+                       state: TableState) -> None:
+    """The winners one under another across the whole width (each with the Norths they
+    set aside, three players), the payments below them."""
+    names = state.names
     unit = canvas.unit
     band = round(min(payments_height(unit, payments), body.height * 0.3))
     gap = round(unit * 2)
@@ -103,9 +105,14 @@ def _wins_and_payments(canvas: Canvas, body: pygame.Rect, wins: Sequence[WinResu
         if index:
             canvas.box(pygame.Rect(box.left, box.top - gap // 2, box.width, 1),
                        theme.PANEL_EDGE)
-        draw_win_block(canvas, box, win, index, winds, names)
+        draw_win_block(canvas, box, win, index, winds, names, _kita(state, win.seat))
     draw_payments(canvas, pygame.Rect(body.left, body.bottom - band, body.width, band),
                   payments, winds, names)
+
+
+def _kita(state: TableState, seat: int) -> int:
+    """The Norths ``seat`` set aside this hand (0 with four players)."""
+    return state.seats[seat].kita if state.players == 3 else 0
 
 
 def _doubts(canvas: Canvas, body: pygame.Rect, doubts: Sequence[str]) -> pygame.Rect:
@@ -139,12 +146,13 @@ def _draw_table(canvas: Canvas, body: pygame.Rect, state: TableState, result: Ha
                                ("points", "right", "result.head_points")],
               DRAW_COLUMNS, [theme.MUTED] * 5)
     east = winds.index(0)
-    for line, seat in enumerate(wind_order(east)):
+    for line, seat in enumerate(wind_order(east, state.players)):
         row = pygame.Rect(body.left, round(header.bottom + line * height), body.width,
                           round(height))
         _draw_row(canvas, row, state, result, seat, winds)
     if state.sticks:
-        note = pygame.Rect(body.left, round(header.bottom + SEATS * height), body.width,
+        note = pygame.Rect(body.left, round(header.bottom + state.players * height),
+                           body.width,
                            round(height * 0.6))
         plural = "stick stays" if state.sticks == 1 else "sticks stay"
         canvas.text(note, f"{state.sticks} riichi {plural} on the table", note.height * 0.9,

@@ -36,13 +36,14 @@ class PaymentRow:
     now: str = ""   # the new score, once the hand is over
 
 
-def wind_order(first: int) -> list[int]:
-    """The seats counter-clockwise from ``first``: the order the winds go round.
+def wind_order(first: int, players: int = SEATS) -> list[int]:
+    """The seats counter-clockwise from ``first``: the order the winds go round (three
+    players: three seats).
 
-    >>> wind_order(2)
-    [2, 3, 0, 1]
+    >>> wind_order(2), wind_order(2, players=3)
+    ([2, 3, 0, 1], [2, 0, 1])
     """
-    return [(first + offset) % SEATS for offset in range(SEATS)]
+    return [(first + offset) % players for offset in range(players)]
 
 
 def sticks_note(delta: int) -> str:
@@ -62,7 +63,7 @@ def confirm_rows(preview: WinPreview, table_sticks: int, stick_taker: int | None
     (the first winner): the payers' sticks, the riichi sticks taken from the table."""
     first = stick_taker if stick_taker is not None else _first_gainer(preview.deltas)
     out = []
-    for seat in wind_order(first):
+    for seat in wind_order(first, len(preview.deltas)):
         delta = preview.deltas[seat]
         note = sticks_note(delta) if delta < 0 else "pays nothing" if delta == 0 else ""
         if delta > 0 and seat == stick_taker and table_sticks:
@@ -81,7 +82,7 @@ def result_rows(deltas: Sequence[int], scores: Sequence[int], first: int) -> lis
     """
     return [PaymentRow(seat, deltas[seat], sticks_note(deltas[seat]) if deltas[seat] < 0
                        else "", f"now {theme.points_text(scores[seat])}")
-            for seat in wind_order(first)]
+            for seat in wind_order(first, len(deltas))]
 
 
 def _first_gainer(deltas: Sequence[int]) -> int:

@@ -1,14 +1,21 @@
 """One seat's panel: wind, name, dealer marker, riichi stick, points (large) and, in the
 bottom row, the sticks to hold, the point differences, or the tenpai declaration.
 
+With three players (sanma) the top row also counts the Norths the seat has set aside
+(``Kita 2``: each a dora for that seat).
+
 A panel is drawn upright on its own canvas (names ``seatN.wind``, ``seatN.dealer``,
-``seatN.riichi``, ``seatN.points``, ``seatN.sticks.V``, ``seatN.diffM``, ``seatN.tenpai``);
-the board pastes it turned to its player.
+``seatN.kita``, ``seatN.riichi``, ``seatN.points``, ``seatN.sticks.V``, ``seatN.diffM``,
+``seatN.tenpai``); the board pastes it turned to its player.
 
 >>> from tablekit.game.state import TableState
 >>> views = seat_views(ScreenModel(TableState.new(), differences_for=1))
 >>> views[0].dealer, views[1].wind, views[1].differences, views[0].differences
 (True, 1, ((2, 0), (3, 0), (0, 0)), ())
+>>> from tablekit.rules.presets import TENHOU_SANMA
+>>> sanma = seat_views(ScreenModel(TableState.new(TENHOU_SANMA), differences_for=2))
+>>> len(sanma), sanma[2].differences, sanma[0].kita
+(3, ((0, 0), (1, 0)), 0)
 """
 
 from __future__ import annotations
@@ -22,7 +29,7 @@ from tablekit.display.canvas import Canvas
 from tablekit.display.geometry import columns, inset, rows
 from tablekit.display.model import Mode, ScreenModel
 from tablekit.display.sticks import SHORT, holding
-from tablekit.game.state import SEATS, Phase
+from tablekit.game.state import Phase
 from tablekit.tiles import WIND_NAMES
 
 ROWS = (0.2, 0.07, 0.44, 0.16)   # top row, riichi stick, points, bottom row
@@ -41,15 +48,17 @@ class SeatView:
     differences: tuple[tuple[int, int], ...] = ()  # (other seat, my points - theirs)
     tenpai: bool | None = None    # set while tenpai is being entered
     asking: bool = False          # this seat asked for its differences
+    kita: int | None = None       # three players: the Norths set aside (None: four players)
 
 
 def seat_views(model: ScreenModel) -> tuple[SeatView, ...]:
-    """The four panels' contents, from the screen model alone."""
+    """The panels' contents (one per player), from the screen model alone."""
     state = model.state
     in_play = state.phase is Phase.HAND_IN_PLAY
     tenpai = model.tenpai if model.mode is Mode.TENPAI_ENTRY and model.tenpai else None
     views = []
-    for seat in range(SEATS):
+    sanma = state.players == 3
+    for seat in range(state.players):
         seat_state = state.seats[seat]
         asking = model.differences_for == seat
         views.append(SeatView(
@@ -58,6 +67,7 @@ def seat_views(model: ScreenModel) -> tuple[SeatView, ...]:
             dealer=seat == state.dealer,
             riichi=in_play and (seat_state.riichi or seat_state.riichi_declared),
             differences=_differences(state.scores, seat) if asking else (),
+            kita=seat_state.kita if sanma else None,
             tenpai=bool(tenpai[seat]) if tenpai else None,
             asking=asking,
         ))
@@ -65,8 +75,9 @@ def seat_views(model: ScreenModel) -> tuple[SeatView, ...]:
 
 
 def _differences(scores: tuple[int, ...], seat: int) -> tuple[tuple[int, int], ...]:
-    """To the right, across and to the left, in turn order."""
-    others = ((seat + offset) % SEATS for offset in range(1, SEATS))
+    """To the right, across and to the left, in turn order (three players: right, left)."""
+    players = len(scores)
+    others = ((seat + offset) % players for offset in range(1, players))
     return tuple((other, scores[seat] - scores[other]) for other in others)
 
 
@@ -99,6 +110,10 @@ def _top_row(canvas: Canvas, row: pygame.Rect, view: SeatView, prefix: str) -> N
     right = row.right
     if view.dealer:
         right = _badge(canvas, row, "DEALER", theme.GOLD, f"{prefix}.dealer").left - gap
+    if view.kita:
+        kita_row = pygame.Rect(row.left, row.top, right - row.left, row.height)
+        right = _badge(canvas, kita_row, f"Kita {view.kita}", theme.STICK,
+                       f"{prefix}.kita").left - gap
     wind_box = pygame.Rect(row.left, row.top, max(right - row.left, 0), row.height)
     wind = canvas.text(wind_box, WIND_NAMES[view.wind], row.height, theme.TEXT, "left",
                        f"{prefix}.wind")
@@ -144,7 +159,8 @@ def _differences_row(canvas: Canvas, row: pygame.Rect, view: SeatView,
                      winds: tuple[int, ...], prefix: str) -> None:
     """``S −3,200``: this seat's points minus each other player's (negative: behind)."""
     row = _centred(row, row.height * 24)
-    for cell, (other, difference) in zip(columns(row, (1, 1, 1), row.height * 0.4),
+    count = len(view.differences)
+    for cell, (other, difference) in zip(columns(row, [1] * count, row.height * 0.4),
                                          view.differences, strict=True):
         label = f"{WIND_NAMES[winds[other]][0]} {theme.signed(difference)}"
         canvas.text(cell, label, row.height * 0.9, theme.delta_colour(difference),

@@ -1,5 +1,5 @@
-"""Choosing the players: a row per seat (its wind and the player chosen with its buttons),
-marked gold once the seats were drawn at random, and the buttons in the footer.
+"""Choosing the players: a row per seat (four, or three), its wind and the player chosen
+with its buttons, marked gold once the seats were drawn at random, and the buttons in the footer.
 
 Names: ``seating.windN`` and ``seating.nameN`` (seat N, East 0), ``seating.drawn`` (the
 mark of a draw).
@@ -32,11 +32,11 @@ def draw_choose_players(canvas: Canvas, model: ScreenModel, area: pygame.Rect) -
     assert seating is not None
     chosen = sum(bool(name) for name in seating.names)
     subtitle = ("seats drawn at random" if seating.drawn
-                else f"{chosen} of 4 chosen · roster of {seating.roster}")
+                else f"{chosen} of {len(seating.names)} chosen · roster of {seating.roster}")
     body = overlay_frame(canvas, area, "Choose the players", subtitle, SEATING)
     unit = canvas.unit
-    height = min(body.height / len(WIND_NAMES), unit * ROW)
-    for seat, (wind, name) in enumerate(zip(WIND_NAMES, seating.names, strict=True)):
+    height = min(body.height / len(WIND_NAMES), unit * ROW)   # three players: the same rows
+    for seat, (wind, name) in enumerate(zip(WIND_NAMES, seating.names, strict=False)):
         row = pygame.Rect(body.left, round(body.top + seat * height), body.width, round(height))
         box = row.inflate(0, -round(height * 0.16))
         canvas.box(box, theme.PANEL, "", unit)

@@ -5,7 +5,8 @@ the limit and han/fu.
 Names (``winN`` for the N-th winner): ``winN.header``, ``winN.value``, ``winN.tiles`` (the
 whole row), ``winN.tileK``, ``winN.win_tile``, ``winN.yakuK``/``winN.hanK`` (and
 ``winN.indicatorK``/``winN.indicator_hanK`` with ``winN.indicatorK.tileJ``, the dora and
-ura dora lines), ``winN.fuK``/``winN.fu_pointsK``; a hand whose han and fu were entered by
+ura dora lines, and with three players the kita line: the Norths set aside as tiles),
+``winN.fuK``/``winN.fu_pointsK``; a hand whose han and fu were entered by
 hand has ``winN.entered`` (the line saying so) where its tiles would be.
 
 >>> from tablekit.tiles import parse_tiles, Tile
@@ -27,6 +28,8 @@ from tablekit.game.state import WinResult, player_label
 from tablekit.rules.hand import Meld
 from tablekit.rules.scoring import HandValue
 from tablekit.tiles import Tile
+
+NORTH = Tile.from_code("4z")   # a North set aside (kita), shown on its line
 
 GROUP_GAP = 0.35   # tile heights between the hand, the winning tile and each meld
 MIN_TILES = 10.5   # units (hundredths of the screen height): the hand's tiles at the least
@@ -63,10 +66,11 @@ def value_line(value: HandValue) -> str:
 
 
 def draw_win_block(canvas: Canvas, area: pygame.Rect, win: WinResult, index: int,
-                   winds: Sequence[int], names: Sequence[str]) -> None:
+                   winds: Sequence[int], names: Sequence[str], kita: int = 0) -> None:
     """The winner and the value above the hand's tiles (as large as ``area`` allows, at
     least a tenth of the screen high); below them the yaku, and beside them the dora and
-    ura dora indicators with their han over the fu."""
+    ura dora indicators with their han (and the winner's ``kita``, Norths set aside) over
+    the fu. ``winds`` has a wind per seat (three with three players)."""
     prefix = f"win{index}"
     unit = canvas.unit
     gap = round(unit * 0.8)
@@ -82,9 +86,9 @@ def draw_win_block(canvas: Canvas, area: pygame.Rect, win: WinResult, index: int
     canvas.text(pygame.Rect(header.left, header.top, value.left - header.left - unit * 2,
                             header.height), who, header.height, theme.TEXT, "left",
                 f"{prefix}.header")
-    _tiles_row(canvas, hand, win, prefix)
+    _tiles_row(canvas, hand, win, prefix, len(winds))
     yaku_box, right_box = columns(details, (0.52, 0.48), unit * 6)
-    lines = yaku_lines(win)
+    lines = yaku_lines(win, kita)
     indicators = [line for line in lines if line[2]]
     yaku = [line for line in lines if not line[2]]
     fu = [(label, amount, ()) for label, amount in _fu_lines(win.value)]
@@ -112,9 +116,11 @@ def seat_label(seat: int, winds: Sequence[int], names: Sequence[str]) -> str:
 Line = tuple[str, str, tuple[Tile, ...]]   # label, amount, the indicators it counts
 
 
-def yaku_lines(win: WinResult) -> list[Line]:
+def yaku_lines(win: WinResult, kita: int = 0) -> list[Line]:
     """The yaku with their han; the dora and ura dora lines carry their indicators (shown
-    with 0 han when they give none, so the table can check them).
+    with 0 han when they give none, so the table can check them). With three players the
+    winner's ``kita`` (Norths set aside, each a nuki-dora) get their own line of North
+    tiles, their han taken out of the dora the scoring counted them in.
 
     >>> from tablekit.rules.scoring import YakuItem
     >>> value = HandValue(2, 30, (YakuItem("riichi", 1), YakuItem("dora", 1)), (), "", 480,
@@ -123,6 +129,12 @@ def yaku_lines(win: WinResult) -> list[Line]:
     ...                 (Tile.from_code("4p"),), (Tile.from_code("1z"),))
     >>> [(label, han, [t.code for t in tiles]) for label, han, tiles in yaku_lines(win)]
     [('Riichi', '1 han', []), ('Dora', '1 han', ['4p']), ('Ura Dora', '0 han', ['1z'])]
+    >>> value = HandValue(3, 30, (YakuItem("chun", 1), YakuItem("dora", 2)), (), "", 1000,
+    ...                   0, False, False)
+    >>> win = WinResult(0, value, 1, None, (), Tile.from_code("5p"), (),
+    ...                 (Tile.from_code("4p"),))
+    >>> [(label, han, [t.code for t in tiles]) for label, han, tiles in yaku_lines(win, 1)]
+    [('Chun', '1 han', []), ('Dora', '1 han', ['4p']), ('Kita', '1 han', ['4z'])]
     """
     value = win.value
     indicators = {"dora": win.dora, "ura_dora": win.ura}
@@ -131,8 +143,10 @@ def yaku_lines(win: WinResult) -> list[Line]:
     for name, tiles in indicators.items():
         item = next((y for y in value.yaku if y.name == name), None)
         if item is not None or (tiles and not value.yakuman):
-            lines.append((name.replace("_", " ").title(), f"{item.han if item else 0} han",
-                          tiles))
+            han = (item.han if item else 0) - (kita if name == "dora" else 0)
+            lines.append((name.replace("_", " ").title(), f"{han} han", tiles))
+    if kita and not value.yakuman:
+        lines.append(("Kita", f"{kita} han", (NORTH,) * kita))
     return lines
 
 
@@ -183,21 +197,23 @@ def _indicators(canvas: Canvas, row: pygame.Rect, right: float, tiles: tuple[Til
     return left
 
 
-def _tiles_row(canvas: Canvas, row: pygame.Rect, win: WinResult, prefix: str) -> None:
+def _tiles_row(canvas: Canvas, row: pygame.Rect, win: WinResult, prefix: str,
+               players: int) -> None:
     if win.win_tile is None:   # its han and fu entered by hand: no tiles to show
-        _entered_row(canvas, row, win, prefix)
+        _entered_row(canvas, row, win, prefix, players)
         return
     hand = concealed(win.hand, win.win_tile)
     groups: Groups = [[(t, False) for t in hand], [(win.win_tile, False)]]
-    groups += [_meld_tiles(meld, win.seat) for meld in win.melds]
+    groups += [_meld_tiles(meld, win.seat, players) for meld in win.melds]
     drawn = _groups(canvas, row, row.left, groups, tile_height(row, groups), prefix, 1)
     canvas.record("shape", f"{prefix}.tiles", drawn[0].unionall(drawn[1:]))
 
 
-def _entered_row(canvas: Canvas, row: pygame.Rect, win: WinResult, prefix: str) -> None:
+def _entered_row(canvas: Canvas, row: pygame.Rect, win: WinResult, prefix: str,
+                 players: int) -> None:
     """A hand whose tiles were not read: :data:`ENTERED` where they would be, its melds
     (the table saw them called) at the right."""
-    groups = [_meld_tiles(meld, win.seat) for meld in win.melds]
+    groups = [_meld_tiles(meld, win.seat, players) for meld in win.melds]
     right = row.right
     if groups:
         half = pygame.Rect(row.centerx, row.top, row.right - row.centerx, row.height)
@@ -244,9 +260,17 @@ def tile_height(row: pygame.Rect, groups: Groups) -> int:
     return max(8, min(row.height, int((row.width - spacing) / per_height)))
 
 
-def _meld_tiles(meld: Meld, seat: int) -> list[tuple[Tile | None, bool]]:
+def _meld_tiles(meld: Meld, seat: int, players: int = 4) -> list[tuple[Tile | None, bool]]:
     """A meld as the table shows it: the called tile sideways on the side of the seat it
-    came from; a closed kan with its ends face down."""
+    came from (left, across or right; three players have no one across); a closed kan
+    with its ends face down.
+
+    >>> from tablekit.rules.hand import Meld
+    >>> pon = Meld("pon", tuple(Tile.from_code(c) for c in ("5z", "5z", "5z")), from_seat=0,
+    ...            called=Tile.from_code("5z"))
+    >>> [side for _, side in _meld_tiles(pon, 1, 3)], [side for _, side in _meld_tiles(pon, 2, 3)]
+    ([True, False, False], [False, False, True])
+    """
     tiles = list(meld.tiles)
     if meld.kind == "ankan":
         return [(None, False), (tiles[1], False), (tiles[2], False), (None, False)]
@@ -254,7 +278,9 @@ def _meld_tiles(meld: Meld, seat: int) -> list[tuple[Tile | None, bool]]:
         return [(t, False) for t in tiles]
     if meld.called in tiles:
         tiles.remove(meld.called)
-    position = {3: 0, 2: 1, 1: len(tiles)}.get((meld.from_seat - seat) % 4, 0)
+    offset = (meld.from_seat - seat) % players
+    left = players - 1
+    position = {left: 0, 1: len(tiles)}.get(offset, 1)
     out: list[tuple[Tile | None, bool]] = [(t, False) for t in tiles]
     out.insert(position, (meld.called, True))
     return out
