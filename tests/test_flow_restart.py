@@ -120,7 +120,7 @@ class Table:
         elif isinstance(event, ExhaustiveDraw):
             self.press(ButtonName.OK)
             shown = self.flow.screen().tenpai
-            for seat in range(4):
+            for seat in range(len(shown)):   # three seats with three players
                 if shown[seat] != (seat in event.tenpai):
                     self.press(ButtonName.WIN, seat)
             self.press(ButtonName.OK)

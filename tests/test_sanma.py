@@ -214,11 +214,3 @@ def test_score_command_refuses_three_player_nonsense_in_one_line(capsys, args, w
     assert main(["score", "11999m234p567s666z", "--win", "6z", *args]) == 2
     err = capsys.readouterr().err
     assert words in err and len(err.strip().splitlines()) == 1
-
-
-def test_the_table_refuses_three_player_rules_until_it_deals_three(capsys, tmp_path):
-    journal = tmp_path / "game.jsonl"
-    assert main(["run", "--rules", "tenhou-sanma", "--journal", str(journal)]) == 2
-    err = capsys.readouterr().err
-    assert "tenhou-sanma is for three players" in err and len(err.strip().splitlines()) == 1
-    assert not journal.exists()

@@ -48,6 +48,10 @@ def add_parser(subparsers: Any) -> None:
                         help="draw the --players' seats at random (--seed to repeat a "
                              "draw; with the seat buttons: hold OK)")
     parser.add_argument("--seed", type=int, default=None)
+    parser.add_argument("--seat-boxes", default=None, metavar="BOX,BOX,BOX",
+                        help="three players (sanma): the seat boxes they press, the first "
+                             "dealer's first, as numbers 0-3 or winds (default east,south,"
+                             "west: the North box is not used)")
     parser.add_argument("--calibration", type=Path, default=Path("calibration") / "table.json",
                         metavar="PROFILE", help="the table's layout comes from this profile "
                         "(tablekit calibrate) when there is one; the camera is fitted afresh")
@@ -89,9 +93,14 @@ def run(args: argparse.Namespace) -> int:
     except TablekitError as error:
         report(f"rules: {error}")
         return 2
-    if rules.players != 4:  # the engine plays sanma; the scoreboard and flow show four seats
-        report(f"rules: {rules.name} is for three players: the table plays four for now "
-               "(score a three-player hand with tablekit score --players 3)")
+    if rules.players == 3 and (args.players is not None or args.roster is not None):
+        report("players: three-player games are played without --players and --roster for "
+               "now: the seats are named by their winds")
+        return 2
+    try:
+        boxes = _seat_boxes(args.seat_boxes, rules.players)
+    except TablekitError as error:
+        report(f"seat boxes: {error}")
         return 2
     if args.record is not None:
         from tablekit.recording.manifest import require_new_folder
@@ -129,7 +138,7 @@ def run(args: argparse.Namespace) -> int:
     feed = _open_camera(args.camera, session, fault, args.calibration, args.tileset)
     reader = feed.tracker if feed is not None else None
     app = App(Flow(session, reader=reader, layout=args.layout, roster=roster, rules=rules,
-                   seed=args.seed),
+                   seed=args.seed, boxes=boxes),
               open_display(pick_display(args.display), _size(args.size), fault))
     app.camera = feed
     app.buttons, app.keyboard = open_buttons(args.buttons, app.inbox, fault, args.pinout)
@@ -229,6 +238,17 @@ def _close_recorder(recorder: Any, folder: Path, report: Any) -> None:
         return
     report(f"recorded in {folder}: {kept['frames_kept']} frames kept, "
            f"{kept['frames_dropped']} dropped, {kept['image_bytes'] / 1e6:.1f} MB")
+
+
+def _seat_boxes(text: str | None, players: int) -> tuple[int, ...]:
+    """The seat boxes three players press (--seat-boxes; East, South and West by default);
+    refused with four players, who use every box."""
+    from tablekit.flow.boxes import THREE, parse_boxes
+
+    if players == 4 and text is not None:
+        raise TablekitError("--seat-boxes is for three players (--rules tenhou-sanma or "
+                            "players = 3): four use every box")
+    return THREE if text is None else parse_boxes(text)
 
 
 def _players(args: argparse.Namespace) -> tuple[str, ...]:

@@ -20,6 +20,9 @@ from tablekit.game.state import Phase, TableState
 
 IN_PLAY = ("WIN: ron (held: tsumo)   RIICHI: riichi   CALL held: point differences   "
            "OK: exhaustive draw   UNDO: undo (held: menu)")
+IN_PLAY_KITA = ("WIN: ron (held: tsumo)   RIICHI: riichi   CALL: kita (held: point "
+                "differences)   OK: exhaustive draw   UNDO: undo (held: menu)")
+"""Three players without a camera: CALL sets a North aside (kita)."""
 MENU = "UNDO, CALL or WIN: next   RIICHI: back   OK: choose   UNDO held: close"
 FINAL = "OK: the evening so far   UNDO: take back the last hand   UNDO held: menu"
 NEXT_GAME = "OK: next game (same players)"
@@ -57,7 +60,7 @@ def _strip(model: ScreenModel) -> str:
         return ""
     state = model.state
     if state.phase is Phase.HAND_IN_PLAY:
-        return IN_PLAY
+        return IN_PLAY_KITA if state.players == 3 and not state.tracked else IN_PLAY
     if state.phase is Phase.GAME_OVER:
         return FINAL
     return f"{deal_prompt(state)}   UNDO held: menu"

@@ -24,11 +24,12 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from tablekit.display.model import Layout, LeagueLine, Menu, Mode, ScreenModel, WinPreview
 from tablekit.flow import between, by_hand, claims, confirm, play, seats, timing
+from tablekit.flow.boxes import THREE, seat_of, unused_box_text
 from tablekit.flow.camera_side import CameraSide
 from tablekit.flow.menu import MenuItem
 from tablekit.flow.saved import default_rules, hand_span, restore, save, standing_riichi
@@ -99,6 +100,7 @@ class Flow:
     seed: int | None = None       # the seating draw's (None: a fresh draw every time)
     seating: seats.Seating | None = None  # the players being chosen
     quit_key: str = ""            # the keyboard's key that quits, for the legend ("": none)
+    boxes: tuple[int, ...] = THREE  # three players: the seat boxes they use (flow.boxes)
 
     def __post_init__(self) -> None:
         self.stage = self.resting_stage()
@@ -120,12 +122,25 @@ class Flow:
         """One input: a button press, or an event the camera saw."""
         if isinstance(item, ButtonPress):
             self.message = ""
-            HANDLERS[self.stage](self, item)
+            press = self.from_box(item)
+            if press is not None:
+                HANDLERS[self.stage](self, press)
         elif self.stage is Stage.PLAY or claims.camera_behind(self, item):
             play.camera_event(self, item)
         elif self.reader is not None:  # camera events wait while a win or a draw is shown:
             self.reader.offer_again()  # the camera gives them again
         self.tick()
+
+    def from_box(self, press: ButtonPress) -> ButtonPress | None:
+        """``press`` with the seat of the player at its box (three players sit at three of
+        the four boxes); None, said in the message, from the box nobody uses."""
+        if press.seat is None:
+            return press
+        seat = seat_of(press.seat, self.boxes, self.session.state.players)
+        if seat is None:
+            self.message = unused_box_text(self.boxes)
+            return None
+        return press if seat == press.seat else replace(press, seat=seat)
 
     def tick(self) -> None:
         """Time-based steps: the end of the WIN window, hiding point differences, reading

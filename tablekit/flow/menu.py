@@ -1,4 +1,5 @@
-"""The menu held UNDO opens: each item a label and the action it stands for.
+"""The menu held UNDO opens: each item a label and the action it stands for (three
+players: their three seats, and the abortive draws three can have).
 
 >>> from tablekit.game.state import TableState
 >>> [item.label for item in menu_items(TableState.new())[:3]]
@@ -15,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
+from tablekit.game.reducer import THREE_SEAT_ABORTS
 from tablekit.game.state import SEATS, Phase, TableState, seat_name
 
 ABORTS = ("nine_terminals", "four_winds", "four_riichi", "four_kans", "triple_ron")
@@ -63,12 +65,13 @@ def menu_items(state: TableState, layout: str = "facing", next_rules: str = "ten
     if state.phase is Phase.HAND_IN_PLAY:
         items.append(MenuItem("Exhaustive draw (tenpai)", Action.EXHAUSTIVE_DRAW))
         if state.rules.abortive_draws:
-            items += [abort_item(kind) for kind in ABORTS]
+            items += [abort_item(kind) for kind in ABORTS
+                      if state.players == SEATS or kind not in THREE_SEAT_ABORTS]
         items += [MenuItem(f"Chombo: {seat_name(state, s)}", Action.CHOMBO, s)
-                  for s in range(SEATS)]
+                  for s in range(state.players)]
     if state.phase in (Phase.HAND_IN_PLAY, Phase.HAND_OVER):
         items += [MenuItem(f"Penalty: {seat_name(state, s)}", Action.PENALTY, s)
-                  for s in range(SEATS)]
+                  for s in range(state.players)]
     other = "centre" if layout == "facing" else "facing"
     items.append(MenuItem(f"Layout: {other}", Action.LAYOUT, other))
     if state.phase in (Phase.HAND_IN_PLAY, Phase.HAND_OVER):

@@ -84,7 +84,7 @@ class Note(_Shape):
     next_rules: str
     riichi_waiting: list[tuple[Seat, Count] | Seat]  # [seat, events in force]; old: seat
     calls: list[tuple[Seat, Count, Count]] = []
-    tenpai: tuple[bool, bool, bool, bool] | None = None
+    tenpai: Annotated[list[bool], Field(min_length=3, max_length=4)] | None = None  # each seat
     menu: Menu | None = None
     win: Win | None = None
     seating: Seating | None = None

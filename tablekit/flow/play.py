@@ -20,10 +20,11 @@ from tablekit.game.events import (
     ExhaustiveDraw,
     GameEnded,
     HandStarted,
+    Kita,
     Penalty,
     RiichiDeclared,
 )
-from tablekit.game.state import SEATS, seat_name
+from tablekit.game.state import seat_name
 from tablekit.game.summary import CANCELLED
 from tablekit.io.presses import ButtonName, ButtonPress
 from tablekit.rules.presets import PRESETS
@@ -55,6 +56,9 @@ def on_play(flow: Flow, press: ButtonPress) -> None:
         open_tenpai(flow)
     elif press.name is ButtonName.OK:
         flow.message = f"the camera counts {state.wall} tiles left in the wall"
+    elif press.name is ButtonName.CALL and not press.long and press.seat is not None and (
+            state.players == 3 and not state.tracked):
+        kita(flow, press.seat)
     elif press.name is ButtonName.CALL and not press.long and state.tracked and (
             press.seat is not None):
         flow.message = f"{seat_name(state, press.seat)} calls: lay the meld down for the camera"
@@ -69,7 +73,7 @@ def on_tenpai(flow: Flow, press: ButtonPress) -> None:
     if press.seat is not None:
         flow.tenpai[press.seat] = not flow.tenpai[press.seat]
     elif press.name is ButtonName.OK:
-        ready = tuple(s for s in range(SEATS) if flow.tenpai[s])
+        ready = tuple(s for s, tenpai in enumerate(flow.tenpai) if tenpai)
         wall = flow.session.state.wall if flow.session.state.tracked else 0
         flow.submit(ExhaustiveDraw(tenpai=ready, wall_left=wall))
         flow.rest()
@@ -117,6 +121,15 @@ def riichi(flow: Flow, seat: int) -> None:
     # a riichi is its own action, with the draw it implies: both, or (refused) neither
     flow.submit_action([*implied_draw(state, seat), RiichiDeclared(seat)])
 
+
+
+def kita(flow: Flow, seat: int) -> None:
+    """Three players without a camera: CALL sets a North aside for ``seat`` (an action of
+    its own: one UNDO takes it back)."""
+    if flow.submit(Kita(seat)):
+        count = flow.session.state.seats[seat].kita
+        flow.message = (f"kita by {seat_name(flow.session.state, seat)}: {count} North"
+                        f"{'s' * (count > 1)} set aside (UNDO takes it back)")
 
 
 def open_tenpai(flow: Flow) -> None:

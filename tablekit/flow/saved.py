@@ -173,6 +173,8 @@ def _apply(flow: Flow, data: dict[str, Any]) -> None:
         if flow.reader is not None:
             flow.reader.expect_call(seat)
     if stage is Stage.TENPAI:
+        if len(data["tenpai"]) != flow.session.state.players:
+            raise ValueError("tenpai declarations for another number of seats")
         flow.tenpai = [bool(x) for x in data["tenpai"]]
     if stage is Stage.MENU:
         menu = data["menu"]

@@ -331,24 +331,30 @@ def _own_kan(state: TableState, event: Call, meld: Meld) -> TableState:
 def _kita(state: TableState, event: Kita) -> TableState:
     """A North set aside: shown beside the hand, a dora for its seat, a replacement to draw.
     As a call does, it ends every ippatsu (once nobody ronned the North) and the first
-    go-round's double riichi, tenhou and chiihou (Tenhou's records show both)."""
+    go-round's double riichi, tenhou and chiihou (Tenhou's records show both). In a hand
+    kept from the buttons alone (no camera) the North is only counted: the turns and the
+    wall are not followed there."""
     _need_phase(state, event, Phase.HAND_IN_PLAY)
-    _need_tracked(state, event)
     _need_seat(state, event, event.seat)
     rules = state.rules
     problems = [
         (rules.players != 3, "kita is played with three players only"),
         (rules.north == "yakuhai", 'North is kept in the hand under north = "yakuhai"'),
-        (state.turn != event.seat or state.to_draw, "a North is set aside after drawing"),
         (state.seats[event.seat].kita >= 4, "four Norths are already set aside"),
-        (state.wall <= 0, "the wall is empty: there is no replacement to draw"),
     ]
+    if state.tracked:
+        problems += [
+            (state.turn != event.seat or state.to_draw, "a North is set aside after drawing"),
+            (state.wall <= 0, "the wall is empty: there is no replacement to draw"),
+        ]
     for broken, reason in problems:
         if broken:
             raise _refuse(event, reason)
     kita = state.seats[event.seat].kita + 1
     state = state.with_seat(event.seat, (NORTH,), kita=kita)
     _check_counts(state, event)
+    if not state.tracked:
+        return state
     return evolve(state, to_draw=True, kan_draw=True, kita_by=event.seat, last_discard=None,
                   chankan_tile=None, last_draw_rinshan=False, interrupted=True)
 
