@@ -210,3 +210,17 @@ def test_seat_boxes_are_for_three_players(tmp_path, capsys):
                  "--display", f"headless:{tmp_path / 'screens'}", "--journal",
                  str(tmp_path / "game.jsonl"), "--seat-boxes", "0,1,2"]) == 2
     assert "--seat-boxes is for three players" in capsys.readouterr().err
+
+
+def test_a_ron_on_a_north_set_aside_is_won_on_its_owner(tmp_path):
+    """The game's last hand: South rons East's North as it is set aside (no discard to win
+    on: the flow used to refuse it, 'hold WIN for tsumo')."""
+    game = import_file(SANMA_GAME, three_players=True)
+    table = Table(tmp_path, game.rules, game.start.names, game.start.first_dealer)
+    *before, won = game.events[1:]
+    for event in before:
+        table.flow.session.submit(event)
+    table.restart()
+    assert isinstance(before[-1], Kita) and table.flow.session.state.kita_by == won.from_seat
+    table.win(won)
+    assert table.flow.session.state.result.deltas == game.hands[-1].deltas

@@ -64,9 +64,12 @@ def resolve_claims(flow: Flow) -> None:
 
 
 def tracked_discarder(state: TableState) -> int | None:
-    """The seat whose tile the win is on: the last discard's, or a kan's being added."""
+    """The seat whose tile the win is on: the last discard's, a kan's being added, or
+    (three players) a North just set aside."""
     if state.chankan_tile is not None:
         return state.turn
+    if state.kita_by is not None:
+        return state.kita_by
     return state.last_discard[0] if state.last_discard else None
 
 
