@@ -5,7 +5,8 @@ Usage: python benchmarks/faults.py [--quick] [--only NAME,...] [--cuts N] [--pre
        [--evening-frames N] [--seed S] [--jobs N] [--json OUT]
 
 - power cuts: a real process (the player of :mod:`tablekit.sim.power_cut`, forked
-  with tablekit and the games already loaded) plays recorded games into its journal and
+  with tablekit and the games already loaded) plays recorded games (four-player ones and
+  the three-player game that ships, ``tablekit/data/tenhou-sanma-00b9.xml``) into its journal and
   is SIGKILLed at random moments (mid-write too: every line is written in two halves
   with a pause between), restarted, and compared with an uninterrupted run at the last
   event on disk (state and screen); ``--jobs`` players at once;
@@ -77,14 +78,24 @@ def games(count: int) -> list[Path]:
 
 
 def power_cuts(cuts: int, seed: int, folder: Path, jobs: int = 1) -> dict:
+    """The cuts over four-player games, a tenth of them (at least one) over the
+    three-player (sanma) game that ships; the figures are of all of them, the sanma
+    ones also apart."""
+    from tablekit.resources import packaged
     from tablekit.sim.power_cut import power_cuts as run
 
-    result = run(games(max(jobs, cuts // 40)), cuts, folder, seed=seed, jobs=jobs)
-    for problem in result.problems[:5]:
+    three = max(1, cuts // 10)
+    sanma = run([packaged("data", "tenhou-sanma-00b9.xml")], three, folder / "sanma",
+                seed=seed, jobs=min(jobs, three))
+    result = run(games(max(jobs, cuts // 40)), cuts - three, folder, seed=seed, jobs=jobs)
+    for problem in (*sanma.problems, *result.problems)[:5]:
         print(f"  power cut: {problem}")
-    return {"power_cuts": result.cuts, "resumed_exact": result.resumed_exact,
-            "events_lost": result.events_lost, "torn_writes": result.torn_writes,
-            "power_cut_games": result.games}
+    return {"power_cuts": result.cuts + sanma.cuts,
+            "resumed_exact": result.resumed_exact + sanma.resumed_exact,
+            "events_lost": result.events_lost + sanma.events_lost,
+            "torn_writes": result.torn_writes + sanma.torn_writes,
+            "power_cut_games": result.games + sanma.games,
+            "power_cuts_sanma": sanma.cuts, "resumed_exact_sanma": sanma.resumed_exact}
 
 
 def journal_damage(folder: Path) -> dict:

@@ -42,8 +42,10 @@ def test_held_call_on_a_win_entered_by_hand_enters_it_again(tmp_path):
     assert flow.session.state.result.deltas[1] > 0 and flow.stage is Stage.BETWEEN_HANDS
 
 
-def test_power_cuts_in_a_real_game_resume_exactly(tmp_path):
-    log = Path(__file__).parents[1] / "tablekit" / "data" / "tenhou-python-bot-28.xml"
+@pytest.mark.parametrize("game", ["tenhou-python-bot-28.xml", "tenhou-sanma-00b9.xml"],
+                         ids=["four players", "sanma"])
+def test_power_cuts_in_a_real_game_resume_exactly(tmp_path, game):
+    log = Path(__file__).parents[1] / "tablekit" / "data" / game
     cuts = power_cuts([log], 3, tmp_path, seed=2)
     assert (cuts.cuts, cuts.resumed_exact, cuts.events_lost) == (3, 3, 0), cuts.problems
 

@@ -118,11 +118,12 @@ class PowerCuts:
 def power_cuts(logs: list[Path], cuts: int, folder: Path, seed: int = 0, pace: float = 0.002,
                slow: float = 0.001, wait: tuple[float, float] = (0.05, 0.6), jobs: int = 1
                ) -> PowerCuts:
-    """Kill the player ``cuts`` times across the games of ``logs`` (each game to its end),
-    in ``jobs`` processes at once (each its own share of the cuts, seed and games)."""
+    """Kill the player ``cuts`` times across the games of ``logs`` (each game to its end;
+    four players or three), in ``jobs`` processes at once (each its own share of the cuts,
+    seed and games)."""
     from tablekit.formats.tenhou import import_file
 
-    games = [(log, import_file(log).events) for log in logs]
+    games = [(log, import_file(log, three_players=True).events) for log in logs]
     shares = [(games[i::jobs] or games, cuts // jobs + (i < cuts % jobs), folder / f"job-{i}",
                seed * 1000 + i, pace, slow, wait) for i in range(jobs)]
     result = PowerCuts()
