@@ -15,6 +15,10 @@ declarations), held UNDO opens the menu. On a win read by the camera, CALL opens
 tiles to be put right by hand (:mod:`tablekit.tile_fix`): RIICHI moves, CALL and WIN
 change the tile; held CALL enters the han and fu by hand instead.
 
+Three players (sanma) press three of the four seat boxes (:mod:`~tablekit.flow.boxes`:
+East, South and West unless ``tablekit run --seat-boxes`` says otherwise); without a
+camera CALL sets a North aside (kita, an action of its own), with one the camera sees it.
+
 The camera may lag the buttons: the discard a WIN claims may arrive in the WIN window,
 the turns before a tsumo while it waits for OK, and OK declares the draw while the
 camera still counts a few tiles in the wall (its last discards missed; shown).
