@@ -21,6 +21,7 @@ from tablekit.game.session import Session
 from tablekit.game.state import Phase
 from tablekit.io.presses import ButtonName, ButtonPress
 from tablekit.rules.presets import TENHOU, TENHOU_SANMA
+from tablekit.sim.button_mash import mash
 
 SANMA_GAME = Path(__file__).parent / "fixtures" / "mjlog" / \
     "sanma-2022010814gm-00b9-0000-c378f5c4.xml"
@@ -224,3 +225,15 @@ def test_a_ron_on_a_north_set_aside_is_won_on_its_owner(tmp_path):
     assert isinstance(before[-1], Kita) and table.flow.session.state.kita_by == won.from_seat
     table.win(won)
     assert table.flow.session.state.result.deltas == game.hands[-1].deltas
+
+
+@pytest.mark.parametrize("camera", [True, False], ids=["camera", "buttons alone"])
+def test_random_presses_on_a_sanma_game_break_nothing_and_undo_brings_it_back(tmp_path,
+                                                                              camera):
+    report = mash(400, tmp_path, seed=34, camera=camera, rules=TENHOU_SANMA)
+    assert (report.crashes, report.invariant_breaks, report.replay_mismatches) == (0, 0, 0), (
+        report.problems)
+    assert report.undo_checks >= 3 and report.undo_restored == report.undo_checks, (
+        report.undo_missed)
+    kita = [e for e in read_journal(tmp_path / "game.jsonl").events if isinstance(e, Kita)]
+    assert camera or len(kita) >= 5   # CALL without a camera: kita

@@ -33,7 +33,7 @@ from tablekit.game.state import Phase, TableState
 from tablekit.game.win_reading import WinReading
 from tablekit.io.buttons import ButtonBoard
 from tablekit.io.presses import ButtonName
-from tablekit.rules.presets import TENHOU
+from tablekit.rules.presets import TENHOU, Rules
 from tablekit.tiles import Tile
 
 RESTING = (Stage.PLAY, Stage.BETWEEN_HANDS, Stage.FINAL)
@@ -123,6 +123,7 @@ class _Table:
     camera: FakeCameraSide | None
     now: list[float]
     stages: set[str] = field(default_factory=set)
+    rules: Rules = TENHOU
 
     def wait(self, seconds: float) -> None:
         self.now[0] += seconds
@@ -133,10 +134,12 @@ class _Table:
         return self.board.factory.pin(self.board.pinmap.buttons[key])
 
 
-def mash(presses: int, folder: Path, seed: int = 0, camera: bool = True) -> MashReport:
-    """``presses`` random presses on a fresh game journalled in ``folder``."""
+def mash(presses: int, folder: Path, seed: int = 0, camera: bool = True,
+         rules: Rules = TENHOU) -> MashReport:
+    """``presses`` random presses on a fresh game under ``rules`` (three players too)
+    journalled in ``folder``."""
     rng, report = random.Random(seed), MashReport()
-    table = _open(folder, rng, camera)
+    table = _open(folder, rng, camera, rules)
     keys = list(table.board.pinmap.buttons)
     try:
         for number in range(presses):
@@ -156,16 +159,16 @@ def mash(presses: int, folder: Path, seed: int = 0, camera: bool = True) -> Mash
     return report
 
 
-def _open(folder: Path, rng: random.Random, camera: bool) -> _Table:
+def _open(folder: Path, rng: random.Random, camera: bool, rules: Rules = TENHOU) -> _Table:
     folder.mkdir(parents=True, exist_ok=True)
     now = [0.0]
     path = folder / "game.jsonl"
     side = FakeCameraSide(rng) if camera else None
-    session = open_session(path, TENHOU, lambda line: None)
+    session = open_session(path, rules, lambda line: None)
     flow = Flow(session, reader=side, clock=lambda: now[0])
     app = App(flow, _Screens(), clock=lambda: now[0])
     app.buttons = board = ButtonBoard(app.inbox, pin_factory=MockFactory(), clock=lambda: now[0])
-    return _Table(app, board, path, side, now)
+    return _Table(app, board, path, side, now, rules=rules)
 
 
 def _one_press(table: _Table, rng: random.Random, keys: list, report: MashReport) -> None:
@@ -175,7 +178,7 @@ def _one_press(table: _Table, rng: random.Random, keys: list, report: MashReport
             table.app.inbox.put(event)
         table.wait(0.05)
     if flow.session.state.phase is Phase.NOT_STARTED and rng.random() < 0.1:
-        flow.start_game(TENHOU)  # what a person does after UNDO took the game's start back
+        flow.start_game(table.rules)  # what a person does after UNDO took the game's start back
         report.new_games += 1
     before, history = flow.session.state, len(flow.session.history)
     report.presses += 1
