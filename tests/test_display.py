@@ -717,3 +717,12 @@ def test_screens_command_renders_three_players(tmp_path, capsys):
                  "--out", str(tmp_path)]) == 2
     err = capsys.readouterr().err
     assert "is a 3-player game: give --players 3" in err and len(err.splitlines()) == 1
+
+
+def test_three_players_without_a_camera_read_that_call_is_kita(sanma):
+    model = shown(sanma, "scoreboard", "facing", SIZES[0])[0]
+    state = replace(model.state, tracked=False)
+    for size in (*SIZES, (480, 320)):
+        frame = render(replace(model, state=state), pygame.Surface(size))
+        assert frame.text_of("legend") == legend.IN_PLAY_KITA, size
+    assert strip_legend(model) == legend.IN_PLAY   # the camera sees the kita
