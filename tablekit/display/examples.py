@@ -28,7 +28,7 @@ from tablekit.display.model import (
     WinPreview,
     league_lines,
 )
-from tablekit.formats.tenhou import ImportedGame, import_file
+from tablekit.formats.tenhou import ImportedGame, UnsupportedGame, import_file
 from tablekit.game.evening import Evening
 from tablekit.game.events import (
     AbortiveDraw,
@@ -58,10 +58,10 @@ from tablekit.tiles import Tile, parse_tiles
 
 FIXTURE_GAME = packaged("data", "tenhou-python-bot-28.xml")
 SANMA_GAME = packaged("data", "tenhou-sanma-00b9.xml")
-# the camera's warning when many faces read unsure (tablekit.vision.familiar)
 # the two hands that ron the 6s in the double-ron example, four players and three
 DOUBLE_RON = {4: ("234567m234p67899s", "222m345p567p678s88s"),
               3: ("666z999m234p67899s", "555z345p567p678s88s")}
+# the camera's warning when many faces read unsure (tablekit.vision.familiar)
 UNFAMILIAR = "these tiles look unfamiliar: enroll your set with `tablekit enroll`"
 
 
@@ -108,6 +108,7 @@ def example_screens(game: Path = FIXTURE_GAME, layout: Layout = "facing") -> lis
     imported = import_file(game, three_players=True)
     hands = replay_hands(imported)
     draw, ron, big_tsumo, last = pick_hands(hands)
+    assert isinstance(last.last, Won) and isinstance(ron.last, Won)
     players = imported.rules.players
     examples = [
         Example("scoreboard", ScreenModel(last.before)),
@@ -146,16 +147,17 @@ def example_screens(game: Path = FIXTURE_GAME, layout: Layout = "facing") -> lis
 def pick_hands(hands: list[HandStates]) -> tuple[HandStates, HandStates, HandStates,
                                                 HandStates]:
     """The hands the examples show: the first exhaustive draw, the first ron, the first
-    tsumo after it (else the biggest win) and the last hand, which must be a win."""
+    tsumo after it (else the biggest win) and the last hand, which must be a win (else
+    :class:`UnsupportedGame`)."""
     wins = [hand for hand in hands if isinstance(hand.last, Won)]
+    rons = [hand for hand in wins if hand.last.from_seat is not None]  # type: ignore[union-attr]
+    if not rons or hands[-1] not in wins:
+        raise UnsupportedGame("the example screens need a game with a ron that ends on a win")
     draw = next((h for h in hands if isinstance(h.last, ExhaustiveDraw)), hands[0])
-    ron = next(h for h in wins if h.last.from_seat is not None)  # type: ignore[union-attr]
-    later = wins[wins.index(ron) + 1:]
+    later = wins[wins.index(rons[0]) + 1:]
     big = next((h for h in later if h.last.from_seat is None),  # type: ignore[union-attr]
                max(wins, key=lambda h: max(h.after.result.deltas)))  # type: ignore[union-attr]
-    last = hands[-1]
-    assert isinstance(last.last, Won)
-    return draw, ron, big, last
+    return draw, rons[0], big, hands[-1]
 
 
 def _between_games(game: ImportedGame, final: TableState) -> list[Example]:
