@@ -726,3 +726,11 @@ def test_three_players_without_a_camera_read_that_call_is_kita(sanma):
         frame = render(replace(model, state=state), pygame.Surface(size))
         assert frame.text_of("legend") == legend.IN_PLAY_KITA, size
     assert strip_legend(model) == legend.IN_PLAY   # the camera sees the kita
+
+
+def test_three_player_screens_show_no_tile_the_set_lacks(sanma):
+    """No 2m-8m (out of a three-player set) as a tile picture or in a line of text."""
+    lacking = re.compile(r"\b[2-8]m\b")
+    for (name, layout, size), (_, _, frame) in sanma.items():
+        for item in frame:   # a tile's text is its code
+            assert not lacking.search(item.text), (name, layout, size, item.name, item.text)

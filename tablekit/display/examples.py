@@ -58,9 +58,10 @@ from tablekit.tiles import Tile, parse_tiles
 
 FIXTURE_GAME = packaged("data", "tenhou-python-bot-28.xml")
 SANMA_GAME = packaged("data", "tenhou-sanma-00b9.xml")
-# the two hands that ron the 6s in the double-ron example, four players and three
-DOUBLE_RON = {4: ("234567m234p67899s", "222m345p567p678s88s"),
-              3: ("666z999m234p67899s", "555z345p567p678s88s")}
+# the two hands that ron the 6s in the double-ron example (and a tile of the second read
+# unsure), four players and three
+DOUBLE_RON = {4: ("234567m234p67899s", "222m345p567p678s88s", "2m"),
+              3: ("666z999m234p67899s", "555z345p567p678s88s", "5p")}
 # the camera's warning when many faces read unsure (tablekit.vision.familiar)
 UNFAMILIAR = "these tiles look unfamiliar: enroll your set with `tablekit enroll`"
 
@@ -229,11 +230,11 @@ def _double_ron(rules: Rules) -> ScreenModel:
     names = ("Ana", "Ben", "Chie", "Dan")[:rules.players]
     state = replay([GameStarted(rules, names=names), HandStarted(Tile.from_code("1m")),
                     Draw(0), Discard(0, Tile.from_code("6s"))])
-    first, second = DOUBLE_RON[rules.players]
+    first, second, unsure_tile = DOUBLE_RON[rules.players]
     won = Won((WinnerHand(1, tuple(parse_tiles(first)), Tile.from_code("6s")),
                WinnerHand(2, tuple(parse_tiles(second)), Tile.from_code("6s"))), from_seat=0)
     return ScreenModel(state, Mode.WIN_CONFIRM, preview=preview(
-        state, won, (f"{seat_name(state, 2)}: {unsure('2m', 0.58)}",
+        state, won, (f"{seat_name(state, 2)}: {unsure(unsure_tile, 0.58)}",
                      f"{seat_name(state, 1)}: 1 tile of the hand not seen")))
 
 
