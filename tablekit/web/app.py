@@ -2,10 +2,10 @@
 server-sent events, for any source of state with a version.
 
 A :class:`Feed` is the one reader of the source for every client: it asks the source for
-its state every tenth of a second in one worker thread (the source's reading never waits
-in the server's loop, and no thread is made per client), encodes it once per change and
-wakes every ``/events`` stream. Only GET and HEAD are answered; anything else is refused
-with 405 and the connection closed, unread.
+its state every tenth of a second (and ``/state`` at most as often) in one worker thread
+(the source's reading never waits in the server's loop, and no thread is made per client),
+encodes it once per change and wakes every ``/events`` stream. Only GET and HEAD are
+answered; anything else is refused with 405 and the connection closed, unread.
 
 The table's page is ``state_app(Feed(JournalSource(journal)), page)``; another page (a
 club's board) is the same with its own source (``current()`` returning a version that grows
@@ -30,6 +30,7 @@ import contextlib
 import hashlib
 import json
 import re
+import time
 from collections.abc import AsyncIterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Protocol
@@ -63,14 +64,22 @@ class Feed:
         self.version: int | None = None
         self.body = b"{}"
         self.closed = False
+        self._read_at = -POLL_SECONDS  # when the source was last read (monotonic)
         self._reader = ThreadPoolExecutor(1, thread_name_prefix="tablekit-web-reader")
         self._loop: asyncio.AbstractEventLoop | None = None
         self._changed: asyncio.Event | None = None
 
     async def now(self) -> bytes:
-        """The state as JSON, read now (its changes wake the streams)."""
+        """The state as JSON, as read at most :data:`POLL_SECONDS` ago (read again if older:
+        many clients asking at once cost one reading a tenth of a second)."""
+        if time.monotonic() - self._read_at < POLL_SECONDS:
+            return self.body
+        return await self._read()
+
+    async def _read(self) -> bytes:
         loop = asyncio.get_running_loop()
         version, state = await loop.run_in_executor(self._reader, self.source.current)
+        self._read_at = time.monotonic()
         if version != self.version:
             self.version, self.body = version, json.dumps(state).encode()
             self._wake()
@@ -82,7 +91,7 @@ class Feed:
         try:
             while not self.closed:
                 with contextlib.suppress(Exception):  # a reading that failed: the next one
-                    await self.now()
+                    await self._read()
                 await asyncio.sleep(POLL_SECONDS)
         finally:
             self._reader.shutdown(wait=False)
