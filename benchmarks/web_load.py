@@ -247,6 +247,7 @@ async def clients(kind: str, port: int, busy: int, slow: int) -> dict[str, Any]:
     await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
     for task in tasks:
         task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
     held = counted.pop("held_s")
     counted = {k: v for k, v in counted.items() if v}
     if held:
