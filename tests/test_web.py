@@ -287,3 +287,90 @@ def test_an_older_league_file_is_read_as_it_is_and_not_migrated(tmp_path):
     assert [p["name"] for p in state["league"]] == ["Aki", "Ben", "Cho", "Dai"]
     assert state.get("league_note") == (f"the league file {league} is from an older "
                                         f"tablekit: tablekit league --db {league} updates it")
+
+
+# -- the server: headers, methods, slow and many clients ----------------------------------
+
+def _raw(server, request: bytes, wait: float = 5.0) -> bytes:
+    """What the server answers to ``request`` sent as it is, until it closes (or ``wait``)."""
+    with socket.create_connection(server.server_address, timeout=wait) as client:
+        client.sendall(request)
+        answer = b""
+        try:
+            while chunk := client.recv(65536):
+                answer += chunk
+        except TimeoutError:
+            pass
+        return answer
+
+
+def test_every_answer_carries_the_content_security_policy(served):
+    server, _, _ = served
+    answers = [urllib.request.urlopen(server.url + path) for path in ("/", "/state")]
+    for path, method in (("/nowhere", "GET"), ("/state", "POST")):
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(urllib.request.Request(server.url + path, method=method))
+        answers.append(refused.value)
+    for answer in answers:
+        policy = answer.headers["Content-Security-Policy"]
+        assert "default-src 'none'" in policy and "script-src 'sha256-" in policy
+        assert answer.headers["X-Content-Type-Options"] == "nosniff"
+
+
+def test_a_post_s_body_is_never_read_as_a_second_request(served):
+    server, _, _ = served
+    smuggled = b"GET /state HTTP/1.1\r\nHost: x\r\n\r\n"
+    answer = _raw(server, b"POST /state HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n%s"
+                  % (len(smuggled), smuggled))
+    assert answer.startswith(b"HTTP/1.1 405") and answer.count(b"HTTP/1.1") == 1
+
+
+def test_a_head_request_for_the_stream_is_answered_at_once(served):
+    server, _, _ = served
+    answer = _raw(server, b"HEAD /events HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+    assert answer.startswith(b"HTTP/1.1 200") and b"text/event-stream" in answer
+
+
+def test_a_client_sending_its_request_slowly_is_hung_up_on(served, monkeypatch):
+    import select
+
+    from tablekit.web import protocol
+
+    monkeypatch.setattr(protocol, "HEAD_SECONDS", 0.5)
+    server, _, _ = served
+    closed = False
+    with socket.create_connection(server.server_address, timeout=5) as slow:
+        started = time.monotonic()
+        for byte in b"GET /state HTTP/1.1\r\nHost: x\r\nX-Slow: " + b"y" * 40:
+            try:  # a byte every tenth of a second, the request never finished
+                slow.sendall(bytes([byte]))
+                if select.select([slow], [], [], 0.1)[0]:
+                    closed = slow.recv(1) == b""  # hung up on, unanswered
+                    break
+            except ConnectionError:
+                closed = True
+                break
+    assert closed and time.monotonic() - started < 2.5
+
+
+def test_many_clients_make_no_thread_each(served):
+    import threading
+
+    server, _, _ = served
+    urllib.request.urlopen(server.url + "/state").read()
+    before = threading.active_count()
+    streams = [_events(server) for _ in range(20)]
+    for _, reply in streams:
+        _next_state(reply)
+    slow = [socket.create_connection(server.server_address) for _ in range(20)]
+    for client in slow:
+        client.sendall(b"GET /sta")
+    time.sleep(0.3)
+    try:
+        assert threading.active_count() == before
+        assert json.loads(urllib.request.urlopen(server.url + "/state").read())["table"]
+    finally:
+        for connection, _ in streams:
+            connection.close()
+        for client in slow:
+            client.close()
