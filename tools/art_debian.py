@@ -1,12 +1,12 @@
 """Readers of the Debian packages' mahjongg tilesets for tools/make_art_sets.py.
 
-* ``kdegames-mahjongg-data-kf5``: six SVG tilesets (GPL-2+), one element per face
+* ``kdegames-mahjongg-data-kf5``: four of its six SVG tilesets (GPL-2+), one element per face
   (``CHARACTER_n`` man, ``ROD_n`` pin, ``BAMBOO_n`` sou, ``WIND_1..4`` north, south, east,
   west, ``DRAGON_1..3`` white, green, red; flowers and seasons left out), each glyph stretched
   over the face as kmahjongg does, on the colour of the set's tile face (``TILE_1``).
-* ``gnome-mahjongg``: three themes (GPL-2+), a strip of 43 tiles 96x132 px (pins, winds north
-  west south east, red and green dragons, man, sou, four flowers, the white dragon, four
-  seasons, a blank), each tile's face cut from it.
+* ``gnome-mahjongg``: two of its three themes (GPL-2+), a strip of 43 tiles 96x132 px
+  (pins, winds north west south east, red and green dragons, man, sou, four flowers, the
+  white dragon, four seasons, a blank), each tile's face cut from it.
 
 Neither has red fives: :func:`make_art_sets.red_five` makes them.
 """
@@ -25,8 +25,11 @@ from make_art_sets import FACE_SIZE, GNOME, KDE, Converted, over, red_five
 
 from tablekit.sim.art import KINDS, read_image
 
-KDE_SETS = ("default", "alphabet", "classic", "egypt", "jade", "traditional")
-GNOME_SETS = ("smooth", "edu_kang_xi", "postmodern")
+KDE_SETS = ("default", "classic", "jade", "traditional")
+GNOME_SETS = ("smooth", "postmodern")
+NOT_MAHJONG_FACES = ("kde alphabet", "kde egypt", "gnome edu_kang_xi")
+"""Left out: their faces are letters and digits, Egyptian pictures and Kang Xi radicals, not
+mahjong faces that a player (or a reader) could name."""
 _KDE_WINDS = {"1z": "WIND_3", "2z": "WIND_2", "3z": "WIND_4", "4z": "WIND_1"}
 _KDE_DRAGONS = {"5z": "DRAGON_1", "6z": "DRAGON_2", "7z": "DRAGON_3"}
 _KDE_SUITS = {"m": "CHARACTER", "p": "ROD", "s": "BAMBOO"}

@@ -7,9 +7,10 @@ Writes one folder per set (tablekit/sim/art.py's format, docs/tile-sets.md) unde
 
 * ``../shared/data/tile-art`` (``--shared``): FluffyStuff (``fluffystuff``,
   ``fluffystuff-black``), lietxia (``lietxia``) and samoheen's Hong Kong faces (``hongkong``);
-* Debian's ``kdegames-mahjongg-data-kf5`` (``kde-*``: six SVG tilesets) and ``gnome-mahjongg``
-  (``gnome-*``: three themes), when installed (``apt-get install kdegames-mahjongg-data-kf5
-  gnome-mahjongg librsvg2-bin``; rsvg-convert renders the SVGs).
+* Debian's ``kdegames-mahjongg-data-kf5`` (``kde-*``: four SVG tilesets) and
+  ``gnome-mahjongg`` (``gnome-*``: two themes; tools/art_debian.py says which are left out
+  and why), when installed (``apt-get install kdegames-mahjongg-data-kf5 gnome-mahjongg
+  librsvg2-bin``; rsvg-convert renders the SVGs).
 
 A set without red fives gets them as clubs mark them (:func:`red_five`). Flowers and seasons
 are left out (not a tile for tablekit). ``--fallback`` rewrites the committed ``fallback`` set
