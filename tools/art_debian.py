@@ -21,9 +21,9 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-from make_art_sets import FACE_SIZE, GNOME, KDE, Converted, over, red_five
+from make_art_sets import FACE_SIZE, GNOME, KDE, Converted, red_five
 
-from tablekit.sim.art import KINDS, read_image
+from tablekit.sim.art import KINDS, composite, read_image
 
 KDE_SETS = ("default", "classic", "jade", "traditional")
 GNOME_SETS = ("smooth", "postmodern")
@@ -86,7 +86,7 @@ def _place(glyph: np.ndarray, base: np.ndarray) -> np.ndarray:
     layer = np.zeros((h, w, 4), np.uint8)
     x0, y0 = (w - gw) // 2, (h - gh) // 2
     layer[y0:y0 + gh, x0:x0 + gw] = cv2.resize(glyph, (gw, gh), interpolation=cv2.INTER_AREA)
-    return over(base, layer)
+    return composite(base, layer)
 
 
 def _with_red_fives(faces: dict[str, np.ndarray], ivory: tuple[int, int, int]) -> None:

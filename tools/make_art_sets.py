@@ -39,6 +39,7 @@ from tablekit.sim.art import (  # noqa: E402
     FACE_CODES,
     FACE_SIZE,
     ArtError,
+    composite,
     drawn_face,
     read_image,
     user_art_dir,
@@ -64,15 +65,6 @@ class Converted:
 
 
 # --- shared helpers --------------------------------------------------------------------------
-
-def over(base: np.ndarray, rgba: np.ndarray) -> np.ndarray:
-    """``rgba`` alpha-composited over the BGR ``base`` (resized to match)."""
-    if rgba.shape[:2] != base.shape[:2]:
-        rgba = cv2.resize(rgba, base.shape[1::-1], interpolation=cv2.INTER_AREA)
-    alpha = rgba[:, :, 3:4].astype(np.float32) / 255
-    out = rgba[:, :, :3] * alpha + base * (1 - alpha)
-    return np.clip(out + 0.5, 0, 255).astype(np.uint8)
-
 
 def shrink(face: np.ndarray) -> np.ndarray:
     return cv2.resize(face, FACE_SIZE, interpolation=cv2.INTER_AREA)
@@ -134,8 +126,8 @@ def fluffy(variant: str) -> Callable[[Path], Converted]:
         folder = root / "Export" / variant
         front = rgba(folder / "Front.png")
         ivory = tuple(int(v) for v in front[front.shape[0] // 2, front.shape[1] // 2, :3])
-        base = over(np.full((*front.shape[:2], 3), ivory, np.uint8), front)
-        faces = {code: shrink(over(base, rgba(folder / f"{_fluffy_file(code)}.png")))
+        base = composite(np.full((*front.shape[:2], 3), ivory, np.uint8), front)
+        faces = {code: shrink(composite(base, rgba(folder / f"{_fluffy_file(code)}.png")))
                  for code in FACE_CODES}
         return Converted(faces, licence_text(
             f"FluffyStuff/riichi-mahjong-tiles, commit {_COMMITS['fluffystuff-riichi']}, "
@@ -158,7 +150,7 @@ def lietxia(shared: Path) -> Converted:
     faces = {}
     for code in FACE_CODES:
         path = folder / f"{code}.png"
-        faces[code] = over(base, rgba(path, FACE_SIZE)) if path.exists() else base.copy()
+        faces[code] = composite(base, rgba(path, FACE_SIZE)) if path.exists() else base.copy()
     return Converted(faces, licence_text(
         f"lietxia/mahjong_graphic, commit {_COMMITS['lietxia-mahjong-graphic']}: transparent "
         "PNG faces on a drawn ivory face by tools/make_art_sets.py.", root / "LICENSE"),
@@ -181,7 +173,7 @@ def hongkong(shared: Path) -> Converted:
               for code, path in zip(_HONGKONG_ORDER, files, strict=False)}
     for suit in "mps":
         glyphs[f"0{suit}"] = red_glyph(glyphs[f"5{suit}"])
-    faces = {code: over(base, glyphs[code]) for code in FACE_CODES}
+    faces = {code: composite(base, glyphs[code]) for code in FACE_CODES}
     return Converted(faces, licence_text(
         f"samoheen/mahjong-tiles, commit {_COMMITS['samoheen-hongkong']}, hongkong/png: faces "
         "on a drawn face, red fives inked red, by tools/make_art_sets.py.",

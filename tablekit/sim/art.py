@@ -173,7 +173,7 @@ def read_art_folder(folder: Path) -> ArtSet:
     size = images[FACE_CODES[0]].shape[1::-1]
     ivory = meta["face"] if "face" in meta else _middle_colour(images["5z"])
     base = drawn_face(size, ivory)
-    faces = {code: _over(base, image) if image.shape[2] == 4 else _fit(image, size)
+    faces = {code: composite(base, image) if image.shape[2] == 4 else _fit(image, size)
              for code, image in images.items()}
     return ArtSet(name, faces, ivory, str(meta.get("source", "")),
                   str(meta.get("licence", licence_file.name)), str(meta.get("use", "test")),
@@ -275,7 +275,7 @@ def read_image(path: Path, size: tuple[int, int] | None = None) -> np.ndarray:
     return image if size is None else cv2.resize(image, size, interpolation=cv2.INTER_AREA)
 
 
-def _over(base: np.ndarray, rgba: np.ndarray) -> np.ndarray:
+def composite(base: np.ndarray, rgba: np.ndarray) -> np.ndarray:
     """``rgba`` alpha-composited over the BGR ``base`` (resized to match)."""
     if rgba.shape[:2] != base.shape[:2]:
         rgba = cv2.resize(rgba, base.shape[1::-1], interpolation=cv2.INTER_AREA)
