@@ -26,6 +26,7 @@ import cv2  # noqa: E402
 from tablekit.vision.classify import WAYS  # noqa: E402
 from tablekit.vision.datasets import EVAL_SETS  # noqa: E402
 from tablekit.vision.evaluate import evaluate, plausible  # noqa: E402
+from tablekit.vision.metrics import Count  # noqa: E402
 from tablekit.vision.reader import TileReader  # noqa: E402
 
 
@@ -46,6 +47,34 @@ def readers(threads: int, classifier: Path | None = None, peer: bool = True,
     return found
 
 
+def class_accuracy(count: Count) -> float:
+    """Of the tiles found where they lie, the share named right."""
+    return count.tp / max(count.tp + len(count.confusions), 1)
+
+
+def photo_sets(found_readers: dict, sets: list[str], photos_dir: Path) -> dict:
+    """Each set's (and its plausible labels') summary per reader, by "SET / READER",
+    each printed as it comes."""
+    figures: dict = {}
+    for name in sets:
+        photos = [(image, cv2.imread(str(image.path))) for image in EVAL_SETS[name](photos_dir)]
+        parts = {"": photos, " (plausible labels)": [p for p in photos if plausible(p[0].codes)]}
+        for suffix, subset in parts.items():
+            if suffix and len(subset) == len(photos):
+                continue
+            for reader_name, read in found_readers.items():
+                result = evaluate(read, subset)
+                summary = result.summary()
+                summary["class_accuracy"] = round(class_accuracy(result.count), 4)
+                figures[f"{name}{suffix} / {reader_name}"] = summary
+                print(f"{name}{suffix:20} {reader_name:17} photos {summary['photos']:3} "
+                      f"F1 {summary['f1']:.3f} P {summary['precision']:.3f} "
+                      f"R {summary['recall']:.3f} {summary['ms_mean']:6.1f} ms/photo  "
+                      f"unsure {summary['unsure']:.1%}  "
+                      f"{', '.join(summary['confusions'][:5])}", flush=True)
+    return figures
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--photos", type=Path, default=ROOT.parent / "shared/data/photos")
@@ -61,24 +90,9 @@ def main() -> int:
                         help="read each face 1 way (as cut), 2 (and half a turn) or 4 (and a "
                              "quarter turned, both ways up; the reader's default)")
     args = parser.parse_args()
-    figures: dict = {}
     found_readers = readers(args.threads, args.classifier, not args.no_peer, args.detector,
                             args.ways)
-    for name in args.sets:
-        load = EVAL_SETS[name]
-        photos = [(image, cv2.imread(str(image.path))) for image in load(args.photos)]
-        parts = {"": photos, " (plausible labels)": [p for p in photos if plausible(p[0].codes)]}
-        for suffix, subset in parts.items():
-            if suffix and len(subset) == len(photos):
-                continue
-            for reader_name, read in found_readers.items():
-                summary = evaluate(read, subset).summary()
-                figures[f"{name}{suffix} / {reader_name}"] = summary
-                print(f"{name}{suffix:20} {reader_name:17} photos {summary['photos']:3} "
-                      f"F1 {summary['f1']:.3f} P {summary['precision']:.3f} "
-                      f"R {summary['recall']:.3f} {summary['ms_mean']:6.1f} ms/photo  "
-                      f"unsure {summary['unsure']:.1%}  "
-                      f"{', '.join(summary['confusions'][:5])}", flush=True)
+    figures = photo_sets(found_readers, args.sets, args.photos)
     if args.json:
         args.json.write_text(json.dumps(figures, indent=1) + "\n")
     return 0

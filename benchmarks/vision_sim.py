@@ -165,22 +165,30 @@ def run(args: argparse.Namespace) -> tuple[Tally, TableModels, dict]:
     others = {} if args.rectified_only else other_readers(args.threads)
     logs, tally = held_out_logs(), Tally()
     for seed in range(args.rigs):
-        camera = SimulatedCamera(Script.from_log(logs[seed % len(logs)]), seed=seed)
-        count = len(camera.script.moments)
-        try:
-            profile = calibrate([camera.render_moment(0, 1.0).image,
-                                 camera.render_moment(1, 1.0).image])
-        except CalibrationError as error:
-            print(f"rig {seed}: {error}", flush=True)
-            continue
-        rng = np.random.default_rng(seed)
-        for _ in range(args.frames):
-            frame = camera.render_moment(int(rng.integers(count)), float(rng.uniform(0, 1)))
-            art = camera.rig.look.art
-            rectified(frame, profile, models, tally, art)
-            for name, read in others.items():
-                on_frame(name, read, frame, tally, art)
+        play_rig(seed, logs, args.frames, models, others, tally)
     return tally, models, others
+
+
+def play_rig(seed: int, logs: list[Path], frames: int, models: TableModels, others: dict,
+             tally: Tally, art: str | None = None) -> bool:
+    """Rig ``seed`` (``art``: its tile art, else the seed's) playing a held-out log,
+    calibrated from two frames, read on ``frames`` random moments; False: not calibrated."""
+    camera = SimulatedCamera(Script.from_log(logs[seed % len(logs)]), seed=seed, art=art)
+    count = len(camera.script.moments)
+    try:
+        profile = calibrate([camera.render_moment(0, 1.0).image,
+                             camera.render_moment(1, 1.0).image])
+    except CalibrationError as error:
+        print(f"rig {seed}: {error}", flush=True)
+        return False
+    rng = np.random.default_rng(seed)
+    for _ in range(frames):
+        frame = camera.render_moment(int(rng.integers(count)), float(rng.uniform(0, 1)))
+        art = camera.rig.look.art
+        rectified(frame, profile, models, tally, art)
+        for name, read in others.items():
+            on_frame(name, read, frame, tally, art)
+    return True
 
 
 def sixty_tiles(tally: Tally, models: TableModels, others: dict, repeat: int = 20) -> dict:

@@ -304,7 +304,7 @@ def simulate_game(log: Path, pipeline: FramePipeline | ReadFrame | None = None,
                   seed: int = 0, fps: float = 4.0, max_hands: int | None = None,
                   frames_in: Path | None = None, display: Display | None = None,
                   journal: Path | None = None, hooks: Hooks | None = None,
-                  patience: float = PATIENCE) -> SimReport:
+                  patience: float = PATIENCE, art: str | None = None) -> SimReport:
     """Play one logged game on the simulated table through the app's loop and compare
     each hand with the log. ``pipeline``: the camera's (frames to readings; a function
     ``read(frame, faint)`` will do), the ground truth's by default; ``frames_in``: the
@@ -312,13 +312,14 @@ def simulate_game(log: Path, pipeline: FramePipeline | ReadFrame | None = None,
     (then the pipeline must read the image: the frames carry no truth); ``journal``:
     where the game's journal is kept (a new game is started in it; default: a
     temporary file); ``patience``: seconds a person waits for the scored hand on the
-    screen before pressing OK anyway (or putting it right)."""
+    screen before pressing OK anyway (or putting it right); ``art``: the table's tile art
+    (docs/tile-sets.md; default: the seed's, from the training sets)."""
     game = import_file(log)
     if max_hands is not None:
         game = ImportedGame(game.rules, game.start, game.hands[:max_hands])
     script = Script.from_game(game)
     source = ReplayedFrames(script, frames_in, fps) if frames_in is not None else \
-        SimulatedCamera(script, seed=seed, fps=fps)
+        SimulatedCamera(script, seed=seed, fps=fps, art=art)
     if pipeline is None:
         pipeline = TruthPipeline()
     elif not hasattr(pipeline, "read_frame"):

@@ -49,9 +49,10 @@ def _table_options(parser: argparse.ArgumentParser, placed: str) -> None:
     parser.add_argument("--seed", type=int, default=0, metavar="S",
                         help=f"table, camera, light and {placed} (default 0)")
     parser.add_argument("--art", default=None, metavar="SET",
-                        help="tile art: fluffystuff, fluffystuff-black, lietxia, fallback; "
-                             "hongkong by name (default: chosen by the seed from those "
-                             "available)")
+                        help="tile art: any art set found (docs/tile-sets.md; "
+                             "`python tools/make_art_sets.py` converts the known ones), "
+                             "fallback always (default: chosen by the seed among the "
+                             "training sets)")
     parser.add_argument("--size", default="1920x1080", metavar="WxH", type=_size)
 
 

@@ -35,6 +35,9 @@ def add_parser(subparsers: Any) -> None:
                              "enrollment mat laid on its simulated table")
     parser.add_argument("--misread", type=float, default=0.0,
                         help="share of tiles the truth reader misreads on purpose")
+    parser.add_argument("--art", default=None, metavar="SET",
+                        help="the table's tile art (an art set's name, docs/tile-sets.md; "
+                             "default: chosen by the seed among the training sets)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--fps", type=float, default=4.0)
     parser.add_argument("--hands", type=int, default=None, help="only the first N hands")
@@ -65,13 +68,13 @@ def make_pipeline(kind: str, misread: float, seed: int, tileset: Path | None = N
     return CameraPipeline.open(tileset=str(tileset) if tileset else None)
 
 
-def enrolled_set(log: Path, seed: int, folder: Path) -> Path:
-    """The tile set of the game's simulated table (seeded as the game), enrolled from one
-    mat into ``folder``."""
+def enrolled_set(log: Path, seed: int, folder: Path, art: str | None = None) -> Path:
+    """The tile set of the game's simulated table (seeded as the game, ``art`` its tile
+    art), enrolled from one mat into ``folder``."""
     from tablekit.sim.mat_scene import enroll_on_table
     from tablekit.sim.source import SimulatedCamera
 
-    tileset = enroll_on_table(SimulatedCamera.from_log(log, seed=seed), folder, seed)
+    tileset = enroll_on_table(SimulatedCamera.from_log(log, seed=seed, art=art), folder, seed)
     print(f"{log}: {tileset.summary()}", file=sys.stderr, flush=True)
     return folder
 
@@ -91,6 +94,14 @@ def run(args: argparse.Namespace) -> int:
     from tablekit.simulate import SimReport
 
     require_files(args.logs)
+    if args.art is not None:
+        from tablekit.sim.art import ArtError, load_art
+
+        try:
+            load_art(args.art)
+        except ArtError as error:
+            print(f"tablekit simulate: {error}", file=sys.stderr)
+            return 2
     for option, value in (("--journal", args.journal), ("--record", args.record)):
         if value is not None and len(args.logs) > 1:
             print(f"tablekit simulate: {option} keeps one game: give one LOG",
@@ -123,14 +134,14 @@ def _play(args: argparse.Namespace, index: int, log: Path, scratch: Path) -> Any
 
     seed = args.seed + index
     try:
-        tileset = enrolled_set(log, seed, scratch / "set") \
+        tileset = enrolled_set(log, seed, scratch / "set", args.art) \
             if args.enroll and args.reader == "vision" else None
         pipeline = make_pipeline(args.reader, args.misread, seed, tileset)
         recorder = _recorder(args, log, seed, tileset)
         try:
             return simulate_game(
                 log, pipeline, seed=seed, fps=args.fps, max_hands=args.hands,
-                journal=args.journal,
+                journal=args.journal, art=args.art,
                 hooks=Hooks(frames_out=args.frames_out, on_hand=_league_hook(args.league, log),
                             on_start=recorder.attach if recorder else None))
         finally:

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from tablekit.sim.art import available_art
+from tablekit.sim.art import load_art, training_art
 
 BGR = tuple[int, int, int]
 
@@ -52,9 +52,9 @@ class Look:
 
 def random_look(rng: np.random.Generator, art: str | None = None,
                 felt: str | None = None) -> Look:
-    """A table from the palettes, art from the sets available here unless named."""
-    sets = available_art()
-    art = art or str(rng.choice(sets))
+    """A table from the palettes, art from the training sets here (``use = "train"``) unless
+    named; a set whose ``set.toml`` gives a back colour has its backs that colour."""
+    art = art or str(rng.choice(training_art()))
     felt_name = felt or str(rng.choice(sorted(FELTS)))
     elevation = np.radians(rng.uniform(55, 85))
     azimuth = rng.uniform(0, 2 * np.pi)
@@ -62,12 +62,17 @@ def random_look(rng: np.random.Generator, art: str | None = None,
              np.sin(elevation))
     return Look(
         art=art, felt=_vary(rng, FELTS[felt_name], 10), felt_grain=rng.uniform(4, 11),
-        back=_vary(rng, BACKS[str(rng.choice(sorted(BACKS)))], 8),
+        back=_vary(rng, _back(art, BACKS[str(rng.choice(sorted(BACKS)))]), 8),
         rim=_vary(rng, RIMS[str(rng.choice(sorted(RIMS)))], 10),
         floor=_vary(rng, (48, 52, 58), 12),
         light=tuple(float(v) for v in light),  # type: ignore[arg-type]
         ambient=rng.uniform(0.45, 0.65), shadow=rng.uniform(0.35, 0.6),
         panel=bool(rng.random() < 0.7))
+
+
+def _back(art: str, drawn: BGR) -> BGR:
+    """The set's own back colour, else ``drawn`` (drawn either way: the rig stays the same)."""
+    return load_art(art).back or drawn
 
 
 def _vary(rng: np.random.Generator, colour: BGR, spread: float) -> BGR:
