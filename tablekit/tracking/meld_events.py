@@ -20,6 +20,7 @@ from tablekit.tiles import Tile
 from tablekit.tracking.calls import CallWatch
 from tablekit.tracking.discards import still_lies
 from tablekit.tracking.hand_reading import visible_counts
+from tablekit.tracking.kita_watch import without_kita
 from tablekit.tracking.meld_reading import (
     face_up_meld_tiles,
     new_reads,
@@ -53,7 +54,9 @@ class MeldSpotter:
             if row is None:
                 continue
             new = new_reads(row, melds)  # known meld tiles not seen (a sideways one) are let be
-            if 1 <= len(new) <= 4 and len(row) - len(new) <= face_up_meld_tiles(melds):
+            kita = state.seats[seat].kita  # three players: the Norths set aside lie there too
+            new = without_kita(new, kita)
+            if 1 <= len(new) <= 4 and len(row) - kita - len(new) <= face_up_meld_tiles(melds):
                 event = self._meld_event(state, seat, new)
                 if event:
                     return event
