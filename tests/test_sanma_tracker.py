@@ -52,6 +52,9 @@ def test_the_norths_set_aside_are_not_read_as_a_new_meld():
     assert [r.best[0].code for r in without_kita(reads, 1)] == ["4z", "5p", "5p", "5p"]
 
 
-def test_the_tracker_asks_the_kita_watch_before_the_discards():
-    tracker = Tracker(dealt)
-    assert tracker._kita(dealt()) == []  # nothing steady seen yet: no kita
+def test_the_tracker_follows_three_seats_only():
+    state = dealt()
+    tracker = Tracker(lambda: state)
+    assert tracker._kita(state) == []  # nothing steady seen yet: no kita
+    assert not tracker.behind()  # three ponds asked about, no fourth seat
+    assert tracker.melds.events(state) == [] and tracker.votes.corrections(state) == []

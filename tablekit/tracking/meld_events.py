@@ -46,7 +46,7 @@ class MeldSpotter:
         """The first new meld some vouched seat's steady row shows."""
         if state.wall == 0:
             return []
-        for seat in range(SEATS):
+        for seat in range(state.players):
             melds = state.seats[seat].melds
             if not self.calls.vouches(state, seat):  # only a seat that pressed CALL melds
                 continue
@@ -71,7 +71,8 @@ class MeldSpotter:
         if claim is not None and claim[0] != seat and len(new) in (2, 3, 4) and \
                 not still_lies(self.view, state, claim[0]):
             discarder, called = claim
-            found = read_claimed(new, called, chi=(seat - discarder) % SEATS == 1)
+            chi = state.players == SEATS and (seat - discarder) % SEATS == 1  # none for three
+            found = read_claimed(new, called, chi=chi)
             if found is not None:
                 kind, tiles = found
                 if kind == "kan":

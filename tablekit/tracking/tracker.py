@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from tablekit.game.events import BadEvent, Event
 from tablekit.game.reducer import apply
-from tablekit.game.state import SEATS, TableState
+from tablekit.game.state import TableState
 from tablekit.game.win_reading import WinReading
 from tablekit.tracking.calls import CallWatch
 from tablekit.tracking.discards import DiscardSpotter, pond_ahead
@@ -105,7 +105,7 @@ class Tracker:
     def behind(self) -> bool:
         """Whether the table shows more discards in some pond than the state holds."""
         state = self.state()
-        return any(pond_ahead(self.view, state, seat) for seat in range(SEATS))
+        return any(pond_ahead(self.view, state, seat) for seat in range(state.players))
 
     def wants_faint(self) -> bool:
         """Whether the next frame should read the ponds' faint peaks too: a discard may
