@@ -61,3 +61,16 @@ def test_kita_lie_face_up_to_the_right_of_their_owners_hand():
         hand_xs = [table_to_seat(t.seat, t.x, t.y)[0] for t in scene.tiles
                    if t.zone == "hand" and t.seat == tile.seat]
         assert x > max(hand_xs)
+
+
+def test_the_player_setting_a_north_aside_reaches_for_its_kita():
+    from tablekit.sim.script import Script, actor_of
+    from tablekit.sim.source import reach_target
+
+    assert actor_of(Kita(2)) == 2
+    script = Script.from_game(game())
+    index = next(i for i, m in enumerate(script.moments) if isinstance(m.event, Kita))
+    moment = script.moments[index]
+    scene = build_scene(script.view(index), Jitter(np.random.default_rng(3)))
+    kita = [t for t in scene.tiles if t.zone == "kita" and t.seat == moment.actor]
+    assert reach_target(scene, moment) == (kita[-1].x, kita[-1].y)
