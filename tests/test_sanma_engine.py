@@ -260,11 +260,9 @@ def test_a_sample_of_shared_sanma_logs_replays_exactly(shared_data):
         assert report.ok, (path.name, report.mismatches[:3])
 
 
-def test_callers_that_do_not_play_three_players_still_refuse_a_sanma_log(tmp_path, capsys):
+def test_callers_that_do_not_play_three_players_still_refuse_a_sanma_log():
     with pytest.raises(UnsupportedGame, match="three-player"):
-        import_file(GAME)
-    assert main(["export", str(GAME), "--out", str(tmp_path / "game.json")]) != 0
-    assert "three-player (sanma) games are not supported yet" in capsys.readouterr().err
+        import_file(GAME)  # export plays three now: tests/test_sanma_formats.py
 
 
 def test_a_four_player_kita_free_state_is_as_before():

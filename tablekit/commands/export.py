@@ -47,7 +47,7 @@ def load_game(path: Path) -> tuple[list[Event], list[Any]]:
     kind = record_format(path)
     if kind == JOURNAL or (kind in (EMPTY, UNKNOWN) and path.suffix == ".jsonl"):
         return in_force(read_journal(path).events)[0], []
-    game = read_game(path)
+    game = read_game(path, three_players=True)
     return game.events, [hand.init.hands for hand in game.hands]
 
 

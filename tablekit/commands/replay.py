@@ -68,7 +68,7 @@ def _record(files: list[Path], league: Path, season: str) -> bool:
     try:
         for path in files:
             try:
-                game = read_game(path)
+                game = read_game(path, three_players=True)
                 game_id = record_game(db, game.events, season=season,
                                       key=f"replay:{path.resolve()}")
             except TablekitError as error:

@@ -4,6 +4,9 @@ Tiles nobody saw (draws the camera cannot see, the concealed hands) are ``"?"``.
 Scores, deltas and reach acceptance come from replaying the events through
 the engine, so the export always agrees with what the scoreboard showed. A discard or a
 dora indicator corrected later (by the camera or a person) is written as it was put right.
+A three-player (sanma) game is written as Mortal's libriichi 3p reads it: four columns of
+names, scores, hands and deltas, the fourth seat empty (0 points), and a North set aside as
+``{"type": "nukidora", "actor": seat, "pai": "N"}``.
 
 >>> from tablekit.game.events import GameStarted, HandStarted, Draw, Discard
 >>> from tablekit.tiles import Tile
@@ -35,6 +38,7 @@ from tablekit.game.events import (
     GameEnded,
     GameStarted,
     HandStarted,
+    Kita,
     RiichiDeclared,
     Won,
 )
@@ -44,6 +48,7 @@ from tablekit.tiles import Tile
 
 HONORS = ("E", "S", "W", "N", "P", "F", "C")
 WINDS = ("E", "S", "W", "N")
+COLUMNS = 4  # names, scores and deltas: a three-player game's fourth seat is empty
 MJAI_CALLS = {"chi": "chi", "pon": "pon", "kan": "daiminkan", "ankan": "ankan",
               "shouminkan": "kakan"}
 
@@ -72,8 +77,18 @@ def to_mjai(events: Iterable[Event]) -> list[dict[str, Any]]:
             _rewrite_corrected(out, event)
         out.extend(_records(before, state, event))
     if state.phase is Phase.GAME_OVER and (not out or out[-1]["type"] != "end_game"):
-        out.append({"type": "end_game", "scores": list(state.scores)})
+        out.append({"type": "end_game", "scores": _four(state.scores)})
     return out
+
+
+def _four(values: Iterable[int]) -> list[int]:
+    """Four columns, a three-player game's fourth 0.
+
+    >>> _four((35000, 35000, 35000)), _four((1, 2, 3, 4))
+    ([35000, 35000, 35000, 0], [1, 2, 3, 4])
+    """
+    out = list(values)
+    return out + [0] * (COLUMNS - len(out))
 
 
 def write_mjai(events: Iterable[Event]) -> Iterator[str]:
@@ -116,20 +131,21 @@ def _accepted_reach(before: TableState, after: TableState) -> list[dict[str, Any
     seat = before.pending_riichi
     if seat is None or after.sticks <= before.sticks:
         return []
-    deltas = [0, 0, 0, 0]
+    deltas = [0] * COLUMNS
     deltas[seat] = -before.rules.riichi_deposit
-    scores = [s + d for s, d in zip(before.scores, deltas, strict=True)]
+    scores = [s + d for s, d in zip(_four(before.scores), deltas, strict=True)]
     return [{"type": "reach_accepted", "actor": seat, "deltas": deltas, "scores": scores}]
 
 
 def _event_records(before: TableState, after: TableState, event: Event) -> list[dict[str, Any]]:
     if isinstance(event, GameStarted):
-        return [{"type": "start_game", "names": list(event.names) or ["", "", "", ""]}]
+        names = list(event.names)
+        return [{"type": "start_game", "names": names + [""] * (COLUMNS - len(names))}]
     if isinstance(event, HandStarted):
         return [{"type": "start_kyoku", "bakaze": WINDS[after.round_wind],
                  "dora_marker": mjai_tile(event.dora), "kyoku": after.hand_number + 1,
                  "honba": after.honba, "kyotaku": after.sticks, "oya": after.dealer,
-                 "scores": list(after.scores), "tehais": [["?"] * 13 for _ in range(4)]}]
+                 "scores": _four(after.scores), "tehais": [["?"] * 13 for _ in range(COLUMNS)]}]
     if isinstance(event, Draw):
         return [{"type": "tsumo", "actor": event.seat, "pai": mjai_tile(event.tile)}]
     if isinstance(event, Discard):
@@ -139,6 +155,8 @@ def _event_records(before: TableState, after: TableState, event: Event) -> list[
         return [{"type": "reach", "actor": event.seat}]
     if isinstance(event, Call):
         return [_call(event)]
+    if isinstance(event, Kita):
+        return [{"type": "nukidora", "actor": event.seat, "pai": "N"}]
     if isinstance(event, DoraRevealed):
         return [{"type": "dora", "dora_marker": mjai_tile(event.indicator)}]
     return _hand_end(before, after, event)
@@ -164,11 +182,11 @@ def _hand_end(before: TableState, after: TableState, event: Event) -> list[dict[
     if isinstance(event, Won) and result is not None:
         return [{"type": "hora", "actor": w.seat,
                  "target": w.seat if w.from_seat is None else w.from_seat,
-                 "deltas": list(result.deltas) if i == 0 else [0, 0, 0, 0],
+                 "deltas": _four(result.deltas) if i == 0 else [0] * COLUMNS,
                  "ura_markers": [mjai_tile(t) for t in event.ura]}
                 for i, w in enumerate(result.wins)]
     if isinstance(event, (ExhaustiveDraw, AbortiveDraw, Chombo)) and result is not None:
-        return [{"type": "ryukyoku", "deltas": list(result.deltas)}]
+        return [{"type": "ryukyoku", "deltas": _four(result.deltas)}]
     if isinstance(event, GameEnded):
-        return [{"type": "end_game", "scores": list(after.scores)}]
+        return [{"type": "end_game", "scores": _four(after.scores)}]
     return []

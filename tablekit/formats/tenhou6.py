@@ -2,7 +2,8 @@
 
 tenhou.net/6 (read by mjai-reviewer, Tenhou's own viewer and most online tools) numbers tiles
 ``11``-``19`` man, ``21``-``29`` pin, ``31``-``39`` sou, ``41``-``47`` East..North, White,
-Green, Red, and ``51``-``53`` the red fives; ``60`` in a discard list is a tsumogiri.
+Green, Red, and ``51``-``53`` the red fives; ``60`` in a discard list is a tsumogiri, and
+``f44`` a North set aside (kita, three players).
 :mod:`tablekit.formats.tenhou6_write` writes games, :mod:`tablekit.formats.tenhou6_read`
 reads them back.
 
@@ -18,6 +19,7 @@ from tablekit.errors import TablekitError
 from tablekit.tiles import Tile
 
 TSUMOGIRI = 60
+KITA = "f44"  # three players: a North set aside, written among its player's discards
 YAKU_NAMES = (  # Tenhou's yaku ids 0-54, as tenhou.net/6 writes them
     "門前清自摸和", "立直", "一発", "槍槓", "嶺上開花", "海底摸月", "河底撈魚", "平和", "断幺九",
     "一盃口", "自風 東", "自風 南", "自風 西", "自風 北", "場風 東", "場風 南", "場風 西",

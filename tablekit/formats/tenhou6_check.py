@@ -39,7 +39,7 @@ def export(game: ImportedGame) -> dict:
 
 def round_trip(path: Path) -> RoundTrip:
     """Replay ``path``, export it, read the export back and replay that."""
-    game = import_file(path)
+    game = import_file(path, three_players=True)
     trip = RoundTrip(check_imported(game, path))
     try:
         data = export(game)

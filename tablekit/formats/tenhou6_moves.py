@@ -3,7 +3,9 @@
 A call takes the turn (a pon before a chi of the same tile), a kan draws again, an open
 kan's dora is turned when its player goes on, and every tile a seat gives away must be in
 its hand. When a seat discards the same tile twice and the record does not say which one
-was called, both readings are tried.
+was called, both readings are tried. Three players (sanma): a North set aside is ``f44``
+among the discards (a :class:`~tablekit.game.events.Kita`, a replacement drawn next); the
+letter of a call still counts places around Tenhou's four-seat table, the fourth empty.
 
 >>> from tablekit.formats.tenhou6 import tile
 >>> call = take_call("12p1212", seat=1)
@@ -19,12 +21,20 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
-from tablekit.formats.tenhou6 import TSUMOGIRI, BadTenhou6, tile
-from tablekit.game.events import Call, Discard, DoraRevealed, Draw, Event, RiichiDeclared
+from tablekit.formats.tenhou6 import KITA, TSUMOGIRI, BadTenhou6, tile
+from tablekit.game.events import (
+    Call,
+    Discard,
+    DoraRevealed,
+    Draw,
+    Event,
+    Kita,
+    RiichiDeclared,
+)
 from tablekit.rules.hand import MeldKind
 from tablekit.tiles import Tile
 
-SEATS = 4
+SEATS = 4  # the places a call's letter counts around, three players too
 MAX_TRIES = 64
 
 
@@ -44,12 +54,12 @@ class Moves:
 
 
 def play(haipai: list[list[Tile]], takes: list[list[Any]], dahai: list[list[Any]],
-          kan_dora: list[Tile], dealer: int) -> tuple[Moves, Last]:
+          kan_dora: list[Tile], dealer: int, players: int = SEATS) -> tuple[Moves, Last]:
     """The moves in turn order; ambiguous calls of a tile discarded twice are retried."""
     tried: list[frozenset[int]] = [frozenset()]
     first_error: BadTenhou6 | None = None
     for skip in tried:
-        play = _Play(haipai, takes, dahai, kan_dora, dealer, skip)
+        play = _Play(haipai, takes, dahai, kan_dora, dealer, skip, players)
         try:
             return play.run()
         except BadTenhou6 as error:
@@ -68,7 +78,8 @@ class _Play:
 
     def __init__(self, haipai: list[list[Tile]], takes: list[list[Any]],
                  dahai: list[list[Any]], kan_dora: list[Tile], dealer: int,
-                 skip: frozenset[int]) -> None:
+                 skip: frozenset[int], players: int = SEATS) -> None:
+        self.players = players
         self.hands = [Counter(h) for h in haipai]
         self.takes = [list(t) for t in takes]
         self.dahai = [list(d) for d in dahai]
@@ -92,7 +103,7 @@ class _Play:
                 break  # a tsumo or nine terminals
             if self._give(self.dahai[self.actor].pop(0)):
                 if not self.takes[self.actor]:
-                    break  # robbed (chankan)
+                    break  # robbed (chankan), or a North set aside ronned
                 continue  # a closed or added kan draws again
             if not any(self.takes):
                 break
@@ -124,16 +135,29 @@ class _Play:
         return False
 
     def _give(self, item: Any) -> bool:
-        """A discard (False), or a closed or added kan (True). An open kan's dora is
-        turned now, when its player goes on after the replacement draw."""
+        """A discard (False), or a closed or added kan or a kita (True). An open or added
+        kan's dora is turned when its player goes on after the replacement draw: before a
+        discard or an added kan, after a closed kan or a North set aside (three players),
+        as Tenhou records it."""
         seat = self.actor
-        self._reveal_pending()
-        if isinstance(item, str) and ("a" in item or "k" in item):
+        if item == KITA:
+            north = tile(44)
+            self._remove(seat, [north])
+            self.events.append(Kita(seat))
+            self._reveal_pending()
+            self.kan_draw = True
+            self.last = Last(seat, north, drew=False)
+            return True
+        closed = isinstance(item, str) and "a" in item
+        if not closed:
+            self._reveal_pending()
+        if isinstance(item, str) and (closed or "k" in item):
             call = _given_call(item, seat, self.events)
             self._remove(seat, _own(call))
             self.events.append(call)
             self.kan_draw = True
             if call.kind == "ankan":
+                self._reveal_pending()
                 self._reveal()
             else:
                 self.pending_dora = True
@@ -161,7 +185,7 @@ class _Play:
         next seat."""
         thrown = self.last.tile if self.last else None
         callers = []
-        for seat in range(SEATS):
+        for seat in range(self.players):
             items = self.takes[seat]
             if seat == self.actor or not items or not isinstance(items[0], str):
                 continue
@@ -173,7 +197,7 @@ class _Play:
             self.ambiguous.append(step)
         if callers and step not in self.skip:
             return max(callers)[1]
-        return (self.actor + 1) % SEATS
+        return (self.actor + 1) % self.players
 
     def _discards_again(self, thrown: Tile | None) -> bool:
         """Whether this seat may discard the same tile again later (a tsumogiri may be it)."""

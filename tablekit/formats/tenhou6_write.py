@@ -5,7 +5,9 @@ final result are what the scoreboard showed. tenhou.net/6 needs every player's s
 hand, so a game is written from a record that has them (a Tenhou log); a table game,
 whose concealed hands nobody saw, is refused with a message. Beside Tenhou's keys the
 file keeps tablekit's rules and the tenpai seats of draws under ``"tablekit"``, so it
-replays under the same rules.
+replays under the same rules. A three-player (sanma) game keeps Tenhou's four columns, the
+fourth seat empty (no name, no hand, 0 points), and a North set aside (kita) is ``f44``
+among its player's discards.
 
 >>> from pathlib import Path
 >>> from tablekit.formats.tenhou import import_file
@@ -29,6 +31,7 @@ from tablekit.formats.tenhou6 import (
     ALL_TENPAI,
     CHOMBO,
     DRAW,
+    KITA,
     LIMIT_NAMES,
     NAGASHI,
     NONE_TENPAI,
@@ -52,6 +55,7 @@ from tablekit.game.events import (
     ExhaustiveDraw,
     GameStarted,
     HandStarted,
+    Kita,
     RiichiDeclared,
     Won,
 )
@@ -82,9 +86,20 @@ class _Kyoku:
     tenpai: list[int] | None = None
 
     def row(self) -> list[Any]:
+        """Four columns of moves, an empty one for a three-player game's fourth seat."""
         seats = [part for s in range(SEATS) for part in
-                 (self.haipai[s], self.takes[s], self.dahai[s])]
-        return [self.meta, self.scores, self.dora, self.ura, *seats, self.result]
+                 ((self.haipai[s], self.takes[s], self.dahai[s]) if s < len(self.haipai)
+                  else ([], [], []))]
+        return [self.meta, _four(self.scores), self.dora, self.ura, *seats, self.result]
+
+
+def _four(values: Sequence[Any], empty: Any = 0) -> list[Any]:
+    """Tenhou's four columns: a three-player game's fourth is empty.
+
+    >>> _four([35000, 35000, 35000]), _four(["A", "B", "C"], "")
+    ([35000, 35000, 35000, 0], ['A', 'B', 'C', ''])
+    """
+    return [*values, *[empty] * (SEATS - len(values))]
 
 
 def to_tenhou6(events: Iterable[Event], starting_hands: StartingHands) -> dict[str, Any]:
@@ -109,11 +124,13 @@ def _start(state: TableState, event: HandStarted, hands: StartingHands, index: i
     if not event.tracked:
         raise BadTenhou6(f"{label}: a hand scored without its tiles cannot be written "
                          "as tenhou.net/6 (use --format mjai)")
-    if event.dora is None or index >= len(hands) or len(hands[index]) != SEATS:
+    players = state.players
+    if event.dora is None or index >= len(hands) or len(hands[index]) != players:
         raise BadTenhou6(f"{label}: tenhou.net/6 needs every player's starting hand, which "
                          "a table game does not see (use --format mjai)")
     red = state.rules.red_fives
-    haipai = [[code(Tile.from_136(t, red)) for t in hands[index][seat]] for seat in range(SEATS)]
+    haipai = [[code(Tile.from_136(t, red)) for t in hands[index][seat]]
+              for seat in range(players)]
     return _Kyoku([state.round_wind * SEATS + state.hand_number, state.honba, state.sticks],
                   list(state.scores), haipai, dora=[code(event.dora)])
 
@@ -127,6 +144,8 @@ def _write(kyoku: _Kyoku, before: TableState, after: TableState, event: Event) -
         _discard(kyoku, event)
     elif isinstance(event, RiichiDeclared):
         kyoku.riichi = event.seat
+    elif isinstance(event, Kita):
+        kyoku.dahai[event.seat].append(KITA)
     elif isinstance(event, Call):
         _call(kyoku, before, event)
     elif isinstance(event, DoraRevealed):
@@ -198,22 +217,22 @@ def _result(kyoku: _Kyoku, before: TableState, after: TableState, event: Event) 
         kyoku.result = [WIN]
         for win, deltas in zip(result.wins, _win_deltas(before, result.wins, result.deltas),
                                strict=True):
-            kyoku.result += [deltas, _win_detail(win, before.dealer, before.rules)]
+            kyoku.result += [_four(deltas), _win_detail(win, before.dealer, before.rules)]
         kyoku.ura = [code(t) for t in event.ura] if any(
             before.seats[w.seat].riichi for w in result.wins) else []
     elif isinstance(event, ExhaustiveDraw):
-        kyoku.result = [_draw_name(event), list(result.deltas)]
+        kyoku.result = [_draw_name(event, before.players), _four(result.deltas)]
         kyoku.tenpai = list(result.tenpai)
     elif isinstance(event, AbortiveDraw):
         kyoku.result = [ABORT_NAMES[event.kind]]
     elif isinstance(event, Chombo):
-        kyoku.result = [CHOMBO, list(result.deltas), [event.seat]]
+        kyoku.result = [CHOMBO, _four(result.deltas), [event.seat]]
 
 
-def _draw_name(event: ExhaustiveDraw) -> str:
+def _draw_name(event: ExhaustiveDraw, players: int) -> str:
     if event.nagashi:
         return NAGASHI
-    return {SEATS: ALL_TENPAI, 0: NONE_TENPAI}.get(len(event.tenpai), DRAW)
+    return {players: ALL_TENPAI, 0: NONE_TENPAI}.get(len(event.tenpai), DRAW)
 
 
 def _win_deltas(before: TableState, wins: tuple[WinResult, ...],
@@ -261,19 +280,22 @@ def _document(state: TableState, kyokus: list[_Kyoku], names: tuple[str, ...]
               ) -> dict[str, Any]:
     rules = state.rules
     data: dict[str, Any] = {
-        "title": ["tablekit", ""], "name": list(names) or ["", "", "", ""],
+        "title": ["tablekit", ""], "name": _four(names, ""),
         "rule": {"disp": _disp(rules), "aka": int(rules.red_fives)},
         "log": [k.row() for k in kyokus],
     }
     if state.phase is Phase.GAME_OVER:
         by_seat = sorted(state.standings, key=lambda s: s.seat)
-        data["sc"] = [v for s in by_seat for v in (s.points, s.score)]
+        sc = [v for s in by_seat for v in (s.points, s.score)]
+        data["sc"] = sc + [0] * (2 * SEATS - len(sc))  # a three-player game's empty seat
     data["tablekit"] = {"rules": rules_to_dict(rules),
                         "tenpai": [k.tenpai for k in kyokus]}
     return data
 
 
 def _disp(rules: Rules) -> str:
-    """``般南喰赤``: the lobby, the length, open tanyao and red fives, as Tenhou shows them."""
+    """``般南喰赤``: the lobby, the length, open tanyao and red fives, as Tenhou shows them
+    (``三般南喰赤`` for three players)."""
     length = "東" if rules.length == "tonpuusen" else "南"
-    return "般" + length + ("喰" if rules.open_tanyao else "") + ("赤" if rules.red_fives else "")
+    lobby = "三般" if rules.players == 3 else "般"
+    return lobby + length + ("喰" if rules.open_tanyao else "") + ("赤" if rules.red_fives else "")

@@ -56,7 +56,8 @@ def record_game(db: sqlite3.Connection, game: GameSummary | Iterable[Event],
 def _check_names(summary: GameSummary) -> None:
     names = [p.name.strip() for p in summary.players]
     if any(not n for n in names) or len(set(names)) != len(names):
-        raise LeagueError(f"a league game needs four different names, not {names}")
+        count = {3: "three", 4: "four"}.get(len(names), str(len(names)))
+        raise LeagueError(f"a league game needs {count} different names, not {names}")
 
 
 def _insert(db: sqlite3.Connection, summary: GameSummary, season: str, when: str,

@@ -9,7 +9,9 @@ the wall two high with the dora indicators turned up on the dead wall, and the u
 indicators laid out in front of it after a riichi win; the concealed hand standing
 (backs to the centre) with the drawn tile apart, laid face up when it wins (winning
 tile apart) or is shown tenpai at an exhaustive draw. Riichi sticks lie between the
-centre panel and the pond.
+centre panel and the pond. Three players (sanma): three seats play, the empty side keeps
+only its wall; the 108 tiles stand in stacks of 14 and 13 a side in turn; a seat's Norths
+set aside (kita) lie face up in its meld row, to the right of its hand (left of its melds).
 
 Placement jitter is drawn once per table (:class:`Jitter`), per slot, so a tile does not
 move from one frame to the next.
@@ -61,12 +63,15 @@ from tablekit.sim.table import TableView
 from tablekit.tiles import Tile
 
 Posture = Literal["up", "down", "standing"]
+NORTH_CODE = "4z"
 UPRIGHT = math.pi / 2
 """A seat's own upright tile: the face's top points away from the player."""
 SIDEWAYS = math.pi
 """Turned a quarter to the left, as a riichi discard or a claimed tile lies."""
 STACKS = 4 * WALL_STACKS
 LIVE_TILES = 122
+DEAD_TILES = 14
+SANMA_SIDES = (14, 13, 14, 13)  # 54 stacks: 108 tiles
 GAPS = {"pond": 3.0, "meld": 1.5, "hand": 0.8, "wall": 0.8}
 """Space between neighbours (mm): enough for the jitter never to make tiles overlap."""
 
@@ -140,9 +145,10 @@ class Jitter:
 def build_scene(view: TableView, jitter: Jitter) -> Scene:
     """Every tile of ``view`` placed on the table."""
     tiles = list(wall_tiles(view, jitter))
-    for seat in range(SEATS):
+    for seat in range(view.state.players):
         tiles += pond_tiles(view, seat, jitter)
         tiles += meld_tiles(view, seat, jitter)
+        tiles += kita_tiles(view, seat, jitter)
         tiles += hand_tiles(view, seat, jitter)
     return Scene(tuple(tiles), sticks(view, jitter))
 
@@ -164,50 +170,68 @@ def _add(a: tuple[float, float, float], b: tuple[float, float, float]
 
 # --- the wall -------------------------------------------------------------------------------
 
-def head_stack(dice: int, dealer: int) -> int:
+def wall_sides(players: int) -> tuple[int, ...]:
+    """The stacks on each side of the table, clockwise from seat 0's.
+
+    >>> wall_sides(4), sum(wall_sides(3))
+    ((17, 17, 17, 17), 54)
+    """
+    return (WALL_STACKS,) * SEATS if players == SEATS else SANMA_SIDES
+
+
+def head_stack(dice: int, dealer: int, sides: tuple[int, ...] = (WALL_STACKS,) * SEATS) -> int:
     """The first live stack, in clockwise stack numbers (seat 0's wall from its right end
     is 0-16, then seat 3's, seat 2's and seat 1's): the break is ``dice`` stacks from the
     right end of the wall of the seat ``dice`` counts to, counter-clockwise from the dealer.
 
-    >>> head_stack(7, 0), head_stack(5, 0), head_stack(2, 3)
-    (41, 5, 2)
+    >>> head_stack(7, 0), head_stack(5, 0), head_stack(2, 3), head_stack(7, 0, SANMA_SIDES)
+    (41, 5, 2, 34)
     """
     wall_seat = (dealer + dice - 1) % SEATS
-    return (-wall_seat) % SEATS * WALL_STACKS + dice
+    return sum(sides[:(-wall_seat) % SEATS]) + dice
 
 
-def stack_place(stack: int) -> tuple[int, float]:
+def stack_place(stack: int, sides: tuple[int, ...] = (WALL_STACKS,) * SEATS
+                ) -> tuple[int, float]:
     """The seat whose wall holds ``stack`` and the stack's x in that seat's frame."""
-    side, index = divmod(stack % STACKS, WALL_STACKS)
-    return (-side) % SEATS, (WALL_STACKS / 2 - 0.5 - index) * (TILE_WIDTH + GAPS["wall"])
+    index = stack % sum(sides)
+    side = 0
+    while index >= sides[side]:
+        index -= sides[side]
+        side += 1
+    return (-side) % SEATS, (sides[side] / 2 - 0.5 - index) * (TILE_WIDTH + GAPS["wall"])
 
 
 def wall_slots(view: TableView) -> dict[tuple[int, int], tuple[str | None, str | None]]:
     """``(stack, level) -> (code or None, role)`` of the tiles still in the wall; level 1 is
     the upper tile. Dora indicators are the upper tiles from the third dead-wall stack on."""
-    head = head_stack(view.dice, view.dealer)
-    tail = {120 - 2 * (i // 2) + i % 2 for i in range(view.rinshan_taken)}
+    sides = wall_sides(view.state.players)
+    stacks = sum(sides)
+    live = 2 * stacks - DEAD_TILES
+    head = head_stack(view.dice, view.dealer, sides)
+    tail = {live - 2 - 2 * (i // 2) + i % 2 for i in range(view.rinshan_taken)}
     slots: dict[tuple[int, int], tuple[str | None, str | None]] = {}
-    for t in range(view.live_taken, LIVE_TILES):
+    for t in range(view.live_taken, live):
         if t not in tail:
-            slots[((head + t // 2) % STACKS, 1 - t % 2)] = (None, None)
-    rinshan = {((head - 1 - r // 2) % STACKS, 1 - r % 2) for r in range(view.rinshan_taken)}
+            slots[((head + t // 2) % stacks, 1 - t % 2)] = (None, None)
+    rinshan = {((head - 1 - r // 2) % stacks, 1 - r % 2) for r in range(view.rinshan_taken)}
     for i in range(7):
         for level in (0, 1):
-            key = ((head - 1 - i) % STACKS, level)
+            key = ((head - 1 - i) % stacks, level)
             if key not in rinshan:
                 slots[key] = (None, None)
     for n, indicator in enumerate(view.state.dora):
-        slots[((head - 3 - n) % STACKS, 1)] = (indicator.code, "indicator")
+        slots[((head - 3 - n) % stacks, 1)] = (indicator.code, "indicator")
     ura = view.won.ura if view.won else ()
     for n in range(len(ura)):
-        slots.pop(((head - 3 - n) % STACKS, 0), None)
+        slots.pop(((head - 3 - n) % stacks, 0), None)
     return slots
 
 
 def wall_tiles(view: TableView, jitter: Jitter) -> Iterator[PlacedTile]:
+    sides = wall_sides(view.state.players)
     for (stack, level), (code, role) in sorted(wall_slots(view).items()):
-        seat, x = stack_place(stack)
+        seat, x = stack_place(stack, sides)
         shift = _add(jitter.at("wall", 0, stack), jitter.row(seat, 3))
         shift = _add(shift, tuple(v * 0.3 for v in jitter.at("wall", 1 + level, stack)))
         local = (x, WALL_Y, level * TILE_THICKNESS, UPRIGHT)
@@ -222,9 +246,10 @@ def ura_tiles(view: TableView, jitter: Jitter) -> Iterator[PlacedTile]:
     """Ura indicators, revealed after a riichi win, face up outside their stacks."""
     if view.won is None:
         return
-    head = head_stack(view.dice, view.dealer)
+    sides = wall_sides(view.state.players)
+    head = head_stack(view.dice, view.dealer, sides)
     for n, tile in enumerate(view.won.ura):
-        seat, x = stack_place((head - 3 - n) % STACKS)
+        seat, x = stack_place((head - 3 - n) % sum(sides), sides)
         shift = jitter.at("dora", seat, n)
         yield place(seat, (x, URA_Y, 0.0, UPRIGHT), shift, tile.code, "up", "dora", "ura")
 
@@ -298,6 +323,18 @@ def meld_slots(meld: Meld, seat: int, added: tuple[Tile, ...] = ()) -> list[Meld
     return slots
 
 
+def _meld_width(slots: list[MeldSlot]) -> float:
+    """The room a meld takes in its row, the gap after it included."""
+    return sum((TILE_LENGTH if s[2] else TILE_WIDTH) + GAPS["meld"] for s in slots
+               if s[3] != "added")
+
+
+def meld_row_left(view: TableView, seat: int) -> float:
+    """Where ``seat``'s meld row ends on the left (its kita lie from there)."""
+    return MELD_RIGHT_X - sum(_meld_width(meld_slots(meld, seat, view.added[seat])) + 10.0
+                              for meld in view.state.seats[seat].melds)
+
+
 def meld_tiles(view: TableView, seat: int, jitter: Jitter) -> Iterator[PlacedTile]:
     cursor = MELD_RIGHT_X
     shift_row = jitter.row(seat, 2)
@@ -305,8 +342,7 @@ def meld_tiles(view: TableView, seat: int, jitter: Jitter) -> Iterator[PlacedTil
     for meld in view.state.seats[seat].melds:
         slots = meld_slots(meld, seat, view.added[seat])
         gap = GAPS["meld"]
-        width = sum((TILE_LENGTH if s[2] else TILE_WIDTH) + gap for s in slots
-                    if s[3] != "added")
+        width = _meld_width(slots)
         x = cursor - width
         for tile, posture, sideways, role in slots:
             w = TILE_LENGTH if sideways else TILE_WIDTH
@@ -320,6 +356,18 @@ def meld_tiles(view: TableView, seat: int, jitter: Jitter) -> Iterator[PlacedTil
             x += w + gap
             index += 1
         cursor -= width + 10.0
+
+
+def kita_tiles(view: TableView, seat: int, jitter: Jitter) -> Iterator[PlacedTile]:
+    """A three-player seat's Norths set aside: face up in its meld row, right to left from
+    where its melds end (to the right of its hand)."""
+    x = meld_row_left(view, seat)
+    shift_row = jitter.row(seat, 2)
+    for index in range(view.state.seats[seat].kita):
+        x -= TILE_WIDTH + GAPS["meld"]
+        shift = _add(shift_row, jitter.at("meld", seat, 100 + index))
+        yield place(seat, (x + TILE_WIDTH / 2, MELD_NEAR_Y + TILE_LENGTH / 2, 0.0, UPRIGHT),
+                    shift, NORTH_CODE, "up", "kita", "kita")
 
 
 # --- hands ----------------------------------------------------------------------------------
@@ -354,7 +402,7 @@ def hand_tiles(view: TableView, seat: int, jitter: Jitter) -> Iterator[PlacedTil
 
 def sticks(view: TableView, jitter: Jitter) -> tuple[Stick, ...]:
     out = []
-    for seat in range(SEATS):
+    for seat in range(view.state.players):
         if view.state.seats[seat].riichi:
             dx, dy, dyaw = jitter.at("stick", seat, 0)
             x, y = seat_to_table(seat, dx, STICK_Y + dy * 0.3)

@@ -40,6 +40,7 @@ from tablekit.game.events import (
     Event,
     ExhaustiveDraw,
     HandStarted,
+    Kita,
     RiichiDeclared,
     Won,
 )
@@ -50,7 +51,7 @@ from tablekit.sim.table import NoSuchMoment, TableView, hand_start_states, view_
 
 DURATIONS: dict[type, float] = {HandStarted: 3.0, Draw: 0.6, Discard: 1.0, Call: 2.0,
                                 RiichiDeclared: 1.5, Won: 6.0, ExhaustiveDraw: 6.0,
-                                AbortiveDraw: 6.0}
+                                AbortiveDraw: 6.0, Kita: 1.0}
 DEFAULT_DURATION = 0.8
 
 
@@ -193,7 +194,7 @@ def _menu_presses(item: MenuItem, before: TableState) -> tuple[ButtonPress, ...]
 
 def actor_of(event: Event) -> int | None:
     """The seat that reaches over the table for ``event`` (None: nobody)."""
-    if isinstance(event, (Discard, Call, RiichiDeclared)):
+    if isinstance(event, (Discard, Call, RiichiDeclared, Kita)):
         return event.seat
     if isinstance(event, Won):
         return event.winners[0].seat

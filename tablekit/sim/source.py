@@ -181,7 +181,8 @@ def reach_target(scene: Scene, moment: Moment) -> tuple[float, float]:
     """Where the acting player's hand goes: the discard, the new meld, the own hand."""
     seat = moment.actor
     kind = type(moment.event).__name__
-    zone = {"Call": "meld", "Won": "hand", "ExhaustiveDraw": "hand"}.get(kind, "pond")
+    zone = {"Call": "meld", "Kita": "kita", "Won": "hand", "ExhaustiveDraw": "hand"}.get(
+        kind, "pond")
     mine = [t for t in scene.tiles if t.seat == seat and t.zone == zone]
     if not mine:
         return seat_to_table(seat or 0, 0.0, -150.0)

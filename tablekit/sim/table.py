@@ -2,8 +2,10 @@
 
 The engine's :class:`~tablekit.game.state.TableState` knows ponds, melds, dora and
 the wall count; a camera also sees what the engine does not track: every player's
-concealed tiles (dealt hands plus draws, minus discards and calls), the tile just
-drawn, where the wall was broken (the dice) and, at the end, the revealed hands.
+concealed tiles (dealt hands plus draws, minus discards, calls and Norths set aside), the
+tile just drawn, where the wall was broken (the dice) and, at the end, the revealed hands.
+A three-player (sanma) game has three hands; each seat's kita (its Norths set aside) are
+in its :class:`~tablekit.game.state.SeatState`.
 
 >>> from tablekit.formats.tenhou import import_file
 >>> game = import_file(DEMO_GAME)
@@ -22,13 +24,14 @@ from dataclasses import dataclass
 
 from tablekit.errors import TablekitError
 from tablekit.formats.tenhou import ImportedGame, ImportedHand
-from tablekit.game.events import Call, Discard, Draw, Event, ExhaustiveDraw, Won
+from tablekit.game.events import Call, Discard, Draw, Event, ExhaustiveDraw, Kita, Won
 from tablekit.game.reducer import apply
-from tablekit.game.state import SEATS, TableState
+from tablekit.game.state import NORTH, TableState
 from tablekit.resources import packaged
 from tablekit.tiles import Tile
 
-DEALT = 52
+DEALT = 52  # four hands of 13; three players are dealt 39
+HAND = 13
 DEMO_GAME = packaged("data", "tenhou-python-bot-28.xml")
 """A real game to play when none is named (shipped with tablekit)."""
 
@@ -102,7 +105,7 @@ def view_at(imported: ImportedHand, state: TableState, turn: int) -> TableView:
     return TableView(
         state=state, concealed=concealed, drawn=tuple(drawn),
         dice=sum(imported.init.dice) + 2, dealer=imported.init.dealer,
-        live_taken=DEALT + len(draws) - rinshan, rinshan_taken=rinshan,
+        live_taken=HAND * len(hands) + len(draws) - rinshan, rinshan_taken=rinshan,
         added=tuple(tuple(a) for a in added),
         won=last if isinstance(last, Won) else None,
         exhaustive=last if isinstance(last, ExhaustiveDraw) else None)
@@ -111,16 +114,20 @@ def view_at(imported: ImportedHand, state: TableState, turn: int) -> TableView:
 def follow_concealed(imported: ImportedHand, events: Iterable[Event]
                      ) -> tuple[list[list[Tile]], list[Tile | None], list[list[Tile]]]:
     """Each seat's concealed tiles (the drawn tile included), its drawn tile, and the
-    tiles it added to pons, after ``events``."""
+    tiles it added to pons, after ``events`` (a seat for each dealt hand: three for sanma)."""
     hands = [[Tile.from_136(t) for t in dealt] for dealt in imported.init.hands]
-    drawn: list[Tile | None] = [None] * SEATS
-    added: list[list[Tile]] = [[] for _ in range(SEATS)]
+    drawn: list[Tile | None] = [None] * len(hands)
+    added: list[list[Tile]] = [[] for _ in hands]
     for event in events:
         if isinstance(event, Draw) and event.tile is not None:
             hands[event.seat].append(event.tile)
             drawn[event.seat] = event.tile
         elif isinstance(event, Discard):
             _take(hands[event.seat], [event.tile], event)
+            drawn[event.seat] = None
+        elif isinstance(event, Kita):
+            north = next((t for t in hands[event.seat] if t.kind == NORTH), Tile(NORTH))
+            _take(hands[event.seat], [north], event)
             drawn[event.seat] = None
         elif isinstance(event, Call):
             _take(hands[event.seat], _from_hand(event), event)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from tablekit.game.events import Discard, Draw, Event
-from tablekit.game.state import SEATS, TableState
+from tablekit.game.state import TableState
 from tablekit.tracking.calls import CallWatch
 from tablekit.tracking.faint_discards import FAINT_SECONDS, FaintSpots, faint_discard
 from tablekit.tracking.hand_reading import visible_counts
@@ -100,7 +100,8 @@ class DiscardSpotter:
 
     def turn_passed(self, state: TableState, seat: int) -> bool:
         """Whether the next seat's pond shows a discard the state lacks (no call pending)."""
-        return self.calls.waiting is None and pond_ahead(self.view, state, (seat + 1) % SEATS)
+        following = (seat + 1) % state.players
+        return self.calls.waiting is None and pond_ahead(self.view, state, following)
 
     def faint_known(self) -> bool:
         """Whether a faint discard was taken this hand (its place is read from then on)."""

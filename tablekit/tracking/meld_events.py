@@ -20,6 +20,7 @@ from tablekit.tiles import Tile
 from tablekit.tracking.calls import CallWatch
 from tablekit.tracking.discards import still_lies
 from tablekit.tracking.hand_reading import visible_counts
+from tablekit.tracking.kita_watch import without_kita
 from tablekit.tracking.meld_reading import (
     face_up_meld_tiles,
     new_reads,
@@ -45,7 +46,7 @@ class MeldSpotter:
         """The first new meld some vouched seat's steady row shows."""
         if state.wall == 0:
             return []
-        for seat in range(SEATS):
+        for seat in range(state.players):
             melds = state.seats[seat].melds
             if not self.calls.vouches(state, seat):  # only a seat that pressed CALL melds
                 continue
@@ -53,7 +54,9 @@ class MeldSpotter:
             if row is None:
                 continue
             new = new_reads(row, melds)  # known meld tiles not seen (a sideways one) are let be
-            if 1 <= len(new) <= 4 and len(row) - len(new) <= face_up_meld_tiles(melds):
+            kita = state.seats[seat].kita  # three players: the Norths set aside lie there too
+            new = without_kita(new, kita)
+            if 1 <= len(new) <= 4 and len(row) - kita - len(new) <= face_up_meld_tiles(melds):
                 event = self._meld_event(state, seat, new)
                 if event:
                     return event
@@ -68,7 +71,8 @@ class MeldSpotter:
         if claim is not None and claim[0] != seat and len(new) in (2, 3, 4) and \
                 not still_lies(self.view, state, claim[0]):
             discarder, called = claim
-            found = read_claimed(new, called, chi=(seat - discarder) % SEATS == 1)
+            chi = state.players == SEATS and (seat - discarder) % SEATS == 1  # none for three
+            found = read_claimed(new, called, chi=chi)
             if found is not None:
                 kind, tiles = found
                 if kind == "kan":

@@ -45,7 +45,7 @@ class PondVotes:
               weight: float) -> None:
         """Add this frame's reads (``ponds``, weighed ``weight`` s) to every registered
         discard while the ponds line up."""
-        for seat in range(SEATS):
+        for seat in range(state.players):
             lies = lying(state, seat)
             votes = self.votes[seat][:lies]
             votes += [defaultdict(float) for _ in range(lies - len(votes))]
@@ -65,7 +65,7 @@ class PondVotes:
         """A registered discard that many later frames read as another tile is corrected
         (unless that would make a fifth of its kind: then another read is the wrong one)."""
         counts = visible_counts(state, exclude_last_discard=False)
-        for seat in range(SEATS):
+        for seat in range(state.players):
             for index, tally in zip(lying_at(state, seat), self.votes[seat], strict=False):
                 if not strong_enough(tally):
                     continue
@@ -81,7 +81,7 @@ class PondVotes:
         """The registered discard of ``kind`` the frames supported least (its share of the
         votes) and its correction to the likeliest other tile that fits on the table."""
         found: tuple[float, DiscardCorrected] | None = None
-        for seat in range(SEATS):
+        for seat in range(state.players):
             for index, tally in zip(lying_at(state, seat), self.votes[seat], strict=False):
                 registered = state.seats[seat].pond[index].tile
                 total = sum(tally.values())

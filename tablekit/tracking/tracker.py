@@ -12,6 +12,8 @@ the differences become events, each from its own part:
 * :mod:`~tablekit.tracking.meld_events`: a claimed discard and the meld laid for it, a
   closed or added kan; a meld counts only once its seat has pressed CALL
   (:mod:`~tablekit.tracking.calls`): the button vouches for it, the camera says what it is,
+* :mod:`~tablekit.tracking.kita_watch`: three players: a North set aside by the seat whose
+  turn it is (a kita, not a discard),
 * :mod:`~tablekit.tracking.discards`: a draw and a discard (sideways = the riichi tile);
   a discard the detector barely sees is taken only once the next seat has discarded.
 
@@ -26,11 +28,12 @@ from dataclasses import dataclass
 
 from tablekit.game.events import BadEvent, Event
 from tablekit.game.reducer import apply
-from tablekit.game.state import SEATS, TableState
+from tablekit.game.state import TableState
 from tablekit.game.win_reading import WinReading
 from tablekit.tracking.calls import CallWatch
 from tablekit.tracking.discards import DiscardSpotter, pond_ahead
 from tablekit.tracking.dora_watch import DoraWatch
+from tablekit.tracking.kita_watch import kita_events
 from tablekit.tracking.meld_events import MeldSpotter
 from tablekit.tracking.pond_votes import PondVotes
 from tablekit.tracking.revealed_hands import RevealedHands
@@ -102,7 +105,7 @@ class Tracker:
     def behind(self) -> bool:
         """Whether the table shows more discards in some pond than the state holds."""
         state = self.state()
-        return any(pond_ahead(self.view, state, seat) for seat in range(SEATS))
+        return any(pond_ahead(self.view, state, seat) for seat in range(state.players))
 
     def wants_faint(self) -> bool:
         """Whether the next frame should read the ponds' faint peaks too: a discard may
@@ -171,12 +174,15 @@ class Tracker:
     def _next_events(self, state: TableState) -> list[Event]:
         sources: tuple[Callable[[TableState], list[Event]], ...] = (
             self.votes.corrections, self.dora.corrections, self.melds.events,
-            self._discards, self._dora)
+            self._kita, self._discards, self._dora)
         for source in sources:
             events = source(state)
             if events and (self.offered is None or not self.offered.repeated(state, events)):
                 return events
         return []
+
+    def _kita(self, state: TableState) -> list[Event]:
+        return kita_events(self.view, state)
 
     def _discards(self, state: TableState) -> list[Event]:
         return self.discards.events(state, self.layout)

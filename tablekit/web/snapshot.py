@@ -11,7 +11,7 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
-from tablekit.game.state import SEATS, TableState
+from tablekit.game.state import TableState
 from tablekit.game.summary import default_name
 from tablekit.league.standings import league_table
 from tablekit.tiles import WIND_NAMES
@@ -19,10 +19,11 @@ from tablekit.tiles import WIND_NAMES
 
 def table_snapshot(state: TableState) -> dict[str, Any]:
     """Scores, winds, counters and, once the game is over, the final standings."""
-    names = state.names or tuple(default_name(s) for s in range(SEATS))
+    seats = range(state.players)  # three for sanma
+    names = state.names or tuple(default_name(s) for s in seats)
     players = [{"seat": s, "name": names[s], "points": state.scores[s],
                 "wind": WIND_NAMES[state.seat_wind(s)], "dealer": s == state.dealer}
-               for s in range(SEATS)]
+               for s in seats]
     standings = [{"rank": s.rank, "name": names[s.seat], "points": s.points,
                   "score": s.score} for s in state.standings]
     result = state.result
@@ -42,14 +43,20 @@ _EVENING = """
 
 
 def evening_snapshot(db: sqlite3.Connection) -> list[dict[str, Any]]:
-    """The games of the latest day in the league, each with its places and game points."""
+    """The games of the latest day in the league, each with its places and game points
+    (``players``: 3 for a sanma game)."""
     games: dict[int, dict[str, Any]] = {}
     for game_id, played_at, name, place, tenths in db.execute(_EVENING):
         game = games.setdefault(game_id, {"played_at": played_at, "results": []})
         game["results"].append({"name": name, "place": place, "score": tenths / 10})
+    for game in games.values():
+        game["players"] = len(game["results"])
     return list(games.values())
 
 
-def league_snapshot(db: sqlite3.Connection, season: str | None = None) -> list[dict[str, Any]]:
+def league_snapshot(db: sqlite3.Connection, season: str | None = None, players: int = 4
+                    ) -> list[dict[str, Any]]:
+    """The league table of four-player games, or of three-player ones (``players=3``)."""
     return [{"name": p.name, "games": p.games, "points": p.points,
-             "average_placement": p.average_placement} for p in league_table(db, season)]
+             "average_placement": p.average_placement}
+            for p in league_table(db, season, players)]

@@ -1,0 +1,126 @@
+"""The tracker for three players: a North laid face up by the hand of the seat whose turn it
+is becomes a Kita event (with its draw), never a discard; a meld called later is read
+without the Norths set aside beside it."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import FIXTURES
+
+from tablekit.formats.tenhou import import_file
+from tablekit.game.events import (
+    Call,
+    Discard,
+    DoraRevealed,
+    Draw,
+    GameStarted,
+    HandStarted,
+    Kita,
+    RiichiDeclared,
+)
+from tablekit.game.reducer import apply
+from tablekit.game.state import TableState
+from tablekit.io.presses import ButtonName
+from tablekit.rules.presets import TENHOU, TENHOU_SANMA, with_options
+from tablekit.rules.reading import TileRead
+from tablekit.sim.perfect_reading import PerfectReader
+from tablekit.sim.script import Script
+from tablekit.sim.source import SimulatedCamera
+from tablekit.sim.table import hand_start_states
+from tablekit.tiles import Tile, parse_tiles
+from tablekit.tracking.kita_watch import kita_events, without_kita
+from tablekit.tracking.tracker import Tracker
+
+GAME = FIXTURES / "mjlog" / "sanma-2022010814gm-00b9-0000-c378f5c4.xml"
+
+
+class Rows:
+    """A steady view that shows the given meld rows."""
+
+    def __init__(self, rows: dict[int, str]) -> None:
+        self.rows = rows
+
+    def meld_row(self, seat: int) -> list[TileRead] | None:
+        return [TileRead.sure(t) for t in parse_tiles(self.rows.get(seat, ""))]
+
+
+def dealt(rules=TENHOU_SANMA) -> TableState:
+    state = apply(apply(TableState.new(), GameStarted(rules)), HandStarted(Tile.from_code("1p")))
+    assert state.turn == 0 and state.to_draw
+    return state
+
+
+def test_a_north_by_the_hand_of_the_seat_to_draw_is_its_draw_and_a_kita():
+    state = dealt()
+    assert kita_events(Rows({0: "4z"}), state) == [Draw(0, rinshan=False), Kita(0)]
+    after = apply(apply(state, Draw(0, Tile.from_code("4z"))), Kita(0))
+    assert after.seats[0].kita == 1 and after.to_draw and after.kan_draw
+    assert kita_events(Rows({0: "4z"}), after) == []  # counted: no second kita
+    assert kita_events(Rows({0: "44z"}), apply(after, Draw(0, Tile.from_code("4z"),
+                                                           rinshan=True))) == [Kita(0)]
+
+
+def test_no_kita_for_another_seat_four_players_or_north_as_yakuhai():
+    assert kita_events(Rows({1: "4z"}), dealt()) == []
+    assert kita_events(Rows({0: "4z"}), dealt(TENHOU)) == []
+    assert kita_events(Rows({0: "4z"}), dealt(with_options(TENHOU_SANMA, north="yakuhai"))) == []
+
+
+def test_the_norths_set_aside_are_not_read_as_a_new_meld():
+    reads = [TileRead.sure(t) for t in parse_tiles("44z555p")]
+    assert [r.best[0].code for r in without_kita(reads, 2)] == ["5p", "5p", "5p"]
+    assert [r.best[0].code for r in without_kita(reads, 1)] == ["4z", "5p", "5p", "5p"]
+
+
+def test_the_tracker_follows_three_seats_only():
+    state = dealt()
+    tracker = Tracker(lambda: state)
+    assert tracker._kita(state) == []  # nothing steady seen yet: no kita
+    assert not tracker.behind()  # three ponds asked about, no fourth seat
+    assert tracker.melds.events(state) == [] and tracker.votes.corrections(state) == []
+
+
+@pytest.mark.slow
+def test_a_sanma_hand_on_the_simulated_table_is_tracked_kita_and_all():
+    # the camera's side of a whole hand (no flow: the deal and riichi are applied as the
+    # flow would, a riichi with its discard): every draw, discard, call, kita and dora the
+    # tracker reads from the truth of the rendered frames is the record's
+    game = import_file(GAME, three_players=True)
+    script = Script.from_game(game)
+    camera = SimulatedCamera(script, seed=3, size=(640, 360), fps=4.0, clean=True, arms=False)
+    reader, record = PerfectReader(), list(game.hands[0].events)
+    box = {"state": hand_start_states(game)[0]}
+    tracker = Tracker(lambda: box["state"])
+    got: list = []
+    flow, riichi, last = 0, set(), max(i for i, m in enumerate(script.moments) if m.hand == 0)
+    while (frame := camera.read()) is not None and script.index_at(frame.timestamp) <= last:
+        for press in script.presses_between(frame.timestamp - 0.25, frame.timestamp + 1e-9):
+            if press.name == ButtonName.CALL and press.seat is not None:
+                tracker.expect_call(press.seat)
+        for event in record[flow:frame.moment.turn]:
+            if isinstance(event, HandStarted):
+                got.append(event)
+                box["state"] = apply(box["state"], event)
+            elif isinstance(event, RiichiDeclared):
+                riichi.add(event.seat)
+        flow = max(flow, frame.moment.turn)
+        if box["state"].result is not None:
+            break
+        for event in tracker.update(reader.read(frame.truth, frame.timestamp)):
+            if isinstance(event, Discard) and event.seat in riichi:
+                riichi.discard(event.seat)
+                got.append(RiichiDeclared(event.seat))
+                box["state"] = apply(box["state"], got[-1])
+            got.append(event)
+            box["state"] = apply(box["state"], event)
+    camera_events = (HandStarted, RiichiDeclared, Draw, Discard, Call, Kita, DoraRevealed)
+    assert [_plain(e) for e in got] == [_plain(e) for e in record
+                                        if isinstance(e, camera_events)]
+    assert sum(isinstance(e, Kita) for e in got) == 2
+
+
+def _plain(event):
+    """What a camera can tell: no drawn tile, no tsumogiri."""
+    if isinstance(event, Discard):
+        return Discard(event.seat, event.tile)
+    return Draw(event.seat, None, event.rinshan) if isinstance(event, Draw) else event
