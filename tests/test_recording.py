@@ -324,3 +324,50 @@ def test_presses_taken_ahead_of_a_step_s_camera_are_played_ahead_of_it():
                                {**press, "button": "ok", "seat": None, "early": False}], app)
     app.run(max_frames=2)
     assert order == ["camera", "win 1", "camera", "ok None"]
+
+
+def misread_discards(events: list, every: int) -> tuple[list, int]:
+    """The events with every ``every``-th discard (not one claimed next) read as another
+    tile the game still allows; how many were changed."""
+    from dataclasses import replace
+
+    from tablekit.errors import BadInput
+    from tablekit.game.events import Call, Discard, Won
+    from tablekit.recording.check import hands_seen
+    from tablekit.tiles import Tile
+
+    events, changed = list(events), 0
+    for index, event in enumerate(events):
+        if not isinstance(event, Discard) or index % every or isinstance(
+                events[index + 1], (Call, Won)):
+            continue
+        for shift in range(1, 34):
+            trial = [*events[:index], replace(event, tile=Tile((event.tile.kind + shift) % 34)),
+                     *events[index + 1:]]
+            try:
+                hands_seen(trial)
+            except (BadInput, ValueError):
+                continue
+            events, changed = trial, changed + 1
+            break
+    return events, changed
+
+
+def test_a_game_checked_against_its_own_record_is_exact_and_each_misread_is_one_line():
+    from tablekit.formats.replay_check import read_game
+    from tablekit.recording.check import compare
+
+    record = read_game(GAME).events
+    exact = compare(record, record)
+    assert exact.hands == exact.hands_exact == 6 and exact.lines == []
+    assert exact.tiles == exact.tiles_right == 446   # discards, calls, dora, winning hands
+    misread, changed = misread_discards(record, 23)
+    check = compare(misread, record)
+    assert changed >= 5 and len(check.lines) == changed   # the right number of them
+    assert check.tiles_right == check.tiles - changed and check.hands_exact < 6
+    assert all("discard read" in line and ", record " in line for line in check.lines)
+    starts = [i for i, event in enumerate(record) if type(event).__name__ == "HandStarted"]
+    shorter = compare(record, record[: starts[3]])   # a record kept for three hands only
+    assert (shorter.hands, shorter.hands_exact, shorter.hands_read) == (3, 3, 6)
+    assert shorter.lines == [f"{label}: read, not in the record" for label in
+                             ("E2-3", "E3-0", "E4-0")]

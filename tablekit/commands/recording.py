@@ -1,4 +1,5 @@
-"""``tablekit recording play``: a recorded game played back through the app's loop."""
+"""``tablekit recording play``: a recorded game played back through the app's loop;
+``tablekit recording check``: the game as read compared with a record kept of it."""
 
 from __future__ import annotations
 
@@ -36,6 +37,23 @@ def add_parser(subparsers: Any) -> None:
     play.add_argument("--check", action="store_true",
                       help="exit 1 when the journal played differs from the recording's")
     play.set_defaults(run=run)
+    check = actions.add_parser(
+        "check", help="compare the game as read with a record kept of it",
+        description="Compare the game as the recording read it (its journal) with a record "
+                    "kept by a person or another system (tenhou.net/6 JSON, a Tenhou mjlog, "
+                    "or a tablekit journal), hand by hand: the result and score changes, "
+                    "each seat's discards in order, calls, dora indicators, the revealed "
+                    "hands. One line for each difference, then a summary.")
+    check.add_argument("folder", type=Path, metavar="DIR")
+    check.add_argument("--against", type=Path, required=True, metavar="RECORD",
+                       help="the record kept of the game")
+    check.add_argument("--journal", type=Path, default=None,
+                       help="check this journal (one played back from the recording with "
+                            "recording play --journal) instead of the recording's own")
+    check.add_argument("--json", action="store_true",
+                       help="the last line is a JSON object: hands, hands_exact, tiles, "
+                            "tiles_right, hands_read, differences")
+    check.set_defaults(run=run_check)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -55,3 +73,28 @@ def run(args: argparse.Namespace) -> int:
               f"{summary['events_recorded']} recorded)", file=sys.stderr)
     print(json.dumps({"recording": str(args.folder), **summary}))
     return 1 if args.check and not playback.same else 0
+
+
+def run_check(args: argparse.Namespace) -> int:
+    from tablekit.commands.export import load_events
+    from tablekit.commands.inputs import require_files
+    from tablekit.recording.check import compare
+    from tablekit.recording.manifest import JOURNAL, read_manifest
+
+    try:
+        read_manifest(args.folder)
+        journal = args.journal or args.folder / JOURNAL
+        require_files([journal, args.against])
+        check = compare(load_events(journal), load_events(args.against))
+    except (TablekitError, OSError) as error:
+        print(f"tablekit recording check: {one_line(error)}", file=sys.stderr)
+        return 2
+    for line in check.lines:
+        print(line)
+    print(f"{args.folder}: {check.hands_exact}/{check.hands} hands exact, "
+          f"{check.tiles_right}/{check.tiles} tiles right, {len(check.lines)} differences "
+          f"({check.hands_read} hands read)", file=sys.stderr if args.json else sys.stdout)
+    if args.json:
+        print(json.dumps({"recording": str(args.folder), "against": str(args.against),
+                          **check.summary()}))
+    return 0
