@@ -371,3 +371,42 @@ def test_a_game_checked_against_its_own_record_is_exact_and_each_misread_is_one_
     assert (shorter.hands, shorter.hands_exact, shorter.hands_read) == (3, 3, 6)
     assert shorter.lines == [f"{label}: read, not in the record" for label in
                              ("E2-3", "E3-0", "E4-0")]
+
+
+def test_recording_play_says_in_one_line_that_a_recording_was_cut(tmp_path, capsys):
+    """A power cut: no end in the manifest, the presses' and the journal copy's last lines
+    half written (torn frames: the tests above); played up to the cut, said in one line."""
+    folder, journal = record_by_hand(tmp_path)
+    manifest = read_manifest(folder)
+    del manifest["end"]
+    write_manifest(folder, manifest)
+    lines = (folder / "presses.jsonl").read_text().splitlines(keepends=True)
+    (folder / "presses.jsonl").write_text("".join(lines[:5]) + lines[5][:11])
+    copy = (folder / "journal.jsonl").read_bytes()
+    (folder / "journal.jsonl").write_bytes(copy[: len(copy) - 9])
+    assert main(["recording", "play", str(folder), "--check"]) == 0
+    out, err = capsys.readouterr()
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+    assert "cut off while recording" in err and "played up to 4.5 s" in err
+    summary = json.loads(out.strip().splitlines()[-1])
+    assert summary["cut"] is True and summary["until"] == 4.5
+    assert f"the same as the recording's first {summary['events']}" in err
+    assert 2 < summary["events"] < len(read_journal(journal).events)
+
+
+def test_recording_check_against_the_record_kept(tmp_path, capsys):
+    folder, journal = record_by_hand(tmp_path)
+    assert main(["recording", "check", str(folder), "--against", str(journal),
+                 "--json"]) == 0
+    out, err = capsys.readouterr()
+    summary = json.loads(out.strip().splitlines()[-1])
+    assert summary["hands"] == summary["hands_exact"] == 1 and summary["differences"] == 0
+    assert "1/1 hands exact" in err
+    mjai = tmp_path / "game.mjai"
+    mjai.write_text('{"type": "start_game", "names": ["A", "B", "C", "D"]}\n')
+    assert "mjai" in refusal(capsys, ["recording", "check", str(folder), "--against",
+                                      str(mjai)])
+    assert "no such file" in refusal(capsys, ["recording", "check", str(folder),
+                                              "--against", str(tmp_path / "none.json")])
+    assert "no such recording" in refusal(capsys, ["recording", "check", str(tmp_path),
+                                                   "--against", str(journal)])

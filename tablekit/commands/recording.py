@@ -67,12 +67,21 @@ def run(args: argparse.Namespace) -> int:
         print(f"tablekit recording play: {one_line(error)}", file=sys.stderr)
         return 2
     summary = playback.summary()
-    if not playback.same:
+    same = playback.same
+    if playback.cut:
+        played = len(playback.played)
+        same = playback.played == playback.recorded[:played]
+        print(f"{args.folder}: cut off while recording (no end in its manifest: a power "
+              f"cut?); played up to {playback.until:.1f} s, {played} events, "
+              + (f"the same as the recording's first {played}" if same else
+                 f"differing from the recording's at event {summary['first_difference']}"),
+              file=sys.stderr)
+    elif not same:
         print(f"{args.folder}: the journal played differs from the recording's at event "
               f"{summary['first_difference']} ({summary['events']} events played, "
               f"{summary['events_recorded']} recorded)", file=sys.stderr)
     print(json.dumps({"recording": str(args.folder), **summary}))
-    return 1 if args.check and not playback.same else 0
+    return 1 if args.check and not same else 0
 
 
 def run_check(args: argparse.Namespace) -> int:

@@ -79,6 +79,7 @@ class Playback:
     presses: int
     seconds: float
     cut: bool
+    until: float = 0.0     # the recording's time played up to (its end, or the cut)
 
     @property
     def same(self) -> bool:
@@ -101,7 +102,7 @@ class Playback:
                 "events": len(self.played), "events_recorded": len(self.recorded),
                 "same_journal": self.same, "first_difference": self.first_difference(),
                 "frames": self.frames, "frames_kept": self.frames_kept,
-                "presses": self.presses, "cut": self.cut,
+                "presses": self.presses, "cut": self.cut, "until": round(self.until, 3),
                 "ms_per_frame": round(1000 * self.seconds / max(self.frames, 1), 2)}
 
 
@@ -158,7 +159,7 @@ def _play(folder: Path, manifest: dict[str, Any], session: Session, tileset: str
     recorded = read_journal(copy).events if copy.is_file() else []
     assert session.path is not None
     return Playback(read_journal(session.path).events, recorded, frames.taken,
-                    len(frames.lines), len(presses), seconds, cut=end is None)
+                    len(frames.lines), len(presses), seconds, cut=end is None, until=stop)
 
 
 def _feed(folder: Path, manifest: dict[str, Any], frames: RecordedFrames, tracker: Tracker,
