@@ -410,3 +410,39 @@ def test_recording_check_against_the_record_kept(tmp_path, capsys):
                                               "--against", str(tmp_path / "none.json")])
     assert "no such recording" in refusal(capsys, ["recording", "check", str(tmp_path),
                                                    "--against", str(journal)])
+
+
+def test_the_game_as_read_exported_and_corrected_by_hand_is_the_record_checked(
+        tmp_path, capsys):
+    """``recording export`` writes the game as read as plain lines; a tile corrected in them
+    is one difference, the seat named by its wind in that hand."""
+    from tablekit.formats.replay_check import read_game
+
+    folder, journal = tmp_path / "rec", tmp_path / "live.jsonl"
+    session = Session.open(journal)
+    for event in read_game(GAME).events[:200]:       # the log's first hands, as if read
+        session.submit(event)
+    session.close()
+    manifest = {"format": FORMAT, "journal_start": 0}
+    folder.mkdir()
+    shutil.copyfile(journal, folder / "journal.jsonl")
+    write_manifest(folder, manifest)
+    record = tmp_path / "record.jsonl"
+    assert main(["recording", "export", str(folder), "--out", str(record)]) == 0
+    capsys.readouterr()
+    lines = record.read_text().splitlines()
+    assert not any('"crc"' in line or '"n":' in line for line in lines)
+    first = next(i for i, line in enumerate(lines) if '"discard", "seat": 1' in line)
+    assert main(["recording", "check", str(folder), "--against", str(record)]) == 0
+    assert ", 0 differences" in capsys.readouterr().out
+    event = json.loads(lines[first])
+    wrong = "1z" if event["tile"] != "1z" else "2z"
+    lines[first] = json.dumps({**event, "tile": wrong})
+    record.write_text("\n".join(lines) + "\n")
+    assert main(["recording", "check", str(folder), "--against", str(record), "--json"]) == 0
+    out = capsys.readouterr().out.strip().splitlines()
+    assert out[:-1] == [f"E1-0: South's 1st discard read {event['tile']}, record {wrong}"]
+    summary = json.loads(out[-1])
+    assert summary["differences"] == 1 and summary["tiles_right"] == summary["tiles"] - 1
+    assert "exists" in refusal(capsys, ["recording", "export", str(folder), "--out",
+                                        str(record)])

@@ -10,7 +10,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from tablekit.errors import TablekitError, one_line
+from tablekit.errors import BadInput, TablekitError, one_line
 
 
 def add_parser(subparsers: Any) -> None:
@@ -54,6 +54,14 @@ def add_parser(subparsers: Any) -> None:
                        help="the last line is a JSON object: hands, hands_exact, tiles, "
                             "tiles_right, hands_read, differences")
     check.set_defaults(run=run_check)
+    export = actions.add_parser(
+        "export", help="write the game as read as a record to correct by hand",
+        description="Write the recording's game as read as a plain record (one event a line, "
+                    "JSON without numbers or checksums) to correct by hand into the record "
+                    "that recording check compares with.")
+    export.add_argument("folder", type=Path, metavar="DIR")
+    export.add_argument("--out", type=Path, required=True, help="the record to write (new)")
+    export.set_defaults(run=run_export)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -106,4 +114,22 @@ def run_check(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({"recording": str(args.folder), "against": str(args.against),
                           **check.summary()}))
+    return 0
+
+
+def run_export(args: argparse.Namespace) -> int:
+    from tablekit.commands.export import load_events
+    from tablekit.recording.check import plain_record
+    from tablekit.recording.manifest import JOURNAL, read_manifest
+
+    try:
+        read_manifest(args.folder)
+        if args.out.exists():
+            raise BadInput(f"{args.out}: exists; write the record to a new file")
+        text = plain_record(load_events(args.folder / JOURNAL))
+        args.out.write_text(text, encoding="utf-8")
+    except (TablekitError, OSError) as error:
+        print(f"tablekit recording export: {one_line(error)}", file=sys.stderr)
+        return 2
+    print(f"{args.out}: the game as read, {text.count(chr(10))} events, to correct by hand")
     return 0

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tablekit.errors import BadInput
-from tablekit.game.events import BadEvent, Event, GameStarted
+from tablekit.game.events import BadEvent, Event, GameStarted, to_json
 from tablekit.game.reducer import apply
 from tablekit.game.state import TableState
 from tablekit.tiles import WIND_NAMES, Tile
@@ -80,22 +80,23 @@ def hands_seen(events: Iterable[Event]) -> list[HandSeen]:
     """Each hand of the last game in ``events`` as it stood when its result came."""
     events = list(events)
     starts = [i for i, event in enumerate(events) if isinstance(event, GameStarted)]
-    state, label, hands = TableState.new(), "", []
+    state, start, hands = TableState.new(), TableState.new(), []
     for event in events[starts[-1] if starts else 0:]:
         ended = state.result is not None
         state = apply(state, event)
         if type(event).__name__ == "HandStarted":
-            label = state.short_label
+            start = state
         elif state.result is not None and not ended:
-            hands.append(_seen(state, label))
+            hands.append(_seen(state, start))
     return hands
 
 
-def _seen(state: TableState, label: str) -> HandSeen:
+def _seen(state: TableState, start: TableState) -> HandSeen:
+    """The hand as it stood at its result (``start``: as it was dealt)."""
     result = state.result
     assert result is not None
     return HandSeen(
-        label, state.dealer, str(result.kind), tuple(result.deltas),
+        start.short_label, start.dealer, str(result.kind), tuple(result.deltas),
         tuple(seat.discards for seat in state.seats),
         tuple(tuple((meld.kind, meld.tiles) for meld in seat.melds) for seat in state.seats),
         tuple(state.dora),
@@ -119,6 +120,20 @@ def compare(read: Iterable[Event], record: Iterable[Event]) -> Check:
         check.hands_exact += len(check.lines) == before
     check.lines.extend(f"{label}: read, not in the record" for label in mine)
     return check
+
+
+def plain_record(events: Iterable[Event]) -> str:
+    """The last game in ``events`` as a record to correct by hand: one event a line, plain
+    JSON (a journal of format 1: no numbers, no checksums), which :func:`compare` reads
+    back as the record.
+
+    >>> from tablekit.game.events import GameEnded
+    >>> plain_record([GameStarted(names=("A", "B", "C", "D")), GameEnded("time")]).splitlines()[1]
+    '{"type": "game_ended", "reason": "time"}'
+    """
+    events = list(events)
+    starts = [i for i, event in enumerate(events) if isinstance(event, GameStarted)]
+    return "".join(to_json(event) + "\n" for event in events[starts[-1] if starts else 0:])
 
 
 def _played(events: Iterable[Event], name: str) -> list[HandSeen]:
