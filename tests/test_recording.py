@@ -446,3 +446,37 @@ def test_the_game_as_read_exported_and_corrected_by_hand_is_the_record_checked(
     assert summary["differences"] == 1 and summary["tiles_right"] == summary["tiles"] - 1
     assert "exists" in refusal(capsys, ["recording", "export", str(folder), "--out",
                                         str(record)])
+
+
+def test_misread_reads_a_seeded_share_of_tiles_as_another_kind_the_same_in_every_frame():
+    from tablekit.recording.misread import MisreadingPipeline
+    from tablekit.tiles import Tile
+    from tablekit.vision.table_reading import SeenTile, TableReading
+
+    tiles = tuple(SeenTile((-200.0 + 26.0 * (i % 16), -300.0 + 40.0 * (i // 16)), 0.0, True,
+                           ((Tile(i % 34), 0.9),)) for i in range(160))
+
+    class Models:
+        def read_frame(self, frame, timestamp, faint=False):
+            return TableReading(tiles, timestamp=timestamp)
+
+        def notices(self):
+            return ["seen"]
+
+    pipeline = MisreadingPipeline(Models(), 0.1, seed=3)
+    first, again = pipeline.read_frame(None, 0.0), pipeline.read_frame(None, 0.25)
+    wrong = [i for i, (a, b) in enumerate(zip(first.tiles, tiles, strict=True)) if a != b]
+    assert 6 <= len(wrong) <= 28 and first.tiles == again.tiles   # ~10%, alike each frame
+    assert pipeline.misread == 2 * len(wrong) and pipeline.notices() == ["seen"]
+    for i in wrong:
+        assert first.tiles[i].best != tiles[i].best
+        assert first.tiles[i].candidates[1][0] == tiles[i].best and first.tiles[i].xy == tiles[i].xy
+    other = MisreadingPipeline(Models(), 0.1, seed=4).read_frame(None, 0.0)
+    assert other.tiles != first.tiles                              # another seed, others
+    assert MisreadingPipeline(Models(), 0.0).read_frame(None, 0.0).tiles == tiles
+
+
+def test_recording_play_refuses_a_misread_share_out_of_range(tmp_path, capsys):
+    folder, _ = record_by_hand(tmp_path)
+    assert "from 0 to 1" in refusal(capsys, ["recording", "play", str(folder),
+                                             "--misread", "1.5"])

@@ -34,6 +34,11 @@ def add_parser(subparsers: Any) -> None:
     play.add_argument("--journal", type=Path, default=None,
                       help="keep the journal played here (a new file; default: a "
                            "temporary one)")
+    play.add_argument("--misread", type=float, default=0.0, metavar="SHARE",
+                      help="read this share of the tiles as another kind on purpose (the same "
+                           "tile in the same place misread alike in every frame), so that "
+                           "recording check has differences to find")
+    play.add_argument("--seed", type=int, default=0, help="the seed of --misread's choice")
     play.add_argument("--check", action="store_true",
                       help="exit 1 when the journal played differs from the recording's")
     play.set_defaults(run=run)
@@ -68,9 +73,12 @@ def run(args: argparse.Namespace) -> int:
     from tablekit.recording.play import play_recording
 
     try:
+        if not 0 <= args.misread <= 1:
+            raise BadInput(f"--misread {args.misread}: a share of the tiles, from 0 to 1")
         with tempfile.TemporaryDirectory(prefix="tablekit-play-") as scratch:
             journal = args.journal or Path(scratch) / "game.jsonl"
-            playback = play_recording(args.folder, journal, args.tileset, args.reader)
+            playback = play_recording(args.folder, journal, args.tileset, args.reader,
+                                      misread=(args.misread, args.seed))
     except (TablekitError, OSError) as error:
         print(f"tablekit recording play: {one_line(error)}", file=sys.stderr)
         return 2
