@@ -75,13 +75,14 @@ class Camera:
         return []
 
 
-def record_by_hand(tmp_path: Path, until: float = 8.0) -> tuple[Path, Path]:
+def record_by_hand(tmp_path: Path, until: float = 8.0, names: tuple[str, ...] = ()
+                   ) -> tuple[Path, Path]:
     """A camera-less hand played through App on a driven clock and recorded."""
     journal, folder = tmp_path / "live.jsonl", tmp_path / "rec"
     session = Session.open(journal)
     clock = DrivenClock()
     flow = Flow(session, clock=clock)
-    flow.start_game(load_rules("tenhou"))
+    flow.start_game(load_rules("tenhou"), names)
     app = App(flow, None, clock=clock, sleep=clock.sleep)
     app.buttons = ScriptedButtons(app, PRESSES)
     recorder = Recorder(folder, {"source": "test"})
@@ -237,6 +238,27 @@ def test_a_simulated_hand_recorded_plays_back_through_the_vision_models_event_fo
     played = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert played["same_journal"] and played["events"] == len(read_journal(journal).events)
     assert played["hands"] == live["hands"] == 1
+    assert main(["recording", "check", str(folder), "--against", str(GAME), "--json"]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    exact = json.loads(lines[-1])          # the hand played is exact; the log's others unread
+    assert exact["hands_read"] == exact["hands_exact"] == 1 and exact["hands"] == 6
+    assert all(line.endswith("in the record, not read") for line in lines[:-1])
+    assert exact["differences"] == len(lines) - 1 == 5
+
+    misread = tmp_path / "misread.jsonl"   # played again, made to misread
+    assert main(["recording", "play", str(folder), "--misread", "0.05", "--seed", "1",
+                 "--journal", str(misread)]) == 0
+    capsys.readouterr()
+    found = []
+    for record in (GAME, folder / "journal.jsonl"):   # the log, and the game as recorded
+        assert main(["recording", "check", str(folder), "--against", str(record),
+                     "--journal", str(misread), "--json"]) == 0
+        found.append(capsys.readouterr().out.strip().splitlines())
+    misread_lines = [line for line in found[0][:-1] if not line.endswith("not read")]
+    assert misread_lines and misread_lines == found[1][:-1]   # the same differences
+    summary = json.loads(found[1][-1])
+    assert summary["hands_exact"] == 0 and summary["differences"] == len(misread_lines)
+    assert summary["tiles_right"] < summary["tiles"]
 
     cut = tmp_path / "cut"                       # a power cut in the middle of the hand
     shutil.copytree(folder, cut)
@@ -480,3 +502,38 @@ def test_recording_play_refuses_a_misread_share_out_of_range(tmp_path, capsys):
     folder, _ = record_by_hand(tmp_path)
     assert "from 0 to 1" in refusal(capsys, ["recording", "play", str(folder),
                                              "--misread", "1.5"])
+
+
+def test_anonymise_replaces_the_players_names_and_the_recording_plays_the_same(
+        tmp_path, capsys):
+    names = ("Ann Lee", "Bo", "Chidi", "Dana Ó")
+    folder, _ = record_by_hand(tmp_path, names=names)
+    before = read_journal(folder / "journal.jsonl").events
+    assert main(["recording", "anonymise", str(folder)]) == 0
+    assert "4 names replaced by Player 1 to Player 4" in capsys.readouterr().out
+    for path in folder.rglob("*"):
+        if path.is_file():
+            assert not any(name.encode() in path.read_bytes() for name in names), path
+    after = read_journal(folder / "journal.jsonl").events   # the checksums hold
+    assert after[0].names == ("Player 1", "Player 2", "Player 3", "Player 4")
+    assert after[1:] == before[1:]
+    playback = play_recording(folder, tmp_path / "played.jsonl")
+    assert playback.same and playback.played == after
+    assert main(["recording", "anonymise", str(folder)]) == 0
+    assert "no players' names" in capsys.readouterr().out
+
+
+def test_anonymise_keeps_journal_start_at_the_same_line(tmp_path):
+    from tablekit.recording.anonymise import anonymise
+
+    folder = tmp_path / "rec"
+    folder.mkdir()
+    lines = ['{"type": "game_started", "names": ["Zoë Long Name", "B", "C", "D"]}\n',
+             '{"type": "game_ended", "reason": "time"}\n']
+    (folder / "journal.jsonl").write_text("".join(lines), encoding="utf-8")
+    write_manifest(folder, {"format": FORMAT, "journal_start": len(lines[0].encode())})
+    assert anonymise(folder) == (4, 0)
+    text = (folder / "journal.jsonl").read_bytes()
+    start = read_manifest(folder)["journal_start"]
+    assert text[:start].endswith(b'"Player 4"]}\n')
+    assert text[start:].startswith(b'{"type": "game_ended"')

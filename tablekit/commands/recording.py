@@ -67,6 +67,13 @@ def add_parser(subparsers: Any) -> None:
     export.add_argument("folder", type=Path, metavar="DIR")
     export.add_argument("--out", type=Path, required=True, help="the record to write (new)")
     export.set_defaults(run=run_export)
+    anonymise = actions.add_parser(
+        "anonymise", help="replace the players' names in a recording",
+        description="Replace the players' names in a recording (the journal's game starts, "
+                    "the roster) with Player 1, Player 2, ... in place, so that it can be "
+                    "handed on; it plays back as before.")
+    anonymise.add_argument("folder", type=Path, metavar="DIR")
+    anonymise.set_defaults(run=run_anonymise)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -140,4 +147,19 @@ def run_export(args: argparse.Namespace) -> int:
         print(f"tablekit recording export: {one_line(error)}", file=sys.stderr)
         return 2
     print(f"{args.out}: the game as read, {text.count(chr(10))} events, to correct by hand")
+    return 0
+
+
+def run_anonymise(args: argparse.Namespace) -> int:
+    from tablekit.recording.anonymise import anonymise
+
+    try:
+        names, told = anonymise(args.folder)
+    except (TablekitError, OSError, ValueError) as error:
+        print(f"tablekit recording anonymise: {one_line(error)}", file=sys.stderr)
+        return 2
+    print(f"{args.folder}: " + (f"{names} names replaced by Player 1 to Player {names}"
+                                if names else "no players' names in it")
+          + (f"; {told} journal lines still hold a name in free text: read them" if told
+             else ""))
     return 0
