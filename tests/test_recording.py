@@ -75,13 +75,14 @@ class Camera:
         return []
 
 
-def record_by_hand(tmp_path: Path, until: float = 8.0) -> tuple[Path, Path]:
+def record_by_hand(tmp_path: Path, until: float = 8.0, names: tuple[str, ...] = ()
+                   ) -> tuple[Path, Path]:
     """A camera-less hand played through App on a driven clock and recorded."""
     journal, folder = tmp_path / "live.jsonl", tmp_path / "rec"
     session = Session.open(journal)
     clock = DrivenClock()
     flow = Flow(session, clock=clock)
-    flow.start_game(load_rules("tenhou"))
+    flow.start_game(load_rules("tenhou"), names)
     app = App(flow, None, clock=clock, sleep=clock.sleep)
     app.buttons = ScriptedButtons(app, PRESSES)
     recorder = Recorder(folder, {"source": "test"})
@@ -237,6 +238,27 @@ def test_a_simulated_hand_recorded_plays_back_through_the_vision_models_event_fo
     played = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert played["same_journal"] and played["events"] == len(read_journal(journal).events)
     assert played["hands"] == live["hands"] == 1
+    assert main(["recording", "check", str(folder), "--against", str(GAME), "--json"]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    exact = json.loads(lines[-1])          # the hand played is exact; the log's others unread
+    assert exact["hands_read"] == exact["hands_exact"] == 1 and exact["hands"] == 6
+    assert all(line.endswith("in the record, not read") for line in lines[:-1])
+    assert exact["differences"] == len(lines) - 1 == 5
+
+    misread = tmp_path / "misread.jsonl"   # played again, made to misread
+    assert main(["recording", "play", str(folder), "--misread", "0.05", "--seed", "1",
+                 "--journal", str(misread)]) == 0
+    capsys.readouterr()
+    found = []
+    for record in (GAME, folder / "journal.jsonl"):   # the log, and the game as recorded
+        assert main(["recording", "check", str(folder), "--against", str(record),
+                     "--journal", str(misread), "--json"]) == 0
+        found.append(capsys.readouterr().out.strip().splitlines())
+    misread_lines = [line for line in found[0][:-1] if not line.endswith("not read")]
+    assert misread_lines and misread_lines == found[1][:-1]   # the same differences
+    summary = json.loads(found[1][-1])
+    assert summary["hands_exact"] == 0 and summary["differences"] == len(misread_lines)
+    assert summary["tiles_right"] < summary["tiles"]
 
     cut = tmp_path / "cut"                       # a power cut in the middle of the hand
     shutil.copytree(folder, cut)
@@ -324,3 +346,194 @@ def test_presses_taken_ahead_of_a_step_s_camera_are_played_ahead_of_it():
                                {**press, "button": "ok", "seat": None, "early": False}], app)
     app.run(max_frames=2)
     assert order == ["camera", "win 1", "camera", "ok None"]
+
+
+def misread_discards(events: list, every: int) -> tuple[list, int]:
+    """The events with every ``every``-th discard (not one claimed next) read as another
+    tile the game still allows; how many were changed."""
+    from dataclasses import replace
+
+    from tablekit.errors import BadInput
+    from tablekit.game.events import Call, Discard, Won
+    from tablekit.recording.check import hands_seen
+    from tablekit.tiles import Tile
+
+    events, changed = list(events), 0
+    for index, event in enumerate(events):
+        if not isinstance(event, Discard) or index % every or isinstance(
+                events[index + 1], (Call, Won)):
+            continue
+        for shift in range(1, 34):
+            trial = [*events[:index], replace(event, tile=Tile((event.tile.kind + shift) % 34)),
+                     *events[index + 1:]]
+            try:
+                hands_seen(trial)
+            except (BadInput, ValueError):
+                continue
+            events, changed = trial, changed + 1
+            break
+    return events, changed
+
+
+def test_a_game_checked_against_its_own_record_is_exact_and_each_misread_is_one_line():
+    from tablekit.formats.replay_check import read_game
+    from tablekit.recording.check import compare
+
+    record = read_game(GAME).events
+    exact = compare(record, record)
+    assert exact.hands == exact.hands_exact == 6 and exact.lines == []
+    assert exact.tiles == exact.tiles_right == 446   # discards, calls, dora, winning hands
+    misread, changed = misread_discards(record, 23)
+    check = compare(misread, record)
+    assert changed >= 5 and len(check.lines) == changed   # the right number of them
+    assert check.tiles_right == check.tiles - changed and check.hands_exact < 6
+    assert all("discard read" in line and ", record " in line for line in check.lines)
+    starts = [i for i, event in enumerate(record) if type(event).__name__ == "HandStarted"]
+    shorter = compare(record, record[: starts[3]])   # a record kept for three hands only
+    assert (shorter.hands, shorter.hands_exact, shorter.hands_read) == (3, 3, 6)
+    assert shorter.lines == [f"{label}: read, not in the record" for label in
+                             ("E2-3", "E3-0", "E4-0")]
+
+
+def test_recording_play_says_in_one_line_that_a_recording_was_cut(tmp_path, capsys):
+    """A power cut: no end in the manifest, the presses' and the journal copy's last lines
+    half written (torn frames: the tests above); played up to the cut, said in one line."""
+    folder, journal = record_by_hand(tmp_path)
+    manifest = read_manifest(folder)
+    del manifest["end"]
+    write_manifest(folder, manifest)
+    lines = (folder / "presses.jsonl").read_text().splitlines(keepends=True)
+    (folder / "presses.jsonl").write_text("".join(lines[:5]) + lines[5][:11])
+    copy = (folder / "journal.jsonl").read_bytes()
+    (folder / "journal.jsonl").write_bytes(copy[: len(copy) - 9])
+    assert main(["recording", "play", str(folder), "--check"]) == 0
+    out, err = capsys.readouterr()
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+    assert "cut off while recording" in err and "played up to 4.5 s" in err
+    summary = json.loads(out.strip().splitlines()[-1])
+    assert summary["cut"] is True and summary["until"] == 4.5
+    assert f"the same as the recording's first {summary['events']}" in err
+    assert 2 < summary["events"] < len(read_journal(journal).events)
+
+
+def test_recording_check_against_the_record_kept(tmp_path, capsys):
+    folder, journal = record_by_hand(tmp_path)
+    assert main(["recording", "check", str(folder), "--against", str(journal),
+                 "--json"]) == 0
+    out, err = capsys.readouterr()
+    summary = json.loads(out.strip().splitlines()[-1])
+    assert summary["hands"] == summary["hands_exact"] == 1 and summary["differences"] == 0
+    assert "1/1 hands exact" in err
+    mjai = tmp_path / "game.mjai"
+    mjai.write_text('{"type": "start_game", "names": ["A", "B", "C", "D"]}\n')
+    assert "mjai" in refusal(capsys, ["recording", "check", str(folder), "--against",
+                                      str(mjai)])
+    assert "no such file" in refusal(capsys, ["recording", "check", str(folder),
+                                              "--against", str(tmp_path / "none.json")])
+    assert "no such recording" in refusal(capsys, ["recording", "check", str(tmp_path),
+                                                   "--against", str(journal)])
+
+
+def test_the_game_as_read_exported_and_corrected_by_hand_is_the_record_checked(
+        tmp_path, capsys):
+    """``recording export`` writes the game as read as plain lines; a tile corrected in them
+    is one difference, the seat named by its wind in that hand."""
+    from tablekit.formats.replay_check import read_game
+
+    folder, journal = tmp_path / "rec", tmp_path / "live.jsonl"
+    session = Session.open(journal)
+    for event in read_game(GAME).events[:200]:       # the log's first hands, as if read
+        session.submit(event)
+    session.close()
+    manifest = {"format": FORMAT, "journal_start": 0}
+    folder.mkdir()
+    shutil.copyfile(journal, folder / "journal.jsonl")
+    write_manifest(folder, manifest)
+    record = tmp_path / "record.jsonl"
+    assert main(["recording", "export", str(folder), "--out", str(record)]) == 0
+    capsys.readouterr()
+    lines = record.read_text().splitlines()
+    assert not any('"crc"' in line or '"n":' in line for line in lines)
+    first = next(i for i, line in enumerate(lines) if '"discard", "seat": 1' in line)
+    assert main(["recording", "check", str(folder), "--against", str(record)]) == 0
+    assert ", 0 differences" in capsys.readouterr().out
+    event = json.loads(lines[first])
+    wrong = "1z" if event["tile"] != "1z" else "2z"
+    lines[first] = json.dumps({**event, "tile": wrong})
+    record.write_text("\n".join(lines) + "\n")
+    assert main(["recording", "check", str(folder), "--against", str(record), "--json"]) == 0
+    out = capsys.readouterr().out.strip().splitlines()
+    assert out[:-1] == [f"E1-0: South's 1st discard read {event['tile']}, record {wrong}"]
+    summary = json.loads(out[-1])
+    assert summary["differences"] == 1 and summary["tiles_right"] == summary["tiles"] - 1
+    assert "exists" in refusal(capsys, ["recording", "export", str(folder), "--out",
+                                        str(record)])
+
+
+def test_misread_reads_a_seeded_share_of_tiles_as_another_kind_the_same_in_every_frame():
+    from tablekit.recording.misread import MisreadingPipeline
+    from tablekit.tiles import Tile
+    from tablekit.vision.table_reading import SeenTile, TableReading
+
+    tiles = tuple(SeenTile((-200.0 + 26.0 * (i % 16), -300.0 + 40.0 * (i // 16)), 0.0, True,
+                           ((Tile(i % 34), 0.9),)) for i in range(160))
+
+    class Models:
+        def read_frame(self, frame, timestamp, faint=False):
+            return TableReading(tiles, timestamp=timestamp)
+
+        def notices(self):
+            return ["seen"]
+
+    pipeline = MisreadingPipeline(Models(), 0.1, seed=3)
+    first, again = pipeline.read_frame(None, 0.0), pipeline.read_frame(None, 0.25)
+    wrong = [i for i, (a, b) in enumerate(zip(first.tiles, tiles, strict=True)) if a != b]
+    assert 6 <= len(wrong) <= 28 and first.tiles == again.tiles   # ~10%, alike each frame
+    assert pipeline.misread == 2 * len(wrong) and pipeline.notices() == ["seen"]
+    for i in wrong:
+        assert first.tiles[i].best != tiles[i].best
+        assert first.tiles[i].candidates[1][0] == tiles[i].best and first.tiles[i].xy == tiles[i].xy
+    other = MisreadingPipeline(Models(), 0.1, seed=4).read_frame(None, 0.0)
+    assert other.tiles != first.tiles                              # another seed, others
+    assert MisreadingPipeline(Models(), 0.0).read_frame(None, 0.0).tiles == tiles
+
+
+def test_recording_play_refuses_a_misread_share_out_of_range(tmp_path, capsys):
+    folder, _ = record_by_hand(tmp_path)
+    assert "from 0 to 1" in refusal(capsys, ["recording", "play", str(folder),
+                                             "--misread", "1.5"])
+
+
+def test_anonymise_replaces_the_players_names_and_the_recording_plays_the_same(
+        tmp_path, capsys):
+    names = ("Ann Lee", "Bo", "Chidi", "Dana Ó")
+    folder, _ = record_by_hand(tmp_path, names=names)
+    before = read_journal(folder / "journal.jsonl").events
+    assert main(["recording", "anonymise", str(folder)]) == 0
+    assert "4 names replaced by Player 1 to Player 4" in capsys.readouterr().out
+    for path in folder.rglob("*"):
+        if path.is_file():
+            assert not any(name.encode() in path.read_bytes() for name in names), path
+    after = read_journal(folder / "journal.jsonl").events   # the checksums hold
+    assert after[0].names == ("Player 1", "Player 2", "Player 3", "Player 4")
+    assert after[1:] == before[1:]
+    playback = play_recording(folder, tmp_path / "played.jsonl")
+    assert playback.same and playback.played == after
+    assert main(["recording", "anonymise", str(folder)]) == 0
+    assert "no players' names" in capsys.readouterr().out
+
+
+def test_anonymise_keeps_journal_start_at_the_same_line(tmp_path):
+    from tablekit.recording.anonymise import anonymise
+
+    folder = tmp_path / "rec"
+    folder.mkdir()
+    lines = ['{"type": "game_started", "names": ["Zoë Long Name", "B", "C", "D"]}\n',
+             '{"type": "game_ended", "reason": "time"}\n']
+    (folder / "journal.jsonl").write_text("".join(lines), encoding="utf-8")
+    write_manifest(folder, {"format": FORMAT, "journal_start": len(lines[0].encode())})
+    assert anonymise(folder) == (4, 0)
+    text = (folder / "journal.jsonl").read_bytes()
+    start = read_manifest(folder)["journal_start"]
+    assert text[:start].endswith(b'"Player 4"]}\n')
+    assert text[start:].startswith(b'{"type": "game_ended"')

@@ -38,6 +38,7 @@ from tablekit.recording.manifest import (
     TILESET,
     read_manifest,
 )
+from tablekit.recording.misread import MisreadingPipeline
 from tablekit.tracking.tracker import Tracker
 from tablekit.vision.frame_log import EPSILON, RecordedFrames, read_lines
 
@@ -79,6 +80,7 @@ class Playback:
     presses: int
     seconds: float
     cut: bool
+    until: float = 0.0     # the recording's time played up to (its end, or the cut)
 
     @property
     def same(self) -> bool:
@@ -101,15 +103,16 @@ class Playback:
                 "events": len(self.played), "events_recorded": len(self.recorded),
                 "same_journal": self.same, "first_difference": self.first_difference(),
                 "frames": self.frames, "frames_kept": self.frames_kept,
-                "presses": self.presses, "cut": self.cut,
+                "presses": self.presses, "cut": self.cut, "until": round(self.until, 3),
                 "ms_per_frame": round(1000 * self.seconds / max(self.frames, 1), 2)}
 
 
 def play_recording(folder: Path, journal: Path, tileset: str | None = None,
-                   reader: str = "vision", on_start: Callable[[App], None] | None = None
-                   ) -> Playback:
+                   reader: str = "vision", on_start: Callable[[App], None] | None = None,
+                   misread: tuple[float, int] = (0.0, 0)) -> Playback:
     """Play the recording in ``folder`` into the new journal ``journal`` (``on_start`` is
-    given the app before its first step: a benchmark times it, a recorder taps it)."""
+    given the app before its first step: a benchmark times it, a recorder taps it;
+    ``misread``: the share of tiles read as another kind on purpose, and its seed)."""
     manifest = read_manifest(folder)
     if reader != "vision":
         raise BadInput(TRUTH_REFUSED)
@@ -123,13 +126,14 @@ def play_recording(folder: Path, journal: Path, tileset: str | None = None,
         note_path(journal).write_bytes((folder / FLOW_NOTE).read_bytes())
     session = Session.open(journal)
     try:
-        return _play(folder, manifest, session, tileset, on_start)
+        return _play(folder, manifest, session, tileset, on_start, misread)
     finally:
         session.close()
 
 
 def _play(folder: Path, manifest: dict[str, Any], session: Session, tileset: str | None,
-          on_start: Callable[[App], None] | None = None) -> Playback:
+          on_start: Callable[[App], None] | None = None,
+          misread: tuple[float, int] = (0.0, 0)) -> Playback:
     clock = DrivenClock()
     options = manifest.get("flow") or {}
     camera = manifest.get("fps") is not None   # the game had a camera (frames kept or not)
@@ -143,7 +147,7 @@ def _play(folder: Path, manifest: dict[str, Any], session: Session, tileset: str
     flow.wall = lambda: wall + clock()   # the game timer runs on the recording's time
     app = App(flow, None, clock=clock, sleep=clock.sleep)
     if camera:
-        app.camera = _feed(folder, manifest, frames, tracker, clock, tileset, fps)
+        app.camera = _feed(folder, manifest, frames, tracker, clock, tileset, fps, misread)
     presses = read_lines(folder / PRESSES)
     app.buttons = PressPlayer(presses, app)
     end = manifest.get("end")
@@ -158,13 +162,15 @@ def _play(folder: Path, manifest: dict[str, Any], session: Session, tileset: str
     recorded = read_journal(copy).events if copy.is_file() else []
     assert session.path is not None
     return Playback(read_journal(session.path).events, recorded, frames.taken,
-                    len(frames.lines), len(presses), seconds, cut=end is None)
+                    len(frames.lines), len(presses), seconds, cut=end is None, until=stop)
 
 
 def _feed(folder: Path, manifest: dict[str, Any], frames: RecordedFrames, tracker: Tracker,
-          clock: DrivenClock, tileset: str | None, fps: float) -> Any:
+          clock: DrivenClock, tileset: str | None, fps: float,
+          misread: tuple[float, int] = (0.0, 0)) -> Any:
     """The camera feed over the recording's frames, through the vision models with the
-    recording's calibration layout and tile set (``tileset``: another one)."""
+    recording's calibration layout and tile set (``tileset``: another one; ``misread``:
+    made to misread, :mod:`tablekit.recording.misread`)."""
     from tablekit.vision.calibration import table_layout
     from tablekit.vision.feed import CameraFeed
     from tablekit.vision.pipeline import CameraPipeline
@@ -172,5 +178,7 @@ def _feed(folder: Path, manifest: dict[str, Any], frames: RecordedFrames, tracke
     profile = folder / CALIBRATION if manifest.get("calibration") else None
     layout = table_layout(profile) if profile is not None else None
     kept = str(folder / TILESET) if manifest.get("tileset") else None
-    pipeline = CameraPipeline.open(layout=layout, tileset=tileset or kept)
+    pipeline: Any = CameraPipeline.open(layout=layout, tileset=tileset or kept)
+    if misread[0] > 0:
+        pipeline = MisreadingPipeline(pipeline, *misread)
     return CameraFeed(frames, pipeline, tracker, fps=fps, clock=clock)

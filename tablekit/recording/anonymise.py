@@ -1,0 +1,88 @@
+"""Removing the players' names from a recording (``tablekit recording anonymise DIR``), so
+that it can be handed to the project.
+
+The names are those of every game's start in the journal (``names``) and of the flow's
+roster (the manifest's and the flow's note): each becomes ``Player 1``, ``Player 2``, ...
+in the order first met, wherever a JSON string in ``journal.jsonl``, ``recording.json`` or
+``flow.json`` is exactly that name. The journal's lines are sealed again (their checksums
+would fail otherwise) and the manifest's ``journal_start`` moved to the same line, so the
+recording plays back as before. Free text that merely contains a name (a penalty's
+``reason``) is not changed: the count of such lines is reported for a person to read.
+
+>>> _replaced({"names": ["Ann", "Bo"], "x": [{"y": "Ann"}], "z": "Annie"}, {"Ann": "P1"})
+{'names': ['P1', 'Bo'], 'x': [{'y': 'P1'}], 'z': 'Annie'}
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from tablekit.errors import BadInput
+from tablekit.game.journal import seal, unseal
+from tablekit.recording.manifest import FLOW_NOTE, JOURNAL, read_manifest, write_manifest
+
+
+def anonymise(folder: Path) -> tuple[int, int]:
+    """Replace the players' names in the recording in ``folder``; how many names were
+    replaced, and how many journal lines still hold one in free text."""
+    manifest = read_manifest(folder)
+    journal = folder / JOURNAL
+    lines = journal.read_bytes().splitlines(keepends=True) if journal.is_file() else []
+    records = [_record(line) for line in lines]
+    note = folder / FLOW_NOTE
+    flow = json.loads(note.read_text(encoding="utf-8")) if note.is_file() else None
+    names: dict[str, str] = {}
+    for found in [*(r[0].get("names") or () for r in records if r and r[0].get(
+            "type") == "game_started"), (manifest.get("flow") or {}).get("roster") or (),
+                  (flow or {}).get("roster") or ()]:
+        for name in found:
+            if isinstance(name, str) and name and name not in names and not (
+                    name.startswith("Player ") and name[7:].isdigit()):  # done before
+                names[name] = f"Player {len(names) + 1}"
+    start, before, after, told = int(manifest.get("journal_start") or 0), 0, 0, 0
+    out = []
+    for line, record in zip(lines, records, strict=True):
+        new = line
+        if record is not None:
+            data, sealed = record
+            text = json.dumps(_replaced(data, names), ensure_ascii=False)
+            new = (seal(text) if sealed else text).encode("utf-8") + b"\n"
+            told += any(name in text for name in names)
+        if before < start:
+            before += len(line)
+            after += len(new)
+        out.append(new)
+    if before != start:
+        raise BadInput(f"{folder}: journal_start {start} is not at a line's start; "
+                       "not changed")
+    if lines:
+        journal.write_bytes(b"".join(out))
+    if flow is not None:
+        note.write_text(json.dumps(_replaced(flow, names), ensure_ascii=False),
+                        encoding="utf-8")
+    write_manifest(folder, _replaced({**manifest, "journal_start": after}, names))
+    return len(names), told
+
+
+def _record(line: bytes) -> tuple[dict[str, Any], bool] | None:
+    """A journal line's JSON object and whether it was sealed (None: a torn line)."""
+    body = line.rstrip(b"\n")
+    try:
+        sealed = body.endswith(b'"}') and b', "crc": "' in body[-20:]
+        data = json.loads(unseal(body) if sealed else body)
+    except ValueError:
+        return None
+    return (data, sealed) if isinstance(data, dict) else None
+
+
+def _replaced(value: Any, names: dict[str, str]) -> Any:
+    """``value`` with every string that is exactly a name replaced."""
+    if isinstance(value, str):
+        return names.get(value, value)
+    if isinstance(value, list):
+        return [_replaced(item, names) for item in value]
+    if isinstance(value, dict):
+        return {key: _replaced(item, names) for key, item in value.items()}
+    return value
