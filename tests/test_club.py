@@ -25,6 +25,7 @@ from tablekit.club.publisher import Publisher
 from tablekit.club.records import game_id, game_record
 from tablekit.club.table import club_hook
 from tablekit.club.topics import game_topic, state_topic
+from tablekit.commands.club import join_club
 from tablekit.formats.tenhou import import_file
 from tablekit.game.events import GameStarted
 from tablekit.game.journal import Journal
@@ -295,3 +296,40 @@ def test_the_documented_acl_keeps_a_table_to_its_own_topics(tmp_path, quick):
             publisher.close()
         board.close()
         broker.stop()
+
+
+# --- tablekit run and simulate with --club ------------------------------------------------
+
+
+def _run(tmp_path: Path, *argv: str) -> int:
+    return main(["run", "--camera", "none", "--buttons", "none", "--display",
+                 f"headless:{tmp_path / 'screens'}", "--frames", "2",
+                 "--journal", str(tmp_path / "game.jsonl"), *argv])
+
+
+def test_a_table_with_a_wrong_club_address_plays_on_saying_it_in_one_line(tmp_path, capsys):
+    assert _run(tmp_path, "--club", "http://club.local", "--table", "A") == 0
+    err = capsys.readouterr().err
+    assert ("tablekit: club: the broker is mqtt://HOST:PORT, not http://club.local; the table "
+            "plays without the club\n") in err and "Traceback" not in err
+    with pytest.raises(ClubError, match="go with --club"):
+        join_club(SimpleNamespace(club=None, table="A", club_auth=None), None, print)
+    with pytest.raises(ClubError, match="needs --table"):
+        join_club(SimpleNamespace(club="mqtt://h", table=None, club_auth=None), None, print)
+
+
+def test_a_game_finished_at_a_table_is_recorded_once_however_often_it_starts(club, capsys):
+    journal = club.path / "game.jsonl"
+    session = Session.open(journal)
+    for event in GAME:
+        session.submit(event)
+    session.close()
+    assert _run(club.path, "--club", club.broker.url, "--table", "A") == 0
+    assert _wait(lambda: club.board.recorded == 1)
+    assert _run(club.path, "--club", club.broker.url, "--table", "A") == 0  # a power cut
+    assert _wait(lambda: club.board.heard("A")) and club.board.recorded == 1
+    assert len(club.board.tables["A"]["state"]["scores"]) == 4
+    club.board.close()
+    [key] = _games(club.path / "club.sqlite")
+    assert key == f"club:{game_id('A', journal, 0)}" and "-0-" in key
+    assert "club: connected to the broker" in capsys.readouterr().err
