@@ -147,7 +147,7 @@ def run(args: argparse.Namespace) -> int:
         fault(app.flow.message)  # the flow's note was damaged: set aside
     if args.league is not None:  # each game that ends goes into the league
         _keep_league(app, args.league, journal, fault)
-    club = _join_club(args, app, journal, fault)
+    club = _join_club(args, app, journal, report, fault)
     _greet(app.flow, faults, feed is not None)
 
     def stop(*_: Any) -> None:  # the loop ends after its frame; a second Ctrl-C at once
@@ -205,13 +205,15 @@ def _keep_league(app: Any, path: Path, journal: Path, fault: Any) -> None:
     app.flow.league = lambda: league_lines(league_table(db))
 
 
-def _join_club(args: argparse.Namespace, app: Any, journal: Path, fault: Any) -> Any:
-    """The table's publisher for ``--club`` (None without it); options that cannot be used
-    are a fault: the games are played without the club."""
+def _join_club(args: argparse.Namespace, app: Any, journal: Path, report: Any, fault: Any
+               ) -> Any:
+    """The table's publisher for ``--club`` (None without it), saying how the broker is
+    doing in ``report``'s lines; options that cannot be used are a fault: the games are
+    played without the club."""
     from tablekit.club.table import club_hook
 
     try:
-        club = join_club(args, journal, fault)
+        club = join_club(args, journal, report)
     except (TablekitError, OSError) as error:
         fault(f"club: {one_line(error)}; the table plays without the club")
         return None
