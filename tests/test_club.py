@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 import threading
 import time
 from pathlib import Path
@@ -18,7 +19,7 @@ from mosquitto_broker import Broker, free_port
 from tablekit.cli import main
 from tablekit.club import client as club_client
 from tablekit.club.address import ClubError, Credentials, read_credentials
-from tablekit.club.board import SILENT_SECONDS, Board
+from tablekit.club.board import SILENT_SECONDS, Board, NotYet
 from tablekit.club.listener import listen
 from tablekit.club.outbox import Outbox
 from tablekit.club.publisher import Publisher
@@ -78,6 +79,19 @@ def test_a_message_the_board_cannot_take_is_one_line_and_nothing_recorded(tmp_pa
     board.take(game_topic("A", "A-2"), b'{"game_id": "A-2", "table": "A", "events": [1]}')
     assert board.recorded == 0 and _games(tmp_path / "club.sqlite") == []
     assert len(lines) == 3 and all("\n" not in line and "not" in line for line in lines)
+
+
+def test_a_game_the_league_cannot_take_now_is_given_again_not_lost(tmp_path):
+    path = tmp_path / "club.sqlite"
+    board = Board(connect(path, timeout=0.1))
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute("BEGIN EXCLUSIVE")  # another program writing the league
+    payload = json.dumps(_record()).encode()
+    with pytest.raises(NotYet, match="not recorded yet"):
+        board.take(game_topic("A", "A-1"), payload)
+    other.execute("ROLLBACK")
+    board.take(game_topic("A", "A-1"), payload)
+    assert board.recorded == 1 and _games(path) == ["club:A-1"]
 
 
 def test_a_table_is_silent_after_30_seconds_without_a_word():

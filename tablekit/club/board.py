@@ -35,6 +35,11 @@ from tablekit.league.record import record_game
 SILENT_SECONDS = 30.0
 
 
+class NotYet(Exception):
+    """A game the league cannot take now (locked by another program, a full disk): the
+    same message is to be given again later (it is not acknowledged to the broker)."""
+
+
 @dataclass
 class Board:
     """Every table's latest state and the games recorded; ``say`` is given one line per
@@ -50,7 +55,7 @@ class Board:
 
     def take(self, topic: str, payload: bytes) -> None:
         """One message from the broker (redelivered or not: a game already recorded is
-        not recorded again)."""
+        not recorded again); :class:`NotYet` when it is to be given again later."""
         parsed = parse_topic(topic)
         if parsed is None:
             return
@@ -100,6 +105,9 @@ class Board:
             new = record_game(self.db, summary, season=self.season,
                               played_at=str(record.get("played_at") or "") or None,
                               key=f"club:{game}")
+        except (sqlite3.OperationalError, OSError) as error:  # locked, or no room: later
+            raise NotYet(f"table {table}: game {game} not recorded yet: {one_line(error)}"
+                         ) from None
         except (BadEvent, LeagueError, KeyError, TypeError, ValueError) as error:
             self.say(f"table {table}: game {game} not recorded: {one_line(error)}")
             return False

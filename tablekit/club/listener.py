@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from tablekit.club.address import Credentials
-from tablekit.club.board import Board
+from tablekit.club.board import Board, NotYet
 from tablekit.club.client import open_client
 from tablekit.club.topics import GAME_TOPICS, STATE_TOPICS
 
@@ -37,8 +37,28 @@ def listen(board: Board, broker: tuple[str, int], credentials: Credentials | Non
             except queue.Empty:
                 board.tick()
                 continue
-            board.take(message.topic, message.payload)
-            client.ack(message.mid, message.qos)
+            if _taken(board, message, report, stop):
+                client.ack(message.mid, message.qos)
     finally:
         client.disconnect()
         client.loop_stop()
+
+
+RETRY_SECONDS = 2.0  # a game the league could not take is tried again this often
+
+
+def _taken(board: Board, message: Any, report: Callable[[str], None],
+           stop: threading.Event) -> bool:
+    """Give ``board`` the message until it takes it (a locked league is waited for, said
+    once); False when stopped first (the broker gives it again)."""
+    said = False
+    while True:
+        try:
+            board.take(message.topic, message.payload)
+            return True
+        except NotYet as error:
+            if not said:
+                report(f"{error}; tried again every {RETRY_SECONDS:g} s")
+                said = True
+            if stop.wait(RETRY_SECONDS):
+                return False
