@@ -347,3 +347,14 @@ def test_a_game_finished_at_a_table_is_recorded_once_however_often_it_starts(clu
     [key] = _games(club.path / "club.sqlite")
     assert key == f"club:{game_id('A', journal, 0)}" and "-0-" in key
     assert "club: connected to the broker" in capsys.readouterr().err
+
+
+def test_a_card_that_cannot_keep_the_outbox_is_one_line_and_the_game_is_still_sent(tmp_path):
+    (tmp_path / "file").write_text("")
+    lines: list[str] = []
+    dead = ("127.0.0.1", free_port())
+    publisher = Publisher("A", dead, Outbox(tmp_path / "file" / "outbox"),
+                          report=lines.append).start()
+    publisher.send_game("A-1", _record())  # no exception into the game loop
+    assert any(line.startswith("cannot keep game A-1 in ") for line in lines)
+    assert publisher.close() == 0  # nothing on disk: it waited in memory

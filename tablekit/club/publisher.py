@@ -56,7 +56,12 @@ class Publisher:
     def send_game(self, game_id: str, record: dict[str, Any]) -> None:
         """A finished game: kept in the outbox (on disk) until the broker has it."""
         topic = game_topic(self.table, game_id)
-        name = self.outbox.put(topic, record)
+        try:
+            name = self.outbox.put(topic, record)
+        except OSError as error:  # a full or read-only card: sent from memory, said once
+            self.report(f"cannot keep game {game_id} in {self.outbox.folder} "
+                        f"({error.strerror or error}): it is sent while this tablekit runs")
+            name = ""
         self._games.put((name, topic, json.dumps(record, ensure_ascii=False).encode()))
         self._wake.set()
 
@@ -89,7 +94,7 @@ class Publisher:
                 self._sent[self.client.publish(topic, payload, qos=1).mid] = name
             while not self._acked.empty():  # taken here: a PUBACK may beat publish's return
                 name = self._sent.pop(self._acked.get(), None)
-                if name is not None:
+                if name:
                     self.outbox.remove(name)
 
     def _on_publish(self, _client: Any, _data: Any, mid: int, _reason: Any, _props: Any
