@@ -48,7 +48,7 @@ def open_client(client_id: str, broker: tuple[str, int], credentials: Credential
 
     def on_disconnect(_client: Any, _data: Any, _flags: Any, reason: Any, _props: Any) -> None:
         if reason.is_failure and not said["down"]:
-            report(f"lost the broker {where} ({reason}); tried again until it answers")
+            report(f"lost the broker {where}; tried again until it answers")
             said["down"] = True
 
     client.on_connect, client.on_connect_fail = on_connect, on_connect_fail
