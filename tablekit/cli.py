@@ -9,6 +9,7 @@ from collections.abc import Sequence
 
 from tablekit.commands import (
     calibrate,
+    club,
     demo,
     detect,
     doctor,
@@ -27,8 +28,8 @@ from tablekit.commands import (
 )
 from tablekit.errors import TablekitError, one_line
 
-COMMANDS = (demo, score, replay, export, league, tournament, screens, run, web, sim, simulate,
-            recording, detect, calibrate, enroll, doctor)
+COMMANDS = (demo, score, replay, export, league, tournament, screens, run, web, club, sim,
+            simulate, recording, detect, calibrate, enroll, doctor)
 
 
 def build_parser() -> argparse.ArgumentParser:

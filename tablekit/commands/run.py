@@ -9,6 +9,7 @@ from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
+from tablekit.commands.club import add_table_options, join_club, leave_club
 from tablekit.errors import TablekitError, one_line
 
 
@@ -62,6 +63,7 @@ def add_parser(subparsers: Any) -> None:
                              "the presses, the journal (docs/recordings.md)")
     parser.add_argument("--record-images", choices=("jpg", "png"), default="jpg",
                         help="the recording's frames: JPEG (quality 90) or PNG (lossless)")
+    add_table_options(parser)
     parser.set_defaults(run=run)
 
 
@@ -154,6 +156,7 @@ def run(args: argparse.Namespace) -> int:
         fault(app.flow.message)  # the flow's note was damaged: set aside
     if args.league is not None:  # each game that ends goes into the league
         _keep_league(app, args.league, journal, fault)
+    club = _join_club(args, app, journal, report, fault)
     _greet(app.flow, faults, feed is not None)
 
     def stop(*_: Any) -> None:  # the loop ends after its frame; a second Ctrl-C at once
@@ -180,6 +183,7 @@ def run(args: argparse.Namespace) -> int:
             feed.close()
         if recorder is not None:
             _close_recorder(recorder, args.record, report)
+        leave_club(club, report)
         session.close()
         lock.release()
         if web is not None:
@@ -208,6 +212,23 @@ def _keep_league(app: Any, path: Path, journal: Path, fault: Any) -> None:
 
     app.hooks.append(game_recorder(db, journal, warn=warn))
     app.flow.league = lambda: league_lines(league_table(db))
+
+
+def _join_club(args: argparse.Namespace, app: Any, journal: Path, report: Any, fault: Any
+               ) -> Any:
+    """The table's publisher for ``--club`` (None without it), saying how the broker is
+    doing in ``report``'s lines; options that cannot be used are a fault: the games are
+    played without the club."""
+    from tablekit.club.table import club_hook
+
+    try:
+        club = join_club(args, journal, report)
+    except (TablekitError, OSError) as error:
+        fault(f"club: {one_line(error)}; the table plays without the club")
+        return None
+    if club is not None:
+        app.hooks.append(club_hook(club))
+    return club
 
 
 def _recorder(args: argparse.Namespace, app: Any, report: Any) -> Any:

@@ -9,8 +9,9 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from tablekit.commands.club import add_table_options, join_club, leave_club
 from tablekit.commands.inputs import require_files
-from tablekit.errors import TablekitError
+from tablekit.errors import TablekitError, one_line
 
 
 def add_parser(subparsers: Any) -> None:
@@ -53,6 +54,7 @@ def add_parser(subparsers: Any) -> None:
                              "docs/recordings.md); play it back with tablekit recording play")
     parser.add_argument("--record-images", choices=("jpg", "png"), default="jpg",
                         help="the recording's frames: JPEG (quality 90) or PNG (lossless)")
+    add_table_options(parser)
     parser.set_defaults(run=run)
 
 
@@ -112,24 +114,54 @@ def run(args: argparse.Namespace) -> int:
 
         require_new_folder(args.record)
     total, skipped = SimReport(), 0
-    for index, log in enumerate(args.logs):
-        with tempfile.TemporaryDirectory(prefix="tablekit-set-") as scratch:
-            report = _play(args, index, log, Path(scratch))
-        if report is None:
-            skipped += 1
-            continue
-        for mismatch in report.mismatches:
-            print(f"{log}: {mismatch}")
-        print(f"{log}: {report.hands_ok}/{report.hands} hands, "
-              f"{report.tiles_ok}/{report.tiles_read} tiles", file=sys.stderr, flush=True)
-        total.add(report)
+    club = _join_club(args)
+    try:
+        for index, log in enumerate(args.logs):
+            with tempfile.TemporaryDirectory(prefix="tablekit-set-") as scratch:
+                report = _play(args, index, log, Path(scratch), club)
+            if report is None:
+                skipped += 1
+                continue
+            for mismatch in report.mismatches:
+                print(f"{log}: {mismatch}")
+            print(f"{log}: {report.hands_ok}/{report.hands} hands, "
+                  f"{report.tiles_ok}/{report.tiles_read} tiles", file=sys.stderr, flush=True)
+            total.add(report)
+    finally:
+        leave_club(club, _say)
     print(json.dumps({"reader": args.reader, **({"enrolled": True} if args.enroll else {}),
                       **total.summary()}))
     return 1 if args.check and (total.failed or skipped) else 0
 
 
-def _play(args: argparse.Namespace, index: int, log: Path, scratch: Path) -> Any:
-    """One game's report (None: skipped, said why); an enrolled set is kept in ``scratch``."""
+def _say(line: str) -> None:
+    print(f"tablekit simulate: {line}", file=sys.stderr, flush=True)
+
+
+def _join_club(args: argparse.Namespace) -> Any:
+    """The table's publisher for ``--club`` (None without it, or when its options cannot be
+    used: said in one line, the games are played without the club)."""
+    try:
+        return join_club(args, args.journal, _say)
+    except (TablekitError, OSError) as error:
+        _say(f"club: {one_line(error)}; the games are played without the club")
+        return None
+
+
+def _club_step(club: Any) -> Any:
+    """The simulator's ``on_step`` that keeps the club told of this game (None: no club)."""
+    if club is None:
+        return None
+    from tablekit.club.table import club_hook
+
+    hook = club_hook(club)
+    return lambda app, _table: hook(app)
+
+
+def _play(args: argparse.Namespace, index: int, log: Path, scratch: Path,
+          club: Any = None) -> Any:
+    """One game's report (None: skipped, said why); an enrolled set is kept in ``scratch``;
+    ``club``: the table's publisher, told of the game as it goes."""
     from tablekit.simulate import Hooks, simulate_game
 
     seed = args.seed + index
@@ -143,7 +175,8 @@ def _play(args: argparse.Namespace, index: int, log: Path, scratch: Path) -> Any
                 log, pipeline, seed=seed, fps=args.fps, max_hands=args.hands,
                 journal=args.journal, art=args.art,
                 hooks=Hooks(frames_out=args.frames_out, on_hand=_league_hook(args.league, log),
-                            on_start=recorder.attach if recorder else None))
+                            on_start=recorder.attach if recorder else None,
+                            on_step=_club_step(club)))
         finally:
             if recorder is not None:
                 kept = recorder.close()

@@ -1,0 +1,114 @@
+"""``tablekit club``: the club's board (records every table's games in one league), and the
+``--club``/``--table``/``--club-auth`` options that join a table to the club."""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from tablekit.errors import TablekitError, one_line
+
+WAIT_AT_EXIT = 3.0  # seconds a table that stops waits for the broker to take its games
+
+
+def add_parser(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "club", help="the club's board: record every table's games in one league",
+        description="Subscribe to the club's broker, keep every table's latest state (a "
+                    "table is silent after 30 s without a word) and record each finished "
+                    "game once in the league, printing one line per game. Ctrl-C stops. "
+                    "See docs/club.md.")
+    parser.add_argument("--broker", required=True, metavar="mqtt://HOST:PORT")
+    parser.add_argument("--db", type=Path, required=True, metavar="club.sqlite",
+                        help="the club's league file (made if missing)")
+    parser.add_argument("--club-auth", type=Path, default=None, metavar="FILE",
+                        help="the board's user name and password, two lines (chmod 600)")
+    parser.add_argument("--season", default="", help="the season its games are recorded in")
+    parser.set_defaults(run=run)
+
+
+def add_table_options(parser: argparse.ArgumentParser) -> None:
+    """``--club``, ``--table`` and ``--club-auth`` for a command that plays games."""
+    parser.add_argument("--club", default=None, metavar="mqtt://HOST:PORT",
+                        help="join the club at this broker: the table's state and each "
+                             "finished game are sent to the board (docs/club.md)")
+    parser.add_argument("--table", default=None, metavar="NAME",
+                        help="this table's name in the club (its broker user)")
+    parser.add_argument("--club-auth", type=Path, default=None, metavar="FILE",
+                        help="the table's user name and password, two lines (chmod 600)")
+
+
+def join_club(args: argparse.Namespace, journal: Path | None,
+              report: Callable[[str], None]) -> Any:
+    """The started publisher for ``--club`` (None without it); a table's games wait in the
+    outbox beside ``journal`` (in the state folder without one). Options that cannot be
+    used raise a one-line :class:`~tablekit.club.address.ClubError`; a broker that cannot
+    be reached is said, and the game goes on."""
+    if args.club is None:
+        if args.table is not None or args.club_auth is not None:
+            from tablekit.club.address import ClubError
+
+            raise ClubError("--table and --club-auth go with --club mqtt://HOST:PORT")
+        return None
+    from tablekit.club.address import ClubError, parse_broker, read_credentials
+    from tablekit.club.outbox import Outbox, outbox_for
+    from tablekit.club.publisher import Publisher
+    from tablekit.club.topics import check_table
+
+    if args.table is None:
+        raise ClubError("--club needs --table NAME (this table's name in the club)")
+    table, broker = check_table(args.table), parse_broker(args.club)
+    credentials = read_credentials(args.club_auth) if args.club_auth else None
+    if journal is None:
+        from tablekit.app import default_journal
+
+        journal = default_journal().with_name(f"club-{table}")
+    return Publisher(table, broker, Outbox(outbox_for(journal)), credentials,
+                     lambda line: report(f"club: {line}")).start()
+
+
+def leave_club(publisher: Any, report: Callable[[str], None]) -> None:
+    """Stop ``publisher`` (None: nothing), waiting a little for the broker to take the
+    games; those it did not are said, and sent when the table next joins."""
+    if publisher is None:
+        return
+    left = publisher.close(WAIT_AT_EXIT)
+    if left:
+        report(f"club: {left} game(s) not yet sent wait in {publisher.outbox.folder}; "
+               "they are sent when the table next joins the club")
+
+
+def run(args: argparse.Namespace) -> int:
+    from tablekit.club.address import parse_broker, read_credentials
+    from tablekit.club.board import Board
+    from tablekit.club.listener import listen
+    from tablekit.league.database import connect
+
+    def report(line: str) -> None:
+        print(f"tablekit club: {line}", file=sys.stderr, flush=True)
+
+    try:
+        broker = parse_broker(args.broker)
+        credentials = read_credentials(args.club_auth) if args.club_auth else None
+        db = connect(args.db)
+    except (TablekitError, OSError) as error:
+        report(one_line(error))
+        return 2
+    board = Board(db, say=lambda line: print(line, flush=True), season=args.season)
+    stop = threading.Event()
+    handlers = [signal.signal(sig, lambda *_: stop.set())
+                for sig in (signal.SIGTERM, signal.SIGINT)]
+    report(f"recording the club's games at {args.broker} in {args.db}")
+    try:
+        listen(board, broker, credentials, report, stop)
+    finally:
+        signal.signal(signal.SIGTERM, handlers[0])
+        signal.signal(signal.SIGINT, handlers[1])
+        db.close()
+    report(f"stopped; {board.recorded} game(s) recorded")
+    return 0
