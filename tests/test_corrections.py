@@ -4,11 +4,13 @@ is refused in one line."""
 
 import pytest
 from engine_helpers import Table
+from test_flow import FakeReader, Rig
 
 from tablekit.game.events import (
     BadEvent,
     Call,
     Discard,
+    DoraRevealed,
     Draw,
     GameStarted,
     HandStarted,
@@ -18,6 +20,7 @@ from tablekit.game.events import (
 )
 from tablekit.game.reducer import replay
 from tablekit.game.session import Session
+from tablekit.io.presses import ButtonName
 from tablekit.tiles import Tile, parse_tiles
 
 t = Tile.from_code
@@ -92,3 +95,51 @@ def test_a_correction_is_one_undo_and_round_trips_through_the_journal(tmp_path):
     again = Session.open(tmp_path / "g.jsonl")
     assert again.state == replay([*events, fix]) == game.state
     assert from_json(to_json(fix)) == fix
+
+
+def choose(r, label: str) -> None:
+    """In the open menu, step down (UNDO) to the item ``label`` and choose it (OK)."""
+    items = r.flow.screen().menu.items
+    target = items.index(label)
+    for _ in range((target - r.flow.selected) % len(items)):
+        r.press(ButtonName.UNDO)
+    r.press(ButtonName.OK)
+
+
+def test_a_person_puts_a_discard_and_a_pon_right_from_the_menu(tmp_path):
+    r = Rig(tmp_path, reader=FakeReader({}))
+    try:
+        r.press(ButtonName.OK)
+        r.camera(DoraRevealed(t("1m")), Draw(0), Discard(0, t("9m")), Draw(1), Discard(1, t("1z")),
+                 Call(3, "pon", tuple(parse_tiles("111z")), t("1z"), 1), Discard(3, t("9p")),
+                 Draw(0), Discard(0, t("3z")), Draw(1))
+        r.press(ButtonName.UNDO, hold=1.5)                 # the menu
+        choose(r, "Put a tile right")
+        assert r.flow.menu_title == "Put right: whose tile?"
+        choose(r, "East: 2 discards")
+        choose(r, "East's 2nd discard: 3z")
+        assert r.flow.menu_title == "East's 2nd discard is really (suit)?"
+        choose(r, "honours (z)")
+        choose(r, "2z South")
+        assert r.state.seats[0].pond[1].tile == t("2z") and r.state.turn == 1
+        assert r.flow.message == "East's 2nd discard put right as 2z (UNDO takes it back)"
+        r.press(ButtonName.UNDO, hold=1.5)
+        choose(r, "Put a tile right")
+        choose(r, "North: 1 discard, 1 meld")
+        choose(r, "North's pon 111z")
+        choose(r, "honours (z)")
+        choose(r, "4z North")
+        assert r.state.seats[3].melds[0].tiles == tuple(parse_tiles("444z"))
+        assert r.state.seats[1].pond[0].tile == t("4z")   # the claimed discard too
+        r.press(ButtonName.UNDO)                            # one UNDO: the pon back as read
+        assert r.state.seats[3].melds[0].tiles == tuple(parse_tiles("111z"))
+        assert r.state.seats[0].pond[1].tile == t("2z") and r.state.turn == 1
+        r.press(ButtonName.UNDO, hold=1.5)                 # the dora indicator
+        choose(r, "Put a tile right")
+        choose(r, "Dora indicators: 1m")
+        choose(r, "Dora indicator 1: 1m")
+        choose(r, "honours (z)")
+        choose(r, "4z North")
+        assert r.state.dora == (t("4z"),)
+    finally:
+        r.close()

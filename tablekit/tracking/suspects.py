@@ -33,7 +33,7 @@ from tablekit.game.events import (
     Event,
     MeldCorrected,
 )
-from tablekit.game.state import TableState, seat_name
+from tablekit.game.state import TableState, ordinal, seat_name
 from tablekit.tiles import Tile
 from tablekit.tracking.dora_watch import DoraWatch
 from tablekit.tracking.hand_reading import visible_counts
@@ -173,17 +173,6 @@ def _dora_suspects(state: TableState, kind: int, counts: Counter[int], dora: Dor
         out.append(Suspect(min(support, INDICATOR), DoraCorrected(index, tile),
                            f"dora indicator {index + 1}", indicator))
     return out
-
-
-def ordinal(number: int) -> str:
-    """``1st``, ``2nd``, ``3rd``, ``4th`` ... ``11th``, ``21st``.
-
-    >>> [ordinal(n) for n in (1, 2, 3, 4, 11, 12, 21, 22)]
-    ['1st', '2nd', '3rd', '4th', '11th', '12th', '21st', '22nd']
-    """
-    if 10 <= number % 100 <= 20:
-        return f"{number}th"
-    return f"{number}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(number % 10, 'th')}"
 
 
 def still_stands(state: TableState, suspect: Suspect) -> bool:

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 from tablekit.game.events import BadEvent, Discard, DiscardCorrected, Event
 from tablekit.game.reducer import apply
-from tablekit.game.state import SEATS, TableState, seat_name
+from tablekit.game.state import SEATS, TableState, ordinal, seat_name
 from tablekit.game.win_reading import WinReading
 from tablekit.tracking.calls import CallWatch
 from tablekit.tracking.discards import DiscardSpotter, pond_ahead
@@ -42,7 +42,6 @@ from tablekit.tracking.stable_view import StableView, snapshot
 from tablekit.tracking.suspects import (
     Suspect,
     contradiction,
-    ordinal,
     replacement,
     still_stands,
     suspects,
