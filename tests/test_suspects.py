@@ -116,3 +116,18 @@ def test_suspects_weigh_discards_by_their_votes_and_melds_as_vouched_for():
     votes.votes[3] = [{t("1z"): 3.0}]                 # the frames read North's surely
     assert next(s.fix for s in suspects(state, t("1z").kind, votes)) == found[1].fix
     assert apply(state, found[1].fix).seats[0].pond[0].tile == t("2z")  # the claimed one
+
+
+def test_a_confusion_the_truth_reader_is_told_of_is_checked_in_one_line(capsys):
+    from conftest import DATA
+
+    from tablekit.cli import main
+
+    game = str(DATA / "tenhou-python-bot-28.xml")
+    assert main(["simulate", game, "--hands", "1", "--confuse", "2z"]) == 2
+    assert main(["simulate", game, "--hands", "1", "--confuse", "2z:1z", "--reader",
+                 "vision"]) == 2
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 2 and "--confuse 2z:1z" in lines[1]
+    assert lines[0] == ("tablekit simulate: --confuse 2z: give TRUE:READ tile codes (e.g. "
+                        "2z:1z), with --reader truth")
