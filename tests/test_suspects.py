@@ -131,3 +131,19 @@ def test_a_confusion_the_truth_reader_is_told_of_is_checked_in_one_line(capsys):
     assert len(lines) == 2 and "--confuse 2z:1z" in lines[1]
     assert lines[0] == ("tablekit simulate: --confuse 2z: give TRUE:READ tile codes (e.g. "
                         "2z:1z), with --reader truth")
+
+
+def test_a_suspect_put_right_is_not_put_back_by_the_votes_that_misread_it():
+    """The frames keep reading the suspect as 1z (the classifier never separates the faces):
+    their votes must not put it back, or the fifth comes again and nothing is taken."""
+    table = three_east_winds(dora="9s")
+    table.turn(3, "1z")
+    table(Draw(0))
+    ponds = [pond_tile(s, 0, ("1z", 0.97)) for s in (0, 2, 3)]
+    doubtful = pond_tile(1, 0, ("1z", 0.9), ("3z", 0.05))
+    frames = [[*ponds, doubtful]] * 8 + [[*ponds, doubtful, pond_tile(0, 1, ("1z", 0.99))]] * 8
+    frames += [[*frames[-1], pond_tile(1, 1, ("9m", 0.99))]] * 8
+    state, taken, _ = play(table.state, frames)
+    assert taken[0] == DiscardCorrected(1, 0, t("3z"))
+    assert DiscardCorrected(1, 0, t("1z")) not in taken
+    assert state.seats[0].pond[1].tile == t("1z") and state.seats[1].pond[1].tile == t("9m")

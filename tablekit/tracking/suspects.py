@@ -188,3 +188,14 @@ def still_stands(state: TableState, suspect: Suspect) -> bool:
         melds = state.seats[fix.seat].melds
         return fix.meld < len(melds) and melds[fix.meld].tiles == fix.tiles
     return False
+
+
+def puts_back(event: Event, suspect: Suspect) -> bool:
+    """Whether ``event`` would put the suspect's tile back as it was read."""
+    fix = suspect.fix
+    if isinstance(event, DiscardCorrected) and isinstance(fix, DiscardCorrected):
+        return (event.seat, event.index, event.tile.kind) == (fix.seat, fix.index,
+                                                               suspect.was.kind)
+    if isinstance(event, DoraCorrected) and isinstance(fix, DoraCorrected):
+        return (event.index, event.tile.kind) == (fix.index, suspect.was.kind)
+    return False

@@ -42,6 +42,7 @@ from tablekit.tracking.stable_view import StableView, snapshot
 from tablekit.tracking.suspects import (
     Suspect,
     contradiction,
+    puts_back,
     replacement,
     still_stands,
     suspects,
@@ -190,8 +191,7 @@ class Tracker:
 
     def _next_events(self, state: TableState) -> list[Event]:
         sources: tuple[Callable[[TableState], list[Event]], ...] = (
-            self.votes.corrections, self.dora.corrections, self.melds.events,
-            self._discards, self._dora)
+            self._corrections, self.melds.events, self._discards, self._dora)
         for source in sources:
             events = source(state)
             if events and (self.offered is None or not self.offered.repeated(state, events)):
@@ -222,6 +222,16 @@ class Tracker:
                     last.seat, len(state.seats[last.seat].pond), tile), where, last.tile))
                 return [*events[:-1], fix]
         return events
+
+    def _corrections(self, state: TableState) -> list[Event]:
+        """The votes' corrections of discards and dora indicators, less one that would put
+        back a suspect put right (the frames that misread it still read it so)."""
+        for source in (self.votes.corrections, self.dora.corrections):
+            events = [e for e in source(state) if not any(
+                puts_back(e, s) and still_stands(state, s) for s in self.doubted)]
+            if events:
+                return events
+        return []
 
     def _doubt(self, suspect: Suspect) -> None:
         if all(s.fix != suspect.fix for s in self.doubted):
