@@ -14,8 +14,9 @@ I-th chosen game on, its seed still I), with the latency over all games (p50, p9
 of placed -> shown, lying still -> shown and WIN -> scored, :mod:`tablekit.sim.stopwatch`).
 Every hand of every log is counted: a hand the simulated table never ended is a failed hand
 (in ``hands`` and ``hands_never_ended``, never in ``hands_ok``), and so is each hand of a
-game whose run gave no summary (it stopped, or was skipped); ``games_failed`` counts the
-games not every hand of which was right.
+game whose run gave no summary (it stopped, or was skipped); ``discards_never_shown`` adds
+up the discards the screen never showed (the tracking stalled while the hand went on);
+``games_failed`` counts the games not every hand of which was right.
 """
 
 from __future__ import annotations
@@ -32,8 +33,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 LOGS = ROOT.parent / "shared" / "data" / "tenhou" / "logs" / "thewaxmango+mahjong-hands"
 sys.path.insert(0, str(ROOT))
-COUNTED = ("hands", "hands_ok", "hands_fixed", "hands_never_ended", "tiles_read", "tiles_ok",
-           "frames")
+COUNTED = ("hands", "hands_ok", "hands_fixed", "hands_never_ended", "discards_never_shown",
+           "tiles_read", "tiles_ok", "frames")
 
 
 def four_player_logs(every: int, games: int) -> list[Path]:
