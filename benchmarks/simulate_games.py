@@ -1,18 +1,22 @@
 """Real games on the simulated table, several processes at once: the issue's end-to-end check.
 
 Usage: python benchmarks/simulate_games.py [--reader vision|truth] [--games 20] [--every 40]
-                                           [--jobs 2] [--out DIR] [--enroll]
+                                           [--jobs 2] [--out DIR] [--enroll] [--art NAME]
+                                           [--hands N] [--first I]
 Takes every ``--every``-th four-player log of thewaxmango+mahjong-hands (sorted by name) until
 ``--games`` are chosen, runs ``tablekit simulate LOG --reader R`` for each (``--jobs`` at a
 time, one thread each, seed = the game's index), keeps each game's output under ``--out`` and
 prints one JSON line per game and the totals last (``--enroll``: each game's tile set
-enrolled first from one mat on its simulated table, ``tablekit simulate --enroll``), with
-the latency over all games (p50, p95 and max of placed -> shown, lying still -> shown and
-WIN -> scored, :mod:`tablekit.sim.stopwatch`). Every hand of every log is counted: a hand
-the simulated table never ended is a failed hand (in ``hands`` and ``hands_never_ended``,
-never in ``hands_ok``), and so is each hand of a game whose run gave no summary (it
-stopped, or was skipped); ``games_failed`` counts the games not every hand of which was
-right.
+enrolled first from one mat on its simulated table, ``tablekit simulate --enroll``;
+``--art NAME``: every game's table drawn with that art set, e.g. ``hongkong``, which no
+model was trained on; ``--hands N``: only each log's first N hands; ``--first I``: from the
+I-th chosen game on, its seed still I), with the latency over all games (p50, p95 and max
+of placed -> shown, lying still -> shown and WIN -> scored, :mod:`tablekit.sim.stopwatch`).
+Every hand of every log is counted: a hand the simulated table never ended is a failed hand
+(in ``hands`` and ``hands_never_ended``, never in ``hands_ok``), and so is each hand of a
+game whose run gave no summary (it stopped, or was skipped); ``discards_never_shown`` adds
+up the discards the screen never showed (the tracking stalled while the hand went on);
+``games_failed`` counts the games not every hand of which was right.
 """
 
 from __future__ import annotations
@@ -29,8 +33,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 LOGS = ROOT.parent / "shared" / "data" / "tenhou" / "logs" / "thewaxmango+mahjong-hands"
 sys.path.insert(0, str(ROOT))
-COUNTED = ("hands", "hands_ok", "hands_fixed", "hands_never_ended", "tiles_read", "tiles_ok",
-           "frames")
+COUNTED = ("hands", "hands_ok", "hands_fixed", "hands_never_ended", "discards_never_shown",
+           "tiles_read", "tiles_ok", "frames")
 
 
 def four_player_logs(every: int, games: int) -> list[Path]:
@@ -51,15 +55,37 @@ def four_player_logs(every: int, games: int) -> list[Path]:
     return chosen
 
 
-def run_one(index: int, log: Path, reader: str, out: Path, enroll: bool = False) -> dict:
-    command = [sys.executable, "-m", "tablekit.cli", "simulate", str(log), "--reader", reader,
-               "--seed", str(index), *(["--enroll"] if enroll else [])]
+FORCED_ART = """\
+import sys
+import tablekit.sim.rig as rig
+from tablekit.cli import main
+from tablekit.sim.look import random_look
+art = sys.argv.pop(1)
+rig.random_look = lambda rng, art=art, felt=None: random_look(rng, art=art, felt=felt)
+sys.exit(main(sys.argv[1:]))
+"""
+"""``tablekit simulate`` with every rig drawn with the art set named first (the sim's own
+choice of set forced, the rest of the table's look drawn as always)."""
+
+
+def simulate_command(art: str | None) -> list[str]:
+    """How to start ``tablekit simulate`` (with every table in ``art`` when it is named)."""
+    if art is None:
+        return [sys.executable, "-m", "tablekit.cli", "simulate"]
+    return [sys.executable, "-c", FORCED_ART, art, "simulate"]
+
+
+def run_one(index: int, log: Path, reader: str, out: Path, enroll: bool = False,
+            art: str | None = None, hands: int | None = None) -> dict:
+    command = [*simulate_command(art), str(log), "--reader", reader,
+               "--seed", str(index), *(["--enroll"] if enroll else []),
+               *(["--hands", str(hands)] if hands else [])]
     start = time.time()
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True,
                           env={**os.environ, "OMP_NUM_THREADS": "1"})
     (out / f"{index:02d}-{log.stem}.txt").write_text(done.stdout + done.stderr)
     lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
-    summary = json.loads(lines[-1]) if lines else no_summary(log)
+    summary = json.loads(lines[-1]) if lines else no_summary(log, hands)
     mismatches = [line for line in done.stdout.splitlines() if not line.startswith("{")]
     result = {"game": index, "log": log.name, **summary, "mismatches": mismatches,
               "seconds": round(time.time() - start)}
@@ -67,7 +93,7 @@ def run_one(index: int, log: Path, reader: str, out: Path, enroll: bool = False)
     return result
 
 
-def no_summary(log: Path) -> dict:
+def no_summary(log: Path, limit: int | None = None) -> dict:
     """A game whose run gave no summary: each of its log's hands a failed hand."""
     from tablekit.errors import TablekitError
     from tablekit.formats.tenhou import import_file
@@ -76,6 +102,7 @@ def no_summary(log: Path) -> dict:
         hands = len(import_file(log).hands)
     except TablekitError:
         hands = 0
+    hands = min(hands, limit) if limit else hands
     return {"hands": hands, "hands_ok": 0, "hands_never_ended": hands, "no_summary": True}
 
 
@@ -104,23 +131,30 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--enroll", action="store_true",
                         help="enroll each game's set from one simulated mat first")
+    parser.add_argument("--art", default=None, metavar="NAME",
+                        help="every game's table in this art set (e.g. hongkong, never trained)")
+    parser.add_argument("--hands", type=int, default=None, metavar="N",
+                        help="only each log's first N hands")
+    parser.add_argument("--first", type=int, default=0, metavar="I",
+                        help="start at the I-th chosen game (its seed stays I)")
     parser.add_argument("--out", type=Path, default=Path("/tmp/tablekit-simulate"))
     args = parser.parse_args()
     if not LOGS.is_dir():
         print(f"no logs at {LOGS}", file=sys.stderr)
         return 2
     args.out.mkdir(parents=True, exist_ok=True)
-    logs = four_player_logs(args.every, args.games)
+    logs = four_player_logs(args.every, args.first + args.games)[args.first:]
     with ThreadPoolExecutor(args.jobs) as pool:
-        results = list(pool.map(lambda item: run_one(*item, args.reader, args.out, args.enroll),
-                                enumerate(logs)))
+        results = list(pool.map(lambda item: run_one(*item, args.reader, args.out, args.enroll,
+                                                     args.art, args.hands),
+                                enumerate(logs, args.first)))
     total = {name: sum(r.get(name, 0) for r in results) for name in COUNTED}
     total["games"] = len(results)
     total["games_failed"] = sum(failed(r) for r in results)
     total["ms_per_frame_max"] = max((r.get("ms_per_frame", 0) for r in results), default=0)
     total["peak_mb_max"] = max((r.get("peak_mb", 0) for r in results), default=0)
     total.update(latency(results))
-    print(json.dumps({"reader": args.reader, "enrolled": args.enroll, **total}))
+    print(json.dumps({"reader": args.reader, "enrolled": args.enroll, "art": args.art, **total}))
     return 0
 
 

@@ -221,12 +221,14 @@ class ReadingPipeline:
 
 class TruthPipeline:
     """The simulated table's ground truth read as the camera would (``misread``: that
-    share of tiles misread on purpose)."""
+    share of tiles misread on purpose; ``confuse``: (true, read) codes always read so)."""
 
-    def __init__(self, misread: float = 0.0, seed: int = 0) -> None:
+    def __init__(self, misread: float = 0.0, seed: int = 0,
+                 confuse: tuple[tuple[str, str], ...] = ()) -> None:
         from tablekit.sim.perfect_reading import PerfectReader
 
-        self.reader, self.warnings = PerfectReader(misread=misread, seed=seed), []
+        self.reader = PerfectReader(misread=misread, seed=seed, confuse=confuse)
+        self.warnings: list[str] = []
 
     def read_frame(self, frame: Any, timestamp: float, faint: bool = False) -> TableReading:
         return self.reader.read(frame.truth, timestamp)

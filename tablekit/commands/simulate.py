@@ -39,6 +39,9 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--art", default=None, metavar="SET",
                         help="the table's tile art (an art set's name, docs/tile-sets.md; "
                              "default: chosen by the seed among the training sets)")
+    parser.add_argument("--confuse", action="append", default=[], metavar="TRUE:READ",
+                        help="truth reader: every TRUE face read surely as READ (e.g. 2z:1z), "
+                             "as a classifier that never separates two faces; repeatable")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--fps", type=float, default=4.0)
     parser.add_argument("--hands", type=int, default=None, help="only the first N hands")
@@ -58,13 +61,32 @@ def add_parser(subparsers: Any) -> None:
     parser.set_defaults(run=run)
 
 
-def make_pipeline(kind: str, misread: float, seed: int, tileset: Path | None = None) -> Any:
-    """The camera feed's pipeline for ``truth`` (the simulated table's ground truth) or
-    ``vision`` (the models, as ``tablekit run`` reads; ``tileset``: an enrolled set's)."""
+def confusions(args: argparse.Namespace) -> tuple[tuple[str, str], ...]:
+    """``--confuse TRUE:READ`` as pairs of codes; a bad one is refused in one line."""
+    from tablekit.tiles import Tile
+
+    pairs = []
+    for text in args.confuse:
+        true, sep, read = text.partition(":")
+        try:
+            pairs.append((Tile.from_code(true).code, Tile.from_code(read).code))
+        except (TablekitError, ValueError):
+            sep = ""
+        if not sep or args.reader != "truth":
+            raise TablekitError(f"--confuse {text}: give TRUE:READ tile codes (e.g. 2z:1z), "
+                                "with --reader truth")
+    return tuple(pairs)
+
+
+def make_pipeline(kind: str, misread: float, seed: int, tileset: Path | None = None,
+                  confuse: tuple[tuple[str, str], ...] = ()) -> Any:
+    """The camera feed's pipeline for ``truth`` (the simulated table's ground truth, with
+    ``confuse``'s pairs of codes always read as the other) or ``vision`` (the models, as
+    ``tablekit run`` reads; ``tileset``: an enrolled set's)."""
     if kind == "truth":
         from tablekit.simulate import TruthPipeline
 
-        return TruthPipeline(misread, seed)
+        return TruthPipeline(misread, seed, confuse)
     from tablekit.vision.pipeline import CameraPipeline
 
     return CameraPipeline.open(tileset=str(tileset) if tileset else None)
@@ -104,6 +126,7 @@ def run(args: argparse.Namespace) -> int:
         except ArtError as error:
             print(f"tablekit simulate: {error}", file=sys.stderr)
             return 2
+    confusions(args)  # a bad --confuse is refused before any game
     for option, value in (("--journal", args.journal), ("--record", args.record)):
         if value is not None and len(args.logs) > 1:
             print(f"tablekit simulate: {option} keeps one game: give one LOG",
@@ -168,7 +191,7 @@ def _play(args: argparse.Namespace, index: int, log: Path, scratch: Path,
     try:
         tileset = enrolled_set(log, seed, scratch / "set", args.art) \
             if args.enroll and args.reader == "vision" else None
-        pipeline = make_pipeline(args.reader, args.misread, seed, tileset)
+        pipeline = make_pipeline(args.reader, args.misread, seed, tileset, confusions(args))
         recorder = _recorder(args, log, seed, tileset)
         try:
             return simulate_game(

@@ -38,6 +38,7 @@ class Action(Enum):
     NEW_GAME = "new game"             # argument: the preset's name
     NEXT_RULES = "next rules"
     CHOOSE_PLAYERS = "choose players"  # with a roster, between games: the seat buttons
+    CORRECT = "correct"               # argument: the step (tablekit.flow.correct)
 
 
 HELD = frozenset({Action.END_GAME})
@@ -63,6 +64,8 @@ def menu_items(state: TableState, layout: str = "facing", next_rules: str = "ten
     items = [MenuItem("Close", Action.CLOSE), MenuItem("Undo", Action.UNDO),
              MenuItem("Redo", Action.REDO)]
     if state.phase is Phase.HAND_IN_PLAY:
+        if state.tracked:
+            items.append(MenuItem("Put a tile right", Action.CORRECT, ""))
         items.append(MenuItem("Exhaustive draw (tenpai)", Action.EXHAUSTIVE_DRAW))
         if state.rules.abortive_draws:
             items += [abort_item(kind) for kind in ABORTS

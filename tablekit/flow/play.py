@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from tablekit.flow import seats
+from tablekit.flow import correct, seats
 from tablekit.flow.menu import HELD, Action, MenuItem, end_items, menu_items, penalty_items
 from tablekit.flow.proposal import implied_draw
 from tablekit.flow.saved import hand_span, standing_riichi
@@ -186,6 +186,23 @@ def _submit_and_rest(flow: Flow, event: Event) -> None:
     flow.rest()
 
 
+def _correct(flow: Flow, item: MenuItem) -> None:
+    """A step of putting a registered tile right (:mod:`tablekit.flow.correct`): the next
+    step's menu, or the correction submitted (one action: UNDO takes it back)."""
+    state, argument = flow.session.state, str(item.argument or "")
+    if not correct.is_last(argument):
+        items = correct.step(state, argument)
+        if len(items) > 1:
+            open_submenu(flow, correct.title(state, argument), items, 1)
+        else:
+            flow.message = "no tile registered yet to put right"
+        return
+    fix = correct.correction(state, argument)
+    if flow.submit(fix):
+        flow.message = (f"{correct.where(state, argument.partition('|')[0])} put right as "
+                        f"{argument.partition('|')[2]} (UNDO takes it back)")
+
+
 def _layout(flow: Flow, item: MenuItem) -> None:
     flow.layout = "centre" if item.argument == "centre" else "facing"
 
@@ -200,6 +217,7 @@ CHOICES: dict[Action, Callable[[Flow, MenuItem], None]] = {
     Action.CHOMBO: lambda flow, item: _submit_and_rest(
         flow, Chombo(item.argument)),  # type: ignore[arg-type]
     Action.LAYOUT: _layout,
+    Action.CORRECT: _correct,
     Action.PENALTY: _penalty,
     Action.PENALTY_AMOUNT: _penalty_amount,
     Action.END_GAME: lambda flow, _: open_submenu(flow, "End the game now?", end_items()),

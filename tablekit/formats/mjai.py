@@ -39,6 +39,7 @@ from tablekit.game.events import (
     GameStarted,
     HandStarted,
     Kita,
+    MeldCorrected,
     RiichiDeclared,
     Won,
 )
@@ -75,6 +76,8 @@ def to_mjai(events: Iterable[Event]) -> list[dict[str, Any]]:
         state = apply(state, event)
         if isinstance(event, (DiscardCorrected, DoraCorrected)):
             _rewrite_corrected(out, event)
+        elif isinstance(event, MeldCorrected):
+            _rewrite_meld(out, event, state)
         out.extend(_records(before, state, event))
     if state.phase is Phase.GAME_OVER and (not out or out[-1]["type"] != "end_game"):
         out.append({"type": "end_game", "scores": _four(state.scores)})
@@ -117,6 +120,32 @@ def _rewrite_corrected(out: list[dict[str, Any]], event: DiscardCorrected | Dora
     markers = [r for r in hand[:1] if r["dora_marker"] != "?"] + [
         r for r in hand if r["type"] == "dora"]
     markers[event.index]["dora_marker"] = mjai_tile(event.tile)
+
+
+def _rewrite_meld(out: list[dict[str, Any]], event: MeldCorrected, after: TableState) -> None:
+    """Rewrite the call record of this hand that ``event`` corrects (an added kan's pon is
+    its first three tiles), and the claimed discard's record before it.
+
+    >>> from tablekit.game.events import GameStarted, HandStarted, Draw, Discard, Call
+    >>> from tablekit.tiles import parse_tiles
+    >>> t, pon = Tile.from_code, lambda code: tuple(parse_tiles(code))
+    >>> lines = to_mjai([GameStarted(), HandStarted(t("1m")), Draw(0), Discard(0, t("1z")),
+    ...                  Call(1, "pon", pon("111z"), t("1z"), 0), MeldCorrected(1, 0, pon("222z"))])
+    >>> [(r["type"], r.get("pai"), r.get("consumed")) for r in lines[3:]]
+    [('dahai', 'S', None), ('pon', 'S', ['S', 'S'])]
+    """
+    start = max(i for i, record in enumerate(out) if record["type"] == "start_kyoku")
+    calls = [i for i in range(start, len(out)) if out[i]["type"] in MJAI_CALLS.values()
+             and out[i]["type"] != "kakan" and out[i]["actor"] == event.seat]
+    at = calls[event.meld]
+    meld = after.seats[event.seat].melds[event.meld]
+    kind = next(k for k, name in MJAI_CALLS.items() if name == out[at]["type"])
+    tiles = meld.tiles[:3] if kind == "pon" else meld.tiles
+    out[at] = _call(Call(event.seat, kind, tiles, meld.called, meld.from_seat))
+    claimed = [i for i in range(start, at) if out[i]["type"] == "dahai"
+               and out[i]["actor"] == meld.from_seat]
+    if meld.called is not None and kind != "ankan" and claimed:
+        out[claimed[-1]]["pai"] = mjai_tile(meld.called)
 
 
 def _records(before: TableState, after: TableState, event: Event) -> list[dict[str, Any]]:

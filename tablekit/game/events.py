@@ -89,6 +89,22 @@ class DiscardCorrected:
 
 
 @dataclass(frozen=True)
+class MeldCorrected:
+    """A meld read wrong is put right in place: ``meld`` the seat's meld (0 the first laid),
+    ``tiles`` what it really is, in the order laid (a pon read as another tile changes all
+    three); what came after stands. The claimed tile is put right in the discarder's pond too.
+
+    >>> fix = MeldCorrected(1, 0, tuple(parse_tiles("340p")))
+    >>> to_json(fix), from_json(to_json(fix)) == fix
+    ('{"type": "meld_corrected", "seat": 1, "meld": 0, "tiles": "340p"}', True)
+    """
+
+    seat: int
+    meld: int
+    tiles: tuple[Tile, ...]
+
+
+@dataclass(frozen=True)
 class RiichiDeclared:
     """The seat declares riichi; its next discard is the riichi tile, the stick goes
     down when that discard is not ronned."""
@@ -217,13 +233,14 @@ class Redo:
 
 
 Event = Union[  # noqa: UP007 - the union is read at run time by get_args
-    GameStarted, HandStarted, Draw, Discard, DiscardCorrected, RiichiDeclared, Call, Kita,
+    GameStarted, HandStarted, Draw, Discard, DiscardCorrected, MeldCorrected, RiichiDeclared,
+    Call, Kita,
     DoraRevealed, DoraCorrected, Won,
     ExhaustiveDraw, AbortiveDraw, Chombo, Penalty, GameEnded, Undo, Redo,
 ]
 EVENT_TYPES: dict[str, type] = {
     "game_started": GameStarted, "hand_started": HandStarted, "draw": Draw, "discard": Discard,
-    "discard_corrected": DiscardCorrected,
+    "discard_corrected": DiscardCorrected, "meld_corrected": MeldCorrected,
     "riichi": RiichiDeclared, "call": Call, "kita": Kita, "dora": DoraRevealed,
     "dora_corrected": DoraCorrected, "won": Won,
     "exhaustive_draw": ExhaustiveDraw, "abortive_draw": AbortiveDraw, "chombo": Chombo,

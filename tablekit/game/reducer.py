@@ -38,6 +38,7 @@ from tablekit.game.events import (
     GameStarted,
     HandStarted,
     Kita,
+    MeldCorrected,
     Penalty,
     RiichiDeclared,
     Won,
@@ -207,6 +208,43 @@ def _correct(state: TableState, event: DiscardCorrected) -> TableState:
     if state.last_discard == (event.seat, old.tile) and event.index == len(pond) - 1:
         state = evolve(state, last_discard=(event.seat, event.tile))
     return state
+
+
+def _correct_meld(state: TableState, event: MeldCorrected) -> TableState:
+    """A meld put right in place: the same kind of meld (a pon still three alike), the
+    claimed tile (where it lay in the meld) put right in the discarder's pond too."""
+    _need_phase(state, event, Phase.HAND_IN_PLAY)
+    _need_seat(state, event, event.seat)
+    melds = state.seats[event.seat].melds
+    if not 0 <= event.meld < len(melds):
+        raise _refuse(event, f"{seat_name(state, event.seat)} has no meld number {event.meld + 1}")
+    old = melds[event.meld]
+    if len(event.tiles) != len(old.tiles):
+        raise _refuse(event, f"the meld {old} has {len(old.tiles)} tiles, not "
+                             f"{len(event.tiles)}")
+    called = old.called
+    if called is not None and called in old.tiles:
+        called = event.tiles[old.tiles.index(called)]
+    meld = Meld(old.kind, event.tiles, old.from_seat, called)
+    state = state.with_seat(event.seat, _kinds(meld), _kinds(old),
+                            melds=(*melds[:event.meld], meld, *melds[event.meld + 1:]))
+    if called != old.called and old.called is not None and old.from_seat is not None:
+        state = _correct_claimed(state, old.from_seat, old.called, called)
+    _check_counts(state, event)
+    _check_red_fives(state, event)
+    return state
+
+
+def _correct_claimed(state: TableState, seat: int, was: Tile, tile: Tile | None
+                     ) -> TableState:
+    """The claimed discard ``was`` in ``seat``'s pond, put right as ``tile`` (claimed tiles
+    are not counted as showing: the meld shows them)."""
+    pond = state.seats[seat].pond
+    at = next((i for i, p in enumerate(pond) if p.claimed and p.tile == was), None)
+    if at is None or tile is None:
+        return state
+    fixed = (*pond[:at], evolve(pond[at], tile=tile), *pond[at + 1:])
+    return state.showing(seats=state.seats_with(seat, pond=fixed))
 
 
 def _whose_turn(state: TableState) -> str:
@@ -518,6 +556,7 @@ def _label(state: TableState) -> str:
 _HANDLERS: dict[type, Handler] = {
     GameStarted: _game_started, HandStarted: _hand_started, Draw: _draw, Discard: _discard,
     RiichiDeclared: _riichi, Call: _call, Kita: _kita, DiscardCorrected: _correct,
+    MeldCorrected: _correct_meld,
     DoraRevealed: _dora, DoraCorrected: _correct_dora, Won: _won,
     ExhaustiveDraw: _exhaustive, AbortiveDraw: _abortive, Chombo: _chombo,
     Penalty: _penalty, GameEnded: _game_ended,

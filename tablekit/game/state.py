@@ -325,3 +325,15 @@ def seat_name(state: TableState, seat: int | None, wind: int | None = None) -> s
         return f"seat {seat}"  # only in the refusal of a seat that does not exist
     name = state.names[seat] if seat < len(state.names) else ""
     return player_label(state.seat_wind(seat) if wind is None else wind, name)
+
+
+def ordinal(number: int) -> str:
+    """``1st``, ``2nd``, ``3rd``, ``4th`` ... ``11th``, ``21st``.
+
+    >>> [ordinal(n) for n in (1, 2, 3, 4, 11, 12, 21, 22)]
+    ['1st', '2nd', '3rd', '4th', '11th', '12th', '21st', '22nd']
+    """
+    if 10 <= number % 100 <= 20:
+        return f"{number}th"
+    return f"{number}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(number % 10, 'th')}"
+

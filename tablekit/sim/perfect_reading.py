@@ -33,6 +33,11 @@ def seen_tile(truth: TileTruth) -> SeenTile:
     return SeenTile(tuple(truth.table_xy), angle, truth.face_up, candidates)  # type: ignore[arg-type]
 
 
+def seen_tile_of(code: str) -> SeenTile:
+    """A face-up tile of ``code`` read surely, lying in East's pond."""
+    return SeenTile((0.0, -120.0), 0.0, True, ((Tile.from_code(code), 1.0),))
+
+
 def under_arm(tile: TileTruth, arm_boxes: list) -> bool:
     """Whether an arm's box (image pixels) overlaps the tile's face."""
     xs = [p[0] for p in tile.polygon]
@@ -44,10 +49,17 @@ def under_arm(tile: TileTruth, arm_boxes: list) -> bool:
 @dataclass
 class PerfectReader:
     """Reads frames from their truth; ``misread`` is the share of face-up tiles given a
-    wrong best candidate (the right one stays second, as a real classifier's would)."""
+    wrong best candidate (the right one stays second, as a real classifier's would);
+    ``confuse``: pairs of codes (true, read) whose faces are always read as the other,
+    surely and alone, as a classifier that never separates two faces of a set it never saw.
+
+    >>> PerfectReader(confuse=(("2z", "1z"),)).confused(seen_tile_of("2z")).candidates
+    ((Tile('1z'), 0.95),)
+    """
 
     misread: float = 0.0
     seed: int = 0
+    confuse: tuple[tuple[str, str], ...] = ()
 
     def __post_init__(self) -> None:
         self.rng = np.random.default_rng(self.seed)
@@ -65,8 +77,14 @@ class PerfectReader:
             seen = seen_tile(item)
             if seen.candidates and self.misread and self.rng.random() < self.misread:
                 seen = self._misread(seen)
+            seen = self.confused(seen)
             tiles.append(seen)
         return TableReading(tuple(tiles), tuple(busy), timestamp)
+
+    def confused(self, seen: SeenTile) -> SeenTile:
+        """``seen`` as the confused pairs read it."""
+        read = dict(self.confuse).get(seen.best.code) if seen.candidates else None
+        return replace(seen, candidates=((Tile.from_code(read), 0.95),)) if read else seen
 
     def _misread(self, seen: SeenTile) -> SeenTile:
         right = seen.best

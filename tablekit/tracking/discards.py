@@ -1,9 +1,11 @@
 """Draws and discards: the seat in turn's steady pond shows a tile the state lacks.
 
 A read that would make a fifth of its kind means this read or an earlier one is wrong:
-the earlier discard the frames supported least is corrected first, or the read's next
-candidate is taken. A discard the detector barely sees is taken only once the next seat
-has discarded (:mod:`tablekit.tracking.faint_discards`); its place is kept for the hand.
+the read's next candidate is taken when the read is less sure than the earlier discard the
+frames supported least, else the read is given as it is and the tracker puts the earlier
+suspect right first (:mod:`~tablekit.tracking.suspects`). A discard the detector barely
+sees is taken only once the next seat has discarded
+(:mod:`tablekit.tracking.faint_discards`); its place is kept for the hand.
 """
 
 from __future__ import annotations
@@ -75,11 +77,8 @@ class DiscardSpotter:
         if counts[tile.kind] >= 4:  # a fifth: this read or an earlier one is wrong
             alternative = next((t for t, _ in read.candidates if counts[t.kind] < 4), None)
             earlier = self.votes.weakest(state, tile.kind, counts)
-            if earlier is not None and (alternative is None or read.best[1] >= earlier[0]):
-                return [earlier[1]]
-            if alternative is None:
-                return []
-            tile = alternative
+            if alternative is not None and (earlier is None or read.best[1] < earlier[0]):
+                tile = alternative  # else a fifth: the tracker puts the suspect right first
         events: list[Event] = []
         if state.to_draw:
             events.append(Draw(seat, rinshan=state.kan_draw))

@@ -15,7 +15,11 @@ the differences become events, each from its own part:
 * :mod:`~tablekit.tracking.kita_watch`: three players: a North set aside by the seat whose
   turn it is (a kita, not a discard),
 * :mod:`~tablekit.tracking.discards`: a draw and a discard (sideways = the riichi tile);
-  a discard the detector barely sees is taken only once the next seat has discarded.
+  a discard the detector barely sees is taken only once the next seat has discarded,
+* :mod:`~tablekit.tracking.suspects`: events that would show a fifth of a kind make the
+  earlier registered tile of that kind the frames supported least the suspect: it is put
+  right first, so the new tile is taken and the hand never stalls; the screen says what
+  the camera doubts.
 
 At a win the flow looks at the table (:meth:`Tracker.look_at_win`) and reads the revealed
 hands (:meth:`Tracker.read_win`, :mod:`~tablekit.tracking.revealed_hands`).
@@ -26,9 +30,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from tablekit.game.events import BadEvent, Event
+from tablekit.game.events import BadEvent, Discard, DiscardCorrected, Event
 from tablekit.game.reducer import apply
-from tablekit.game.state import TableState
+from tablekit.game.state import TableState, ordinal, seat_name
 from tablekit.game.win_reading import WinReading
 from tablekit.tracking.calls import CallWatch
 from tablekit.tracking.discards import DiscardSpotter, pond_ahead
@@ -38,6 +42,14 @@ from tablekit.tracking.meld_events import MeldSpotter
 from tablekit.tracking.pond_votes import PondVotes
 from tablekit.tracking.revealed_hands import RevealedHands
 from tablekit.tracking.stable_view import StableView, snapshot
+from tablekit.tracking.suspects import (
+    Suspect,
+    contradiction,
+    puts_back,
+    replacement,
+    still_stands,
+    suspects,
+)
 from tablekit.vision.layout import DEFAULT_LAYOUT, TableLayout
 from tablekit.vision.table_reading import TableReading
 
@@ -86,6 +98,10 @@ class Tracker:
         """CALLs pressed before the first reading (a restart): pressed at the first one."""
         self.layout: TableLayout = DEFAULT_LAYOUT
         """The table the last reading was read on (where a pond's slots lie)."""
+        self.doubted: list[Suspect] = []
+        """This hand's registered tiles put right as suspects (the screen says so)."""
+        self.refused: set[Event] = set()
+        """This hand's suspects' corrections the engine refused (the next suspect is tried)."""
 
     # -- what the flow and the feed ask -------------------------------------------------
 
@@ -99,8 +115,11 @@ class Tracker:
         self.calls.press(self.state(), seat, self.now)
 
     def warnings(self) -> list[str]:
-        """What a person should know about the tracking now (for the screen)."""
-        return self.calls.warnings(self.state())
+        """What a person should know about the tracking now (for the screen): a call
+        awaited, the tiles put right as suspects (the latest first) that still stand."""
+        state = self.state()
+        doubts = [s.doubt for s in reversed(self.doubted) if still_stands(state, s)]
+        return [*self.calls.warnings(state), *doubts[:2]]
 
     def behind(self) -> bool:
         """Whether the table shows more discards in some pond than the state holds."""
@@ -151,6 +170,8 @@ class Tracker:
         if not following(state):
             self.calls.reset()
             self.discards.forget()
+            self.doubted.clear()
+            self.refused.clear()
             return []
         self.calls.step(state, self.now)
         weight = self.view.period()
@@ -173,16 +194,54 @@ class Tracker:
 
     def _next_events(self, state: TableState) -> list[Event]:
         sources: tuple[Callable[[TableState], list[Event]], ...] = (
-            self.votes.corrections, self.dora.corrections, self.melds.events,
-            self._kita, self._discards, self._dora)
+            self._corrections, self.melds.events, self._kita, self._discards, self._dora)
         for source in sources:
             events = source(state)
             if events and (self.offered is None or not self.offered.repeated(state, events)):
+                kind = contradiction(state, events)
+                return events if kind is None else self._suspect_first(state, kind, events)
+        return []
+
+    def _suspect_first(self, state: TableState, kind: int, events: list[Event]) -> list[Event]:
+        """``events`` would show a fifth of ``kind``: the registered tile of that kind the
+        frames supported least is put right first (one the engine refused, the next); with
+        none left, a new discard is taken as a tile that fits, doubted on the screen."""
+        if self.offered is not None and len(self.offered.events) == 1 and (
+                self.offered.repeated(state, list(self.offered.events))):
+            self.refused.add(self.offered.events[0])
+        for suspect in suspects(state, kind, self.votes, self.dora):
+            if suspect.fix not in self.refused:
+                self._doubt(suspect)
+                return [suspect.fix]
+        last = events[-1]
+        if isinstance(last, Discard) and last.tile.kind == kind:
+            counts = state.visible_kinds()
+            tile = replacement(last.tile, counts)
+            if tile is not None:
+                fix = Discard(last.seat, tile, last.tsumogiri)
+                where = f"{seat_name(state, last.seat)}'s " + ordinal(
+                    len(state.seats[last.seat].pond) + 1) + " discard"
+                self._doubt(Suspect(0.0, DiscardCorrected(
+                    last.seat, len(state.seats[last.seat].pond), tile), where, last.tile))
+                return [*events[:-1], fix]
+        return events
+
+    def _corrections(self, state: TableState) -> list[Event]:
+        """The votes' corrections of discards and dora indicators, less one that would put
+        back a suspect put right (the frames that misread it still read it so)."""
+        for source in (self.votes.corrections, self.dora.corrections):
+            events = [e for e in source(state) if not any(
+                puts_back(e, s) and still_stands(state, s) for s in self.doubted)]
+            if events:
                 return events
         return []
 
     def _kita(self, state: TableState) -> list[Event]:
         return kita_events(self.view, state)
+
+    def _doubt(self, suspect: Suspect) -> None:
+        if all(s.fix != suspect.fix for s in self.doubted):
+            self.doubted.append(suspect)
 
     def _discards(self, state: TableState) -> list[Event]:
         return self.discards.events(state, self.layout)
