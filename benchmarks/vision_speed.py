@@ -61,8 +61,10 @@ def main() -> int:
         cv2.imwrite(str(args.save), frame)
     figures = {"tiles": len(label.codes), "frame": "1280x720", "threads": args.threads}
     found = readers(args.threads)
-    for ways, name in ((2, "both ways up"), (1, "upright only")):
-        found[f"tablekit {name}"] = readers(args.threads, peer=False, ways=ways)["tablekit"]
+    for ways, sure, name in ((4, None, "four ways"), (2, None, "both ways up"),
+                             (1, None, "upright only")):
+        found[f"tablekit {name}"] = readers(args.threads, peer=False, ways=ways,
+                                            sure=sure)["tablekit"]
     for name, read in found.items():
         count, _, _ = score_image(read, label, frame)
         times = []
