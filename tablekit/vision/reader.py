@@ -17,7 +17,7 @@ from tablekit.vision.classify import classify_boxes
 from tablekit.vision.detect import OVERLAP, find_tiles
 from tablekit.vision.onnx_model import CLASSIFIER_PATH, DETECTOR_PATH, OnnxModel, load_model
 
-SURE = 0.9
+SURE = 0.97
 """A photo's face whose first reading scores at least this is not read again."""
 
 
