@@ -20,6 +20,7 @@ import dataclasses
 import json
 import statistics
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -160,7 +161,7 @@ def sim_f1(rigs: int, frames: int, swap: dict[str, Path]) -> float:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--photos", type=Path, default=ROOT.parent / "shared/data/photos")
-    parser.add_argument("--out", type=Path, default=ROOT / ".int8",
+    parser.add_argument("--out", type=Path, default=Path(tempfile.gettempdir()) / "tablekit-int8",
                         help="where the int8 models are written")
     parser.add_argument("--sets", nargs="*", default=list(EVAL_SETS), choices=list(EVAL_SETS))
     parser.add_argument("--rigs", type=int, default=4, help="simulated rigs for the table F1")
