@@ -2,6 +2,7 @@
 
 Usage: python benchmarks/vision_accuracy.py [--photos DIR] [--threads N] [--json OUT]
        [--detector ONNX] [--classifier ONNX] [--sets NAME...] [--no-peer] [--ways 1|2|4]
+       [--sure SCORE|all]
 For each held-out set (tablekit.vision.datasets.EVAL_SETS) and each reader: F1 at IoU 0.5 with
 the class right, precision, recall, mean ms per photo, the share of reads scoring under 0.8
 (``unsure``: :mod:`tablekit.vision.familiar`'s measure of an unknown set) and the commonest
@@ -27,15 +28,15 @@ from tablekit.vision.classify import WAYS  # noqa: E402
 from tablekit.vision.datasets import EVAL_SETS  # noqa: E402
 from tablekit.vision.evaluate import evaluate, plausible  # noqa: E402
 from tablekit.vision.metrics import Count  # noqa: E402
-from tablekit.vision.reader import TileReader  # noqa: E402
+from tablekit.vision.reader import SURE, TileReader  # noqa: E402
 
 
 def readers(threads: int, classifier: Path | None = None, peer: bool = True,
-            detector: Path | None = None, ways: int = 4) -> dict:
+            detector: Path | None = None, ways: int = 4, sure: float | None = SURE) -> dict:
     options = {key: path for key, path in (("classifier", classifier), ("detector", detector))
                if path}
     reader = TileReader.load(threads=threads, **options)
-    found = {"tablekit": dataclasses.replace(reader, ways=ways).read}
+    found = {"tablekit": dataclasses.replace(reader, ways=ways, sure=sure).read}
     if not peer:
         return found
     try:
@@ -89,9 +90,12 @@ def main() -> int:
     parser.add_argument("--ways", type=int, default=4, choices=WAYS,
                         help="read each face 1 way (as cut), 2 (and half a turn) or 4 (and a "
                              "quarter turned, both ways up; the reader's default)")
+    parser.add_argument("--sure", type=lambda v: None if v == "all" else float(v), default=SURE,
+                        help=f"read again --ways ways only the faces read once under this score "
+                             f"(default {SURE}; 'all': read every face --ways ways)")
     args = parser.parse_args()
     found_readers = readers(args.threads, args.classifier, not args.no_peer, args.detector,
-                            args.ways)
+                            args.ways, args.sure)
     figures = photo_sets(found_readers, args.sets, args.photos)
     if args.json:
         args.json.write_text(json.dumps(figures, indent=1) + "\n")

@@ -109,6 +109,39 @@ def test_red_five_reads_as_0p_in_every_orientation(reader, turns):
     assert named.codes == ("0p",) and named.scores[0] > 0.5
 
 
+class _Counting:
+    """A stand-in classifier: sure of a bright crop (1m), unsure of a dark one; counts crops."""
+
+    input_shape = (None, 3, 8, 6)
+
+    def __init__(self):
+        self.crops = 0
+
+    def run(self, batch):
+        self.crops += len(batch)
+        probs = np.full((len(batch), len(CLASSES)), 0.1 / (len(CLASSES) - 1), np.float32)
+        bright = batch.mean(axis=(1, 2, 3)) > 0.5
+        probs[:, 0] = np.where(bright, 0.9, 0.3)
+        probs[~bright, 1] = 0.3
+        return {"probs": probs / probs.sum(axis=1, keepdims=True)}
+
+
+def test_only_unsure_faces_are_read_again():
+    from tablekit.vision.classify import classify_boxes
+
+    image = np.zeros((20, 40, 3), np.uint8)
+    image[:, :20] = 255
+    boxes = np.array([[0, 0, 12, 16], [22, 0, 34, 16], [4, 2, 16, 18]], np.float32)
+    model = _Counting()
+    every = classify_boxes(model, image, boxes, ways=4)
+    assert model.crops == 4 * 3
+    model.crops = 0
+    adaptive = classify_boxes(model, image, boxes, ways=4, sure=0.8)
+    assert model.crops == 3 + 3 * 1  # all once, the one dark face three more ways
+    assert adaptive.codes == every.codes
+    np.testing.assert_allclose(adaptive.scores, every.scores, rtol=1e-5)
+
+
 def test_detect_json_format(reader, capsys):
     from tablekit.cli import main
 

@@ -64,16 +64,23 @@ def render_rig(job):
             patches.labels.numpy(), len(tiles))
 
 
-def render(args, log: dict):
+def forced_art(args):
+    """The art of rig ``i``: ``--art`` on ``--art-share`` of the rigs, else the sim's pick."""
+    return lambda i: args.art if i % 100 < 100 * args.art_share else None
+
+
+def render(args, log: dict, art_of=None):
+    """Render ``--max-rigs`` rigs until ``--render-until`` (``art_of(i)``: rig ``i``'s art
+    set, None for the sim's pick; default :func:`forced_art`)."""
     from multiprocessing import get_context
 
     from train_sim_data import game_logs
 
+    art_of = art_of or forced_art(args)
     logs = game_logs(args.data)
     rng = np.random.default_rng(args.first_seed)
     jobs = [(str(logs[int(rng.integers(len(logs)))]), args.first_seed + i, args.frames,
-             args.art if i % 100 < 100 * args.art_share else None)
-            for i in range(args.max_rigs)]
+             art_of(i)) for i in range(args.max_rigs)]
     det_images, det_rows, train_p, calib_p = [], [], [], []
     tiles = rigs = 0
     deadline = T0 + args.render_until

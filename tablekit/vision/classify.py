@@ -5,7 +5,8 @@ returns ``probs`` ``(N, 39)``, softmax of temperature-scaled logits over
 :data:`tablekit.vision.classes.CLASSES`. A box wider than tall is a tile lying sideways: its crop
 is turned a quarter so every crop is upright or upside down, and the model was trained on both.
 A photo's tile lying at a slant has a nearly square box, and which quarter is "upright" is
-then a guess: the photo reader can read every face all four ways (:data:`WAYS`).
+then a guess: the photo reader can read every face all four ways (:data:`WAYS`), and reads
+again that way only the faces whose first reading is unsure (:func:`classify_boxes`'s ``sure``).
 """
 
 from __future__ import annotations
@@ -72,6 +73,17 @@ WAYS = (1, 2, 4)
 turned, each of those both ways up."""
 
 
+def geometric_mean(readings: np.ndarray) -> np.ndarray:
+    """The normalised geometric mean of ``(ways, N, classes)`` probabilities over the ways.
+
+    >>> geometric_mean(np.array([[[0.9, 0.1]], [[0.5, 0.5]]])).round(2).tolist()
+    [[0.75, 0.25]]
+    """
+    logs = np.log(np.maximum(readings, 1e-7)).mean(axis=0)
+    probs = np.exp(logs - logs.max(axis=1, keepdims=True))
+    return (probs / probs.sum(axis=1, keepdims=True)).astype(np.float32)
+
+
 def read_ways(model: OnnxModel, batches: list[np.ndarray]) -> np.ndarray:
     """The normalised geometric mean of the probabilities of each batch (the same faces,
     cut or turned differently).
@@ -83,9 +95,7 @@ def read_ways(model: OnnxModel, batches: list[np.ndarray]) -> np.ndarray:
     [[0.75, 0.25]]
     """
     pair = model.run(np.concatenate(batches))["probs"]
-    logs = np.log(np.maximum(pair, 1e-7)).reshape(len(batches), len(batches[0]), -1).mean(axis=0)
-    probs = np.exp(logs - logs.max(axis=1, keepdims=True))
-    return (probs / probs.sum(axis=1, keepdims=True)).astype(np.float32)
+    return geometric_mean(pair.reshape(len(batches), len(batches[0]), -1))
 
 
 def both_ways_up(model: OnnxModel, batch: np.ndarray) -> np.ndarray:
@@ -110,16 +120,34 @@ def classify_batch(model: OnnxModel, batch: np.ndarray, both_ways: bool = False)
     return classify_probs(probs)
 
 
+def other_views(model: OnnxModel, image_bgr: np.ndarray, boxes: np.ndarray,
+                batch: np.ndarray, ways: int) -> list[np.ndarray]:
+    """The crops of the faces at ``boxes`` (``batch``: as cut) for their other ``ways - 1``
+    readings (:data:`WAYS`): turned half a turn; cut a quarter turned, both ways up."""
+    views = [batch[:, :, ::-1, ::-1]] if ways > 1 else []
+    if ways == 4:
+        turned = crops_batch(image_bgr, boxes, crop_size(model), turn=True)
+        views += [turned, turned[:, :, ::-1, ::-1]]
+    return views
+
+
 def classify_boxes(model: OnnxModel, image_bgr: np.ndarray, boxes: np.ndarray,
-                   ways: int = 1) -> Classified:
+                   ways: int = 1, sure: float | None = None) -> Classified:
     """Codes and calibrated scores for the tiles at ``boxes`` (image pixels) in
-    ``image_bgr``, each face read ``ways`` ways (:data:`WAYS`)."""
+    ``image_bgr``, each face read ``ways`` ways (:data:`WAYS`); with ``sure``, each face is
+    read once first and only those scoring under ``sure`` are read again ``ways`` ways."""
     if ways not in WAYS:
         raise ValueError(f"a face is read 1, 2 or 4 ways, not {ways}")
-    size = crop_size(model)
-    batch = crops_batch(image_bgr, boxes, size)
-    if ways < 4 or len(batch) == 0:
-        return classify_batch(model, batch, ways == 2)
-    turned = crops_batch(image_bgr, boxes, size, turn=True)
-    views = [batch, batch[:, :, ::-1, ::-1], turned, turned[:, :, ::-1, ::-1]]
-    return classify_probs(read_ways(model, views))
+    batch = crops_batch(image_bgr, boxes, crop_size(model))
+    if len(batch) == 0:
+        return classify_probs(np.zeros((0, len(CLASSES)), np.float32))
+    if sure is None:
+        return classify_probs(read_ways(model, [batch, *other_views(model, image_bgr, boxes,
+                                                                      batch, ways)]))
+    probs = np.array(model.run(batch)["probs"], np.float32)
+    unsure = probs.max(axis=1) < sure
+    if ways > 1 and unsure.any():
+        views = other_views(model, image_bgr, boxes[unsure], batch[unsure], ways)
+        others = model.run(np.concatenate(views))["probs"].reshape(ways - 1, unsure.sum(), -1)
+        probs[unsure] = geometric_mean(np.concatenate([probs[None, unsure], others]))
+    return classify_probs(probs)

@@ -17,6 +17,9 @@ from tablekit.vision.classify import classify_boxes
 from tablekit.vision.detect import OVERLAP, find_tiles
 from tablekit.vision.onnx_model import CLASSIFIER_PATH, DETECTOR_PATH, OnnxModel, load_model
 
+SURE = 0.97
+"""A photo's face whose first reading scores at least this is not read again."""
+
 
 @dataclass(frozen=True)
 class TileReading:
@@ -43,6 +46,9 @@ class TileReader:
     ways: int = 4
     """Each face read this many ways (:data:`~tablekit.vision.classify.WAYS`): all four,
     as a photo's tile may lie at any slant."""
+    sure: float | None = SURE
+    """Each face is read once first, and only those scoring under this are read again
+    ``ways`` ways (None: every face read ``ways`` ways)."""
     overlap: float = OVERLAP
     """The detector's non-maximum suppression (:data:`~tablekit.vision.detect.OVERLAP`)."""
 
@@ -64,7 +70,8 @@ class TileReader:
     def read(self, image_bgr: np.ndarray) -> list[TileReading]:
         """Every tile found in a BGR image (any photo: the generic, uncalibrated mode)."""
         found = find_tiles(self.detector, image_bgr, self.long_side, overlap=self.overlap)
-        named = classify_boxes(self.classifier, image_bgr, found.boxes, self.ways)
+        named = classify_boxes(self.classifier, image_bgr, found.boxes, self.ways,
+                               self.sure)
         return [
             TileReading(tuple(float(v) for v in box), code, float(score))  # type: ignore[arg-type]
             for box, code, score in zip(found.boxes, named.codes, named.scores, strict=True)
