@@ -374,3 +374,40 @@ def test_many_clients_make_no_thread_each(served):
             connection.close()
         for client in slow:
             client.close()
+
+
+class _Growing:
+    """A state that changes at every reading, each a big one (a client's buffers fill fast)."""
+
+    def __init__(self) -> None:
+        self.version = 0
+
+    def current(self):
+        self.version += 1
+        return self.version, {"filler": "x" * 400_000, "n": self.version}
+
+
+def test_a_client_that_stops_reading_its_stream_is_dropped(monkeypatch):
+    from tablekit.web import protocol
+
+    monkeypatch.setattr(protocol, "SEND_SECONDS", 0.5)
+    server = WebServer(("127.0.0.1", 0), _Growing())
+    server.start()
+    try:
+        with socket.socket() as stalled:
+            stalled.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            stalled.connect(server.server_address)
+            stalled.sendall(b"GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+            time.sleep(3)  # reading nothing: the server's writing pauses, then it gives up
+            stalled.settimeout(0.5)
+            dropped, ends = False, time.monotonic() + 10
+            while not dropped and time.monotonic() < ends:  # what was sent, then the end
+                try:
+                    dropped = stalled.recv(1 << 20) == b""
+                except ConnectionResetError:
+                    dropped = True
+                except TimeoutError:
+                    break
+        assert dropped
+    finally:
+        server.stop()
