@@ -142,6 +142,9 @@ def test_the_game_s_page_is_served_by_another_process_whose_end_leaves_the_game_
         state = json.loads(urllib.request.urlopen(page.url + "/state").read())
         assert state["table"]["players"][0]["name"] == "<b>Aki</b>"
         assert serving_here() == serving
+        os.kill(page.pid, signal.SIGTERM)  # as systemd signals the service: left to the game
+        time.sleep(0.3)
+        assert urllib.request.urlopen(page.url + "/state").status == 200 and len(lines) == 1
         os.kill(page.pid, signal.SIGKILL)  # the page crashes
         assert _wait_for(lambda: len(lines) == 2)
         assert lines[1] == "web: the page stopped (killed by signal 9); the game goes on without it"

@@ -11,6 +11,7 @@ import contextlib
 import json
 import os
 import select
+import site
 import subprocess
 import sys
 import threading
@@ -18,7 +19,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import tablekit
-from tablekit.errors import TablekitError
+from tablekit.errors import TablekitError, one_line
 
 START_SECONDS = 60.0  # the longest the page's process may take to bind (a Pi, loaded)
 STOP_SECONDS = 5.0    # the longest a stop waits before it kills the process
@@ -32,9 +33,13 @@ class PageProcess:
     def __init__(self, command: Sequence[str], report: Callable[[str], None]) -> None:
         self._report = report
         self._stopping = False
-        self._process = subprocess.Popen(
-            list(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL, start_new_session=True, env=_environment())
+        try:
+            self._process = subprocess.Popen(
+                list(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL, start_new_session=True, env=_environment())
+        except OSError as error:
+            raise TablekitError(f"the page's process cannot be started ({one_line(error)})"
+                                ) from None
         assert self._process.stdout is not None
         self._out = self._process.stdout
         first = self._first_line()
@@ -109,7 +114,10 @@ def serve_command(bind: str, journal: Path, league: Path | None,
 
 
 def _environment() -> dict[str, str]:
-    """This environment, with this tablekit first on the child's path (the same code)."""
+    """This environment, with this tablekit first on the child's path (the same code, when
+    it is not the one installed)."""
     here = str(Path(tablekit.__file__).resolve().parents[1])
+    if here in map(str, (Path(p).resolve() for p in site.getsitepackages())):
+        return dict(os.environ)
     path = os.environ.get("PYTHONPATH", "")
     return {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in (here, path) if p)}

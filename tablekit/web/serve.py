@@ -4,8 +4,10 @@
 It binds, then writes one JSON line on its standard output: ``{"address": [HOST, PORT]}``,
 or ``{"refused": LINE}`` (why it cannot listen) and ends. It serves until its standard input
 ends (the game closes it to stop the page, and a game that dies closes it too) or its parent
-changes; a failure on the way is one more line, ``{"failed": LINE}``. The game's loop and the
-page share no interpreter lock, so no client can slow a step.
+changes; a failure on the way is one more line, ``{"failed": LINE}``. It ignores Ctrl-C and
+SIGTERM, which reach it with its game (systemd's stop signals the whole service): the game,
+stopping, stops it. The game's loop and the page share no interpreter lock, so no client can
+slow a step.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import sys
 import threading
 from collections.abc import Callable, Sequence
@@ -48,6 +51,8 @@ def serve(args: argparse.Namespace, wrap: Callable[[Any], Any]) -> int:
     from tablekit.web.server import JournalSource, WebServer, cannot_listen, parse_bind
 
     parent = os.getppid()
+    for ours in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(ours, signal.SIG_IGN)
     host, port = parse_bind(args.bind)
     try:
         server = WebServer((host, port), wrap(JournalSource(args.journal, args.league)))
