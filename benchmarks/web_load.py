@@ -1,13 +1,17 @@
 """The game loop's step time with the web page served: no client, one, many, slow ones.
 
 Usage: python benchmarks/web_load.py [--seconds 20] [--rate 10] [--busy 200] [--slow 300]
+                                     [--in-thread]
 
 In each case the bundled game (``tablekit/data/tenhou-python-bot-28.xml``) is played from
 its start into a fresh journal, ``--rate`` events a second (a fast table: a real one makes
 about one), each through :meth:`Session.submit` (the journal's append and fsync, the
-reducer), while :class:`~tablekit.web.server.WebServer` serves the page on it in the same
-process, as ``tablekit run --web`` does. A step is one submit, timed with
-``time.perf_counter``. The clients run in a second process (asyncio, no thread each):
+reducer), while the page is served on it from a child process, as ``tablekit run --web``
+serves it (:class:`~tablekit.web.process.PageProcess` running :mod:`tablekit.web.serve`,
+here through this file's ``--page``, which adds the journal's length to the state);
+``--in-thread``: from a thread of the loop's own process instead (the arrangement before,
+for comparison). A step is one submit, timed with ``time.perf_counter``. The clients run in
+a process of their own (asyncio, no thread each):
 
 - ``none``: no client (the step time as it is);
 - ``one``: one browser-like client on ``/events``;
@@ -16,9 +20,10 @@ process, as ``tablekit run --web`` does. A step is one submit, timed with
 - ``slow``: ``--slow`` clients each sending a request a byte a second, never finishing (a
   client hung up on connects again), and one client on ``/events``.
 
-Prints one JSON object per case: the step time (ms: p50, p95, max), the process's threads
-(most seen; the server's own by name), the CPU the process's other threads (the server's)
-used while the loop ran (percent of one core), the change-to-client latency (ms, p50 and p95: from
+Prints one JSON object per case: the step time (ms: p50, p95, max), the loop's process's
+threads and the server's (most seen: the page's process's, or those named for it in the
+loop's), the CPU the server used while the loop ran (percent of one core: the page's process,
+or the loop's process's other threads), the change-to-client latency (ms, p50 and p95: from
 an event's submit to a client's receiving the state that holds it, over every client and
 event; the state carries the journal's length when it was read), and what the clients
 counted (messages, ``/state`` answers, refusals, slow clients hung up on and after how
@@ -93,21 +98,44 @@ class Stamped:
         return version, {**state, "journal_bytes": length}
 
 
-def threads() -> tuple[int, int]:
-    """The process's threads (the system's count) and the web server's (by name)."""
-    web = sum(t.name.startswith("tablekit-web") for t in threading.enumerate())
+def threads(page: int | None) -> tuple[int, int]:
+    """This process's threads (the system's count) and the web server's: the page's
+    process's (``page``, its pid), else this process's named for it (its watcher aside)."""
+    if page is not None:
+        web = len(os.listdir(f"/proc/{page}/task"))
+    else:
+        web = sum(t.name.startswith("tablekit-web") and t.name != "tablekit-web-watch"
+                  for t in threading.enumerate())
     return len(os.listdir("/proc/self/task")), web
+
+
+def cpu_seconds(pid: int) -> float:
+    """The CPU time (user and system) process ``pid`` has used."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def serve(journal: Path, in_thread: bool) -> Any:
+    """The page on ``journal`` (its state stamped), served as told; it has ``stop()``."""
+    from tablekit.web.process import PageProcess, serve_command
+    from tablekit.web.server import JournalSource, WebServer
+
+    if in_thread:
+        server = WebServer(("127.0.0.1", 0), Stamped(JournalSource(journal)))
+        server.start()
+        return server
+    command = serve_command("127.0.0.1:0", journal, None, program=(__file__, "--page"))
+    return PageProcess(command, lambda line: print(line, file=sys.stderr))
 
 
 def play_case(kind: str, args: argparse.Namespace, events: list[Any]) -> dict[str, Any]:
     from tablekit.game.session import Session
-    from tablekit.web.server import JournalSource, WebServer
 
     folder = Path(tempfile.mkdtemp(prefix="web-load-", dir=args.dir))
     journal = folder / "game.jsonl"
     session = Session.open(journal)
-    server = WebServer(("127.0.0.1", 0), Stamped(JournalSource(journal)))
-    server.start()
+    server = serve(journal, args.in_thread)
+    page = getattr(server, "pid", None)
     clients = None
     if kind != "none":
         clients = subprocess.Popen(
@@ -122,6 +150,7 @@ def play_case(kind: str, args: argparse.Namespace, events: list[Any]) -> dict[st
     steps, changes, most = [], [], (0, 0)
     period = 1 / args.rate
     start, cpu, loop_cpu = time.monotonic(), time.process_time(), time.thread_time()
+    page_cpu = cpu_seconds(page) if page is not None else 0.0
     for index in range(min(int(args.seconds * args.rate), len(events))):
         wait = start + index * period - time.monotonic()
         if wait > 0:
@@ -131,9 +160,11 @@ def play_case(kind: str, args: argparse.Namespace, events: list[Any]) -> dict[st
         done = time.monotonic()
         steps.append(time.perf_counter() - began)
         changes.append((journal.stat().st_size, done))
-        most = max(most, threads())
+        most = max(most, threads(page))
     wall = time.monotonic() - start
     others = (time.process_time() - cpu) - (time.thread_time() - loop_cpu)
+    if page is not None:
+        others = cpu_seconds(page) - page_cpu
     time.sleep(0.5)  # the last changes reach the clients
     counted: dict[str, Any] = {}
     seen_all: list[float] = []
@@ -145,7 +176,8 @@ def play_case(kind: str, args: argparse.Namespace, events: list[Any]) -> dict[st
             seen_all += latencies(changes, seen)
     server.stop()
     session.close()
-    return {"case": kind, "clients": {"none": 0, "one": 1, "busy": args.busy,
+    return {"case": kind, "page": "thread" if args.in_thread else "process",
+            "clients": {"none": 0, "one": 1, "busy": args.busy,
                                       "slow": args.slow + 1}[kind],
             "steps": len(steps), "step_ms": ms(steps), "threads": most[0],
             "web_threads": most[1], "server_cpu_pct": round(100 * others / wall, 1),
@@ -257,6 +289,10 @@ async def clients(kind: str, port: int, busy: int, slow: int) -> dict[str, Any]:
 
 
 def main() -> int:
+    if sys.argv[1:2] == ["--page"]:  # the page's process, its state stamped
+        from tablekit.web.serve import main as serve_page
+
+        return serve_page(sys.argv[2:], wrap=Stamped)
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=20.0, help="each case's length")
     parser.add_argument("--rate", type=float, default=10.0, help="events a second")
@@ -265,6 +301,8 @@ def main() -> int:
     parser.add_argument("--cases", default="none,one,busy,slow")
     parser.add_argument("--dir", type=Path, default=None,
                         help="where the journals are written (default: a temporary folder)")
+    parser.add_argument("--in-thread", action="store_true",
+                        help="serve the page from a thread of the loop's process (as before)")
     parser.add_argument("--clients", default=None, help=argparse.SUPPRESS)
     parser.add_argument("--port", type=int, default=0, help=argparse.SUPPRESS)
     args = parser.parse_args()

@@ -227,6 +227,37 @@ def test_a_busy_web_port_is_refused_naming_it_before_the_game_starts(tmp_path, c
     assert not journal.exists()  # no game was started
 
 
+def test_the_web_page_is_stopped_with_the_game_without_a_word(tmp_path, capsys):
+    assert run(tmp_path, "--journal", str(tmp_path / "game.jsonl"), "--web", "127.0.0.1:0",
+               frames=3) == 0
+    err = capsys.readouterr().err
+    assert "tablekit: web: the scoreboard is on http://127.0.0.1:" in err
+    assert "page stopped" not in err and "Traceback" not in err
+
+
+def test_the_web_page_s_process_killed_leaves_the_game_running(tmp_path, capsys, monkeypatch):
+    import os
+    import signal
+
+    from tablekit.web import server
+
+    started = server.start_web
+
+    def start_and_kill(*args):
+        page = started(*args)
+        os.kill(page.pid, signal.SIGKILL)  # the page's process dies as the game starts
+        page._watcher.join(10)  # its one line is said
+        return page
+
+    monkeypatch.setattr(server, "start_web", start_and_kill)
+    journal = tmp_path / "game.jsonl"
+    assert run(tmp_path, "--journal", str(journal), "--web", "127.0.0.1:0", frames=3) == 0
+    err = capsys.readouterr().err
+    assert err.count("tablekit: web: the page stopped (killed by signal 9); the game goes on "
+                     "without it\n") == 1 and "Traceback" not in err
+    assert journal.exists()  # the game was played
+
+
 # -- the camera ---------------------------------------------------------------------------
 
 def test_a_camera_that_is_not_there_is_named_as_the_other_commands_name_it():

@@ -104,6 +104,81 @@ def test_every_interface_is_shown_as_an_address_a_phone_opens(tmp_path):
         server.stop()
 
 
+def _wait_for(check, seconds=10.0):
+    ends = time.monotonic() + seconds
+    while not check() and time.monotonic() < ends:
+        time.sleep(0.05)
+    return check()
+
+
+def _refused(address):
+    try:
+        socket.create_connection(address, timeout=2).close()
+    except ConnectionRefusedError:
+        return True
+    return False
+
+
+def test_the_game_s_page_is_served_by_another_process_whose_end_leaves_the_game_on(tmp_path):
+    import os
+    import signal
+    import threading
+
+    from tablekit.game.session import Session
+
+    before, last = _first_hand()
+    journal = tmp_path / "game.jsonl"
+    session = Session.open(journal)
+    for event in before:
+        session.submit(event)
+    def serving_here():  # the server's threads in this process (its watcher aside)
+        return sum(t.name.startswith("tablekit-web") and t.name != "tablekit-web-watch"
+                   for t in threading.enumerate())
+
+    lines, serving = [], serving_here()
+    page = start_web("127.0.0.1:0", journal, None, lines.append)
+    try:
+        assert page.pid != os.getpid()
+        state = json.loads(urllib.request.urlopen(page.url + "/state").read())
+        assert state["table"]["players"][0]["name"] == "<b>Aki</b>"
+        assert serving_here() == serving
+        os.kill(page.pid, signal.SIGTERM)  # as systemd signals the service: left to the game
+        time.sleep(0.3)
+        assert urllib.request.urlopen(page.url + "/state").status == 200 and len(lines) == 1
+        os.kill(page.pid, signal.SIGKILL)  # the page crashes
+        assert _wait_for(lambda: len(lines) == 2)
+        assert lines[1] == "web: the page stopped (killed by signal 9); the game goes on without it"
+        session.submit(last)  # the game goes on
+        assert session.state.result.kind == "chombo"
+    finally:
+        page.stop()
+        session.close()
+    assert len(lines) == 2
+
+
+def test_the_page_stops_with_the_game_and_dies_with_it(tmp_path):
+    import subprocess
+    import sys
+
+    lines = []
+    page = start_web("127.0.0.1:0", tmp_path / "game.jsonl", None, lines.append)
+    page.stop()  # stopped cleanly: its port closed, nothing said
+    assert _refused(page.server_address) and len(lines) == 1
+    game = subprocess.Popen(
+        [sys.executable, "-c", "import sys, time; from tablekit.web.server import start_web; "
+         "p = start_web('127.0.0.1:0', sys.argv[1], None, print); "
+         "print(p.server_address[1], flush=True); time.sleep(60)", str(tmp_path / "g.jsonl")],
+        stdout=subprocess.PIPE, text=True)
+    try:
+        game.stdout.readline()
+        port = int(game.stdout.readline())
+        urllib.request.urlopen(f"http://127.0.0.1:{port}/state").read()
+    finally:
+        game.kill()  # the game dies without a word: its page ends too
+        game.wait()
+    assert _wait_for(lambda: _refused(("127.0.0.1", port)))
+
+
 def test_a_busy_port_is_one_line_naming_it(tmp_path, capsys):
     from tablekit.cli import main
 
@@ -374,3 +449,40 @@ def test_many_clients_make_no_thread_each(served):
             connection.close()
         for client in slow:
             client.close()
+
+
+class _Growing:
+    """A state that changes at every reading, each a big one (a client's buffers fill fast)."""
+
+    def __init__(self) -> None:
+        self.version = 0
+
+    def current(self):
+        self.version += 1
+        return self.version, {"filler": "x" * 400_000, "n": self.version}
+
+
+def test_a_client_that_stops_reading_its_stream_is_dropped(monkeypatch):
+    from tablekit.web import protocol
+
+    monkeypatch.setattr(protocol, "SEND_SECONDS", 0.5)
+    server = WebServer(("127.0.0.1", 0), _Growing())
+    server.start()
+    try:
+        with socket.socket() as stalled:
+            stalled.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            stalled.connect(server.server_address)
+            stalled.sendall(b"GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+            time.sleep(3)  # reading nothing: the server's writing pauses, then it gives up
+            stalled.settimeout(0.5)
+            dropped, ends = False, time.monotonic() + 10
+            while not dropped and time.monotonic() < ends:  # what was sent, then the end
+                try:
+                    dropped = stalled.recv(1 << 20) == b""
+                except ConnectionResetError:
+                    dropped = True
+                except TimeoutError:
+                    break
+        assert dropped
+    finally:
+        server.stop()

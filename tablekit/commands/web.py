@@ -25,7 +25,7 @@ def add_parser(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     from tablekit.app import default_journal
     from tablekit.errors import TablekitError
-    from tablekit.web.server import start_web
+    from tablekit.web.server import serve_here
 
     def report(line: str) -> None:
         print(f"tablekit: {line}", file=sys.stderr, flush=True)
@@ -35,11 +35,9 @@ def run(args: argparse.Namespace) -> int:
                "starts one)")
         return 2
     try:
-        server = start_web(args.bind, args.journal or default_journal(), args.league, report)
+        server = serve_here(args.bind, args.journal or default_journal(), args.league, report)
     except TablekitError as error:
         report(f"web: {error}")
-        return 2
-    if server is None:
         return 2
     try:
         while True:

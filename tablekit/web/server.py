@@ -1,10 +1,13 @@
-"""The read-only web server: uvicorn serving the pages' Starlette app in a thread of its own.
+"""The read-only web server: uvicorn serving the pages' Starlette app in a thread of its own,
+and :func:`start_web`, which serves the table's page from a process of its own.
 
 The server has one thread and one asyncio loop (and the feed's one reading thread), however
 many clients come: at most :data:`MAX_CLIENTS` connections are served at once (beyond, 503),
 a kept-alive connection quiet for :data:`KEEPALIVE_SECONDS` is closed, and a request whose
 head is not in within :data:`~tablekit.web.protocol.HEAD_SECONDS` is hung up on. Every
-response carries the page's Content-Security-Policy. The game loop never waits on it.
+response carries the page's Content-Security-Policy. ``tablekit run --web`` serves it in a
+process of its own (:func:`start_web`), so that the game's loop shares no interpreter lock
+with it; ``tablekit web`` (no loop) in its own thread (:func:`serve_here`).
 
 >>> import tempfile, pathlib, json, urllib.request
 >>> folder = pathlib.Path(tempfile.mkdtemp())
@@ -33,13 +36,14 @@ from typing import Any
 import uvicorn
 from starlette.routing import BaseRoute
 
-from tablekit.errors import TablekitError
+from tablekit.errors import TablekitError, one_line
 from tablekit.web.app import Feed, StateSource, security_headers, state_app
+from tablekit.web.process import PageProcess, serve_command
 from tablekit.web.protocol import DeadlineH11Protocol
 from tablekit.web.source import JournalSource
 
 __all__ = ["JournalSource", "WebServer", "cannot_listen", "lan_address", "parse_bind",
-           "start_web"]
+           "serve_here", "start_web"]
 
 MAX_CLIENTS = 512        # connections (and requests in flight) served at once; beyond: 503
 KEEPALIVE_SECONDS = 5    # a kept-alive connection with no next request is closed after this
@@ -67,6 +71,7 @@ class WebServer:
             timeout_graceful_shutdown=STOP_SECONDS, backlog=BACKLOG)
         self._server = uvicorn.Server(config)
         self._thread: threading.Thread | None = None
+        self.error = ""  # why the server ended by itself, in one line
 
     @property
     def url(self) -> str:
@@ -80,8 +85,16 @@ class WebServer:
         while not self._server.started and self._thread.is_alive():
             time.sleep(0.01)
 
+    @property
+    def serving(self) -> bool:
+        """Whether the server is up (started, not ended)."""
+        return self._server.started and self._thread is not None and self._thread.is_alive()
+
     def _serve(self) -> None:
-        asyncio.run(self._server.serve(sockets=[self.socket]))
+        try:
+            asyncio.run(self._server.serve(sockets=[self.socket]))
+        except BaseException as error:  # said in one line by its watcher
+            self.error = one_line(error)
 
     def stop(self) -> None:
         """End the streams, close the connections and the port, and wait for the thread."""
@@ -124,24 +137,39 @@ def parse_bind(text: str) -> tuple[str, int]:
 
 
 def start_web(bind: str | None, journal: Path, league: Path | None,
-              report: Any) -> WebServer | None:
-    """Start the page for ``--web [HOST]:PORT`` (None: no page) and report where a browser
-    opens it; a port in use (or any address that cannot be listened on) raises
-    :class:`TablekitError` naming it, in one line."""
+              report: Any) -> PageProcess | None:
+    """Start the page for ``--web [HOST]:PORT`` (None: no page) in a process of its own and
+    report where a browser opens it; a port in use (or any address that cannot be listened
+    on) raises :class:`TablekitError` naming it, in one line. The page ending by itself is
+    ``report``-ed in one line; the game goes on."""
     if bind is None:
         return None
+    parse_bind(bind)  # a mistyped address: refused here, before a process is started
+    page = PageProcess(serve_command(bind, journal, league), report)
+    announce(page.server_address, report)
+    return page
+
+
+def serve_here(bind: str, journal: Path, league: Path | None, report: Any) -> WebServer:
+    """Serve the page for ``--bind [HOST]:PORT`` from a thread of this process (for
+    ``tablekit web``, which has no loop to slow), as :func:`start_web` does."""
     host, port = parse_bind(bind)
     try:
         server = WebServer((host, port), JournalSource(journal, league))
     except OSError as error:
         raise TablekitError(cannot_listen(host, port, error)) from None
     server.start()
-    host, port = server.server_address[:2]
+    announce(server.server_address, report)
+    return server
+
+
+def announce(address: tuple[str, int], report: Any) -> None:
+    """Report the address a browser opens for a server listening on ``address``."""
+    host, port = address[:2]
     everywhere = host in ("", "0.0.0.0")
     shown = lan_address() if everywhere else host
     on = "; listening on every interface" if everywhere else ""
     report(f"web: the scoreboard is on http://{shown}:{port}/ (read-only{on})")
-    return server
 
 
 def cannot_listen(host: str, port: int, error: OSError) -> str:

@@ -1,0 +1,123 @@
+"""The game's side of the page's process (:mod:`tablekit.web.serve`): started, told to stop,
+and watched, so that its crash is one line and never touches the game.
+
+>>> why_ended(-9, ""), why_ended(1, "the journal: gone"), why_ended(0, "")
+('killed by signal 9', 'the journal: gone', 'exit status 0')
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import select
+import site
+import subprocess
+import sys
+import threading
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import tablekit
+from tablekit.errors import TablekitError, one_line
+
+START_SECONDS = 60.0  # the longest the page's process may take to bind (a Pi, loaded)
+STOP_SECONDS = 5.0    # the longest a stop waits before it kills the process
+
+
+class PageProcess:
+    """The page served by ``command`` (a :mod:`tablekit.web.serve` command line) in a child
+    process, bound once this returns (:class:`TablekitError`, one line, if it cannot be);
+    ``report`` is told in one line if it ends before :meth:`stop`."""
+
+    def __init__(self, command: Sequence[str], report: Callable[[str], None]) -> None:
+        self._report = report
+        self._stopping = False
+        try:
+            self._process = subprocess.Popen(
+                list(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL, start_new_session=True, env=_environment())
+        except OSError as error:
+            raise TablekitError(f"the page's process cannot be started ({one_line(error)})"
+                                ) from None
+        assert self._process.stdout is not None
+        self._out = self._process.stdout
+        first = self._first_line()
+        if "address" not in first:
+            self._process.kill()
+            self._process.wait()
+            raise TablekitError(first.get("refused") or first.get("failed")
+                                or "the page's process did not start")
+        host, port = first["address"]
+        self.server_address: tuple[str, int] = (host, port)
+        self.pid = self._process.pid
+        self._watcher = threading.Thread(target=self._watch, name="tablekit-web-watch",
+                                         daemon=True)
+        self._watcher.start()
+
+    @property
+    def url(self) -> str:
+        host, port = self.server_address
+        return f"http://{host}:{port}"
+
+    def _first_line(self) -> dict:
+        if not select.select([self._out], [], [], START_SECONDS)[0]:
+            return {"failed": f"the page's process did not answer in {START_SECONDS:.0f} s"}
+        with contextlib.suppress(ValueError):
+            line = json.loads(self._out.readline() or b"{}")
+            if isinstance(line, dict):
+                return line
+        return {}
+
+    def _watch(self) -> None:
+        said = ""
+        for raw in self._out:
+            with contextlib.suppress(ValueError, AttributeError):
+                said = json.loads(raw).get("failed", said)
+        status = self._process.wait()
+        if not self._stopping:
+            with contextlib.suppress(Exception):
+                self._report(f"web: the page stopped ({why_ended(status, said)}); the game "
+                             "goes on without it")
+
+    def stop(self) -> None:
+        """Tell the process to stop (its input closed), wait for it, kill it if it lingers."""
+        self._stopping = True
+        with contextlib.suppress(OSError, ValueError):
+            assert self._process.stdin is not None
+            self._process.stdin.close()
+        try:
+            self._process.wait(STOP_SECONDS)
+        except subprocess.TimeoutExpired:
+            self._process.kill()
+            self._process.wait()
+        self._watcher.join(STOP_SECONDS)
+
+
+def why_ended(status: int, said: str) -> str:
+    """Why the page's process ended, in a few words."""
+    if said:
+        return said
+    return f"killed by signal {-status}" if status < 0 else f"exit status {status}"
+
+
+def serve_command(bind: str, journal: Path, league: Path | None,
+                  program: Sequence[str] = ("-m", "tablekit.web.serve")) -> list[str]:
+    """The command line of the page's process (``program``: another entry with the same
+    options and answers, as a benchmark's).
+
+    >>> serve_command(":80", Path("g.jsonl"), None)[1:]
+    ['-m', 'tablekit.web.serve', '--journal', 'g.jsonl', '--bind', ':80']
+    """
+    league_args = ["--league", str(league)] if league is not None else []
+    return [sys.executable, *program, "--journal", str(journal), *league_args, "--bind", bind]
+
+
+def _environment() -> dict[str, str]:
+    """This environment, with this tablekit first on the child's path (the same code, when
+    it is not the one installed)."""
+    here = str(Path(tablekit.__file__).resolve().parents[1])
+    if here in map(str, (Path(p).resolve() for p in site.getsitepackages())):
+        return dict(os.environ)
+    path = os.environ.get("PYTHONPATH", "")
+    return {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in (here, path) if p)}
