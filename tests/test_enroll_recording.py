@@ -23,7 +23,9 @@ from tablekit.recording.confirmed import when_won, won_hands
 from tablekit.recording.manifest import write_manifest
 from tablekit.tiles import Tile
 
-LOG = Path(__file__).resolve().parents[1] / "tablekit" / "data" / "tenhou-python-bot-28.xml"
+WON_FIRST = Path(__file__).resolve().parents[2] / "shared" / "data" / "tenhou" / "logs" / \
+    "MahjongRepository+tenhou-python-bot" / "1.txt"
+"""A held-out log whose first hand is won (a ron); the bundled game's first hand is a draw."""
 
 
 def tiles(*codes: str) -> tuple[Tile, ...]:
@@ -81,8 +83,9 @@ def test_refusals_are_one_line(tmp_path, capsys):
 
 
 @pytest.mark.slow
+@pytest.mark.skipif(not WON_FIRST.is_file(), reason="shared data absent")
 def test_faces_harvested_from_a_recorded_hand_are_its_confirmed_tiles(tmp_path, capsys):
-    """The bundled game's first hand recorded with the truth reader: its win, dora and
+    """A held-out game's first hand (a ron) recorded with the truth reader: its win, dora and
     discards are cut from the frames as the reader cuts them, each named as the journal
     has it, and a tile set is enrolled from them."""
     from tablekit.recording.faces import KINDS, harvest, recorded_hands
@@ -90,7 +93,7 @@ def test_faces_harvested_from_a_recorded_hand_are_its_confirmed_tiles(tmp_path, 
     from tablekit.vision.enroll import FeatureModel
 
     folder = tmp_path / "rec"
-    assert main(["simulate", str(LOG), "--hands", "1", "--record", str(folder)]) == 0
+    assert main(["simulate", str(WON_FIRST), "--hands", "1", "--record", str(folder)]) == 0
     [(hand, start)] = recorded_hands(folder)
     assert start > 0 and hand.winners
     found = harvest([folder], FeatureModel().size)

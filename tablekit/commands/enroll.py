@@ -32,8 +32,9 @@ from tablekit.errors import TablekitError
 def add_parser(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "enroll", help="teach the reader your own tile set (and print its mat)",
-        description="Enroll a tile set from the enrollment mat (camera or photo) or from "
-                    "labelled photos, and save a tile-set profile for --tileset.")
+        description="Enroll a tile set from the enrollment mat (camera or photo), from "
+                    "labelled photos or from recorded games, and save a tile-set profile "
+                    "for --tileset.")
     parser.add_argument("--mat", type=Path, metavar="FILE.png", default=None,
                         help="write the printable enrollment mat here and stop")
     parser.add_argument("--paper", choices=("A3", "A4"), default="A3",
@@ -112,7 +113,7 @@ def from_labels(args: argparse.Namespace) -> int:
 
 
 def from_recording(args: argparse.Namespace) -> int:
-    from tablekit.recording.faces import harvest
+    from tablekit.recording.faces import PULL, harvest
     from tablekit.recording.manifest import read_manifest
     from tablekit.vision.enroll import FeatureModel, enroll
     from tablekit.vision.onnx_model import CLASSIFIER_PATH
@@ -129,7 +130,7 @@ def from_recording(args: argparse.Namespace) -> int:
                            "hand revealed, its WIN pressed while recording)")
     print(found.report())
     sources = ", ".join(str(folder) for folder in args.from_recording)
-    tileset = save_tileset(args.out, enroll(found.samples, model), CLASSIFIER_PATH,
+    tileset = save_tileset(args.out, enroll(found.samples, model, pull=PULL), CLASSIFIER_PATH,
                            f"recordings {sources}", {"recorded_faces": dict(found.used)})
     print(f"{args.out}: {tileset.summary()} in {time.perf_counter() - start:.1f} s")
     return 0

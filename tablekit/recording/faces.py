@@ -54,6 +54,12 @@ COPIES = 3
 BACKGROUND = 20
 """Bare-felt patches (not a tile) cut from each frame."""
 KINDS = ("winning hands", "dora indicators", "discards")
+PULL = 1.0
+"""The head is held near the trained one (the mat's 0.2, photos' 0.01): a recording's labels
+are as good as the game's reading and its players' checks, and a game read by an unenrolled
+reader keeps some of its misreads. On the simulated table with the KDE default art (a game
+read 50 of 93 tiles right), pulls 0.05 / 0.2 / 1.0 read the next game at F1 0.500 / 0.527 /
+0.546, the trained head 0.542 (``benchmarks/enroll_recording.py``, 8 moments)."""
 CONFIRMED_FLOOR = 1e-3
 """A confirmed kind is given to a face the reader found at least this likely for it."""
 
