@@ -59,7 +59,8 @@ PULL = 1.0
 are as good as the game's reading and its players' checks, and a game read by an unenrolled
 reader keeps some of its misreads. On the simulated table with the KDE default art (a game
 read 50 of 93 tiles right), pulls 0.05 / 0.2 / 1.0 read the next game at F1 0.500 / 0.527 /
-0.546, the trained head 0.542 (``benchmarks/enroll_recording.py``, 8 moments)."""
+0.546, the trained head 0.542 (the recording and 8 moments of
+``benchmarks/enroll_recording.py --art kde-default``, each pull fitted by hand)."""
 CONFIRMED_FLOOR = 1e-3
 """A confirmed kind is given to a face the reader found at least this likely for it."""
 
