@@ -123,7 +123,9 @@ def _profile(folder: Path, manifest: dict[str, Any], lines: list[dict[str, Any]]
 
     if manifest.get("calibration"):
         return Profile.load(folder / CALIBRATION)
-    images = [_image(folder, line) for line in lines if line.get("file")][:8]
+    images = [_image(folder, line) for line in lines[:8] if line.get("file")]
+    if not any(image is not None for image in images):
+        raise BadInput(f"{folder}: no frames kept at its start to find the table in")
     for first in range(0, max(len(images) - 1, 1), 2):
         try:
             return calibrate([im for im in images[first:first + 2] if im is not None],
