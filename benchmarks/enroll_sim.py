@@ -82,6 +82,44 @@ def enroll_rig(camera: SimulatedCamera, seed: int, folder: Path, profile
     return TileSet.load(folder / "set"), time.process_time() - cpu
 
 
+def read_moments(camera: SimulatedCamera, profile, readers: dict[str, TableModels],  # type: ignore[no-untyped-def]
+                 frames: int, rng: np.random.Generator, art: str,
+                 counts: dict[tuple[str, str], Count], reds: dict[tuple[str, str], list[int]]
+                 ) -> None:
+    """``frames`` random moments of the camera's game read on the calibrated path by each
+    reader, counted into ``counts`` and ``reds`` under ``(art, reader's name)``."""
+    view = TableView(profile.camera)
+    moments = len(camera.script.moments)
+    for _ in range(frames):
+        frame = camera.render_moment(int(rng.integers(moments)), float(rng.uniform(0, 1)))
+        truth, codes, ignored, _ = truth_boxes(frame.truth, view_box(view, profile))
+        for name, models in readers.items():
+            _, found = read_frame(frame.image, profile, models)
+            up = [t for t in found if t.face_up]
+            counts[(art, name)].add(score([t.box for t in up], [t.code for t in up],
+                                          [t.score for t in up], truth, codes, ignored))
+            right, seen = red_fives(found, truth, codes)
+            reds[(art, name)][0] += right
+            reds[(art, name)][1] += seen
+
+
+def table_rows(counts: dict[tuple[str, str], Count], reds: dict[tuple[str, str], list[int]]
+               ) -> list[dict]:
+    """Each (art, reader)'s figures, printed one line each, as JSON rows."""
+    rows = []
+    for (art, name), count in sorted(counts.items()):
+        right, seen = reds[(art, name)]
+        rows.append({"art": art, "classifier": name, "f1": round(count.f1, 4),
+                     "precision": round(count.precision, 4), "recall": round(count.recall, 4),
+                     "tp": count.tp, "fp": count.fp, "fn": count.fn,
+                     "red_fives": f"{right}/{seen}",
+                     "confusions": [f"{t}->{p} x{n}" for (t, p), n in count.top_confusions(5)]})
+        print(f"{art:18} {name:9} F1 {count.f1:.3f} P {count.precision:.3f} "
+              f"R {count.recall:.3f} red fives {right}/{seen}  "
+              f"{', '.join(rows[-1]['confusions'][:4])}")
+    return rows
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--arts", nargs="+", default=["hongkong", "fluffystuff", "lietxia"])
@@ -113,37 +151,13 @@ def main() -> int:
                     continue
                 cpu_s.append(cpu)
                 enrolled = dataclasses.replace(base, classifier=load_model(tileset.classifier))
-                view = TableView(profile.camera)
-                rng = np.random.default_rng(1000 + seed)
-                moments = len(camera.script.moments)
-                for _ in range(args.frames):
-                    frame = camera.render_moment(int(rng.integers(moments)),
-                                                 float(rng.uniform(0, 1)))
-                    truth, codes, ignored, _ = truth_boxes(frame.truth,
-                                                           view_box(view, profile))
-                    for name, models in (("trained", base), ("enrolled", enrolled)):
-                        _, found = read_frame(frame.image, profile, models)
-                        up = [t for t in found if t.face_up]
-                        counts[(art, name)].add(score([t.box for t in up], [t.code for t in up],
-                                                      [t.score for t in up], truth, codes,
-                                                      ignored))
-                        right, seen = red_fives(found, truth, codes)
-                        reds[(art, name)][0] += right
-                        reds[(art, name)][1] += seen
+                read_moments(camera, profile, {"trained": base, "enrolled": enrolled},
+                             args.frames, np.random.default_rng(1000 + seed), art, counts,
+                             reds)
             print(f"{art} rig {seed}: enrolled in {cpu:.1f} s CPU; F1 so far trained "
                   f"{counts[(art, 'trained')].f1:.3f} enrolled {counts[(art, 'enrolled')].f1:.3f}",
                   flush=True)
-    rows = []
-    for (art, name), count in sorted(counts.items()):
-        right, seen = reds[(art, name)]
-        rows.append({"art": art, "classifier": name, "f1": round(count.f1, 4),
-                     "precision": round(count.precision, 4), "recall": round(count.recall, 4),
-                     "tp": count.tp, "fp": count.fp, "fn": count.fn,
-                     "red_fives": f"{right}/{seen}",
-                     "confusions": [f"{t}->{p} x{n}" for (t, p), n in count.top_confusions(5)]})
-        print(f"{art:18} {name:9} F1 {count.f1:.3f} P {count.precision:.3f} "
-              f"R {count.recall:.3f} red fives {right}/{seen}  "
-              f"{', '.join(rows[-1]['confusions'][:4])}")
+    rows = table_rows(counts, reds)
     if cpu_s:
         print(f"enrollment CPU per mat: median {np.median(cpu_s):.1f} s, "
               f"max {max(cpu_s):.1f} s")

@@ -10,6 +10,10 @@
 * ``tablekit enroll --from-labels DIR --out SET``: the same from labelled photos: ``DIR``
   holds ``images/``, ``labels/`` (YOLO ``class cx cy w h`` normalised, or polygons) and
   ``class_map.json`` (class id -> ``{"canonical": "5m"}``, null for no riichi kind).
+* ``tablekit enroll --from-recording DIR... --out SET``: the same from recorded games
+  (``tablekit run --record``): the faces their players confirmed (winning hands, dora
+  indicators, discards the game's own reading agrees with), cut from the frames as the
+  reader cuts them (:mod:`tablekit.recording.faces`).
 
 Then ``tablekit detect``, ``run`` and ``calibrate`` take ``--tileset SET``.
 """
@@ -28,8 +32,9 @@ from tablekit.errors import TablekitError
 def add_parser(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "enroll", help="teach the reader your own tile set (and print its mat)",
-        description="Enroll a tile set from the enrollment mat (camera or photo) or from "
-                    "labelled photos, and save a tile-set profile for --tileset.")
+        description="Enroll a tile set from the enrollment mat (camera or photo), from "
+                    "labelled photos or from recorded games, and save a tile-set profile "
+                    "for --tileset.")
     parser.add_argument("--mat", type=Path, metavar="FILE.png", default=None,
                         help="write the printable enrollment mat here and stop")
     parser.add_argument("--paper", choices=("A3", "A4"), default="A3",
@@ -37,6 +42,9 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--dpi", type=int, default=200)
     parser.add_argument("--from-labels", type=Path, metavar="DIR", default=None,
                         help="enroll from labelled photos (images/, labels/, class_map.json)")
+    parser.add_argument("--from-recording", type=Path, nargs="+", metavar="DIR", default=None,
+                        help="enroll from recorded games (tablekit run --record): the faces "
+                             "their players confirmed")
     parser.add_argument("--image", type=Path, nargs="+", metavar="PHOTO", default=None,
                         help="photos of the laid-out mat (instead of the camera)")
     parser.add_argument("--camera", default="picamera2", metavar="SPEC",
@@ -62,6 +70,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         if args.from_labels:
             return from_labels(args)
+        if args.from_recording:
+            return from_recording(args)
         return from_mat(args)
     except TablekitError as error:
         _say(str(error))
@@ -99,6 +109,30 @@ def from_labels(args: argparse.Namespace) -> int:
     if shown < FEW_KINDS:
         _say(f"these photos show {shown} of the 34 kinds: faces of the others may now read "
              "worse than before; add photos that show them, or enroll from the mat")
+    return 0
+
+
+def from_recording(args: argparse.Namespace) -> int:
+    from tablekit.recording.faces import PULL, harvest
+    from tablekit.recording.manifest import read_manifest
+    from tablekit.vision.enroll import FeatureModel, enroll
+    from tablekit.vision.onnx_model import CLASSIFIER_PATH
+    from tablekit.vision.tileset import TileSetError, save_tileset
+
+    for folder in args.from_recording:
+        read_manifest(folder)   # a folder that is not a recording: one line
+    start = time.perf_counter()
+    model = FeatureModel(CLASSIFIER_PATH)
+    found = harvest(args.from_recording, model.size)
+    if not sum(found.used.values()):
+        names = " ".join(str(folder) for folder in args.from_recording)
+        raise TileSetError(f"{names}: no confirmed faces to learn from (a hand won with its "
+                           "hand revealed, its WIN pressed while recording)")
+    print(found.report())
+    sources = ", ".join(str(folder) for folder in args.from_recording)
+    tileset = save_tileset(args.out, enroll(found.samples, model, pull=PULL), CLASSIFIER_PATH,
+                           f"recordings {sources}", {"recorded_faces": dict(found.used)})
+    print(f"{args.out}: {tileset.summary()} in {time.perf_counter() - start:.1f} s")
     return 0
 
 

@@ -1,0 +1,236 @@
+"""The faces a recording's players confirmed, cut from its frames for enrollment
+(``tablekit enroll --from-recording``).
+
+For each hand won (:mod:`tablekit.recording.confirmed`), a few of the frames kept from the
+winner's WIN press to :data:`WINDOW` seconds after it (the hand lies revealed) are read as
+the game's reader read them (the recording's calibration, or one fitted from its first
+frames as the camera pipeline does; its tile set). Each face read is given a kind that
+the journal has there, by :func:`assign`: the likeliest pairing of the faces with the
+confirmed kinds:
+
+* **winning hands**: the faces in each winner's hand row, named as the winner's revealed
+  hand with its melds (the win confirmed, or fixed, by the players);
+* **dora indicators**: the faces in the row of dora indicators and of ura indicators, named
+  as the journal has them (corrections included);
+* **discards**: the faces in each seat's pond, named as its discards in force (those called
+  away left out), kept only where the game's own reading agrees: the kind is among the
+  reader's three likeliest for that face in that frame (the tracker had registered it
+  from many frames and nobody corrected it), and the hand's tiles hold no more of its
+  kind than a set does (:meth:`~tablekit.recording.confirmed.WonHand.too_many`).
+
+Each face is cut from the rectified view exactly where the reader cuts it (its face box in
+the view), jittered and varied as enrollment does (:func:`tablekit.vision.enroll.cut_faces`),
+with bare felt beside the tiles as not-a-tile.
+
+>>> probs = np.array([[0.7, 0.2, 0.1], [0.6, 0.3, 0.1]])
+>>> assign(probs, [0, 1])
+[(0, 0), (1, 1)]
+>>> assign(probs, [2], floor=0.5)
+[]
+"""
+
+from __future__ import annotations
+
+import tempfile
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from tablekit.errors import BadInput
+from tablekit.game.journal import read_journal
+from tablekit.recording.confirmed import WonHand, when_won, won_hands
+from tablekit.recording.manifest import CALIBRATION, JOURNAL, PRESSES, TILESET, read_manifest
+from tablekit.vision.frame_log import FRAMES, read_lines
+
+WINDOW = 3.0
+"""Seconds after a WIN press whose frames show the hand revealed (the sim's person confirms
+a tsumo 4 s after its WIN, a ron 1 s and 4 s after)."""
+FRAMES_PER_HAND = 3
+COPIES = 3
+"""Jittered cuts of each face in each frame (each also upside down)."""
+BACKGROUND = 20
+"""Bare-felt patches (not a tile) cut from each frame."""
+KINDS = ("winning hands", "dora indicators", "discards")
+PULL = 1.0
+"""The head is held near the trained one (the mat's 0.2, photos' 0.01): a recording's labels
+are as good as the game's reading and its players' checks, and a game read by an unenrolled
+reader keeps some of its misreads. On the simulated table with the KDE default art (a game
+read 50 of 93 tiles right), pulls 0.05 / 0.2 / 1.0 read the next game at F1 0.500 / 0.527 /
+0.546, the trained head 0.542 (the recording and 8 moments of
+``benchmarks/enroll_recording.py --art kde-default``, each pull fitted by hand)."""
+CONFIRMED_FLOOR = 1e-3
+"""A confirmed kind is given to a face the reader found at least this likely for it."""
+
+
+@dataclass
+class Harvest:
+    """Faces found in recordings: crops with their labels, faces used of each kind."""
+
+    samples: Any   # tablekit.vision.enroll.FaceSamples
+    used: Counter[str] = field(default_factory=Counter)
+    hands: int = 0
+    frames: int = 0
+
+    def report(self) -> str:
+        """One line: the faces used of each kind, and the kinds that had none."""
+        used = ", ".join(f"{kind} {self.used[kind]}" for kind in KINDS if self.used[kind])
+        none = [kind for kind in KINDS if not self.used[kind]]
+        line = (f"{self.hands} hands won, {self.frames} frames read; faces used: "
+                f"{used or 'none'}")
+        return line + (f"; none from {', '.join(none)}" if none and used else "")
+
+
+def assign(probs: np.ndarray, labels: list[int], floor: float = 0.0
+           ) -> list[tuple[int, int]]:
+    """Pairs ``(face, label position)`` naming faces with ``labels`` (each used once): the
+    likeliest pair first, then the likeliest of what is left, while its probability is at
+    least ``floor``."""
+    if not len(labels) or not len(probs):
+        return []
+    score = np.asarray(probs, np.float64)[:, labels].copy()
+    pairs = []
+    for _ in range(min(score.shape)):
+        face, at = np.unravel_index(int(np.argmax(score)), score.shape)
+        if score[face, at] < floor or score[face, at] < 0:
+            break
+        pairs.append((int(face), int(at)))
+        score[face, :], score[:, at] = -1.0, -1.0
+    return sorted(pairs)
+
+
+def recorded_hands(folder: Path) -> list[tuple[WonHand, float]]:
+    """The hands won while ``folder`` was recording, each with its WIN press's time."""
+    journal = folder / JOURNAL
+    if not journal.is_file():
+        return []
+    events = read_journal(journal).events
+    start = int(read_manifest(folder).get("journal_start") or 0)
+    with tempfile.TemporaryDirectory() as scratch:
+        before_path = Path(scratch) / "before.jsonl"
+        before_path.write_bytes(journal.read_bytes()[:start])
+        before = len(won_hands(read_journal(before_path).events)) if start else 0
+    hands = won_hands(events)[before:]
+    times = when_won(read_lines(folder / PRESSES), hands)
+    return [(hand, t) for hand, t in zip(hands, times, strict=True) if t is not None]
+
+
+def _profile(folder: Path, manifest: dict[str, Any], lines: list[dict[str, Any]]) -> Any:
+    """The recording's calibration, or one fitted from its first frames."""
+    from tablekit.vision.calibration import CalibrationError, Profile, calibrate
+
+    if manifest.get("calibration"):
+        return Profile.load(folder / CALIBRATION)
+    images = [_image(folder, line) for line in lines[:8] if line.get("file")]
+    if not any(image is not None for image in images):
+        raise BadInput(f"{folder}: no frames kept at its start to find the table in")
+    for first in range(0, max(len(images) - 1, 1), 2):
+        try:
+            return calibrate([im for im in images[first:first + 2] if im is not None],
+                             source="recording")
+        except CalibrationError:
+            continue
+    raise BadInput(f"{folder}: its first frames do not show the table's four markers")
+
+
+def _image(folder: Path, line: dict[str, Any]) -> Any:
+    import cv2
+
+    return cv2.imread(str(folder / line["file"]))
+
+
+def pick_frames(lines: list[dict[str, Any]], start: float, count: int = FRAMES_PER_HAND,
+                window: float = WINDOW) -> list[dict[str, Any]]:
+    """Up to ``count`` kept frames spread over ``start`` .. ``start + window``.
+
+    >>> lines = [{"t": t / 4, "file": f"{t}.jpg"} for t in range(40)]
+    >>> [line["t"] for line in pick_frames(lines, 2.0)]
+    [2.0, 3.5, 5.0]
+    """
+    inside = [line for line in lines if line.get("file") and start <= line["t"] <= start + window]
+    if len(inside) <= count:
+        return inside
+    at = np.linspace(0, len(inside) - 1, count).round().astype(int)
+    return [inside[i] for i in at]
+
+
+def harvest(folders: list[Path], size: tuple[int, int], seed: int = 0,
+            frames_per_hand: int = FRAMES_PER_HAND) -> Harvest:
+    """The confirmed faces of every recording in ``folders`` (crops of ``size``)."""
+    from tablekit.vision.enroll import FaceSamples
+
+    rng = np.random.default_rng(seed)
+    found = Harvest(FaceSamples())
+    for folder in folders:
+        manifest = read_manifest(folder)
+        hands = recorded_hands(folder)
+        if not hands:
+            continue
+        lines = read_lines(folder / FRAMES)
+        profile = _profile(folder, manifest, lines)
+        models = _models(folder, manifest)
+        for hand, start in hands:
+            found.hands += 1
+            for line in pick_frames(lines, start, frames_per_hand):
+                image = _image(folder, line)
+                if image is None:
+                    continue
+                found.frames += 1
+                _from_frame(found, image, hand, profile, models, size, rng)
+    return found
+
+
+def _models(folder: Path, manifest: dict[str, Any]) -> Any:
+    from tablekit.vision.table_reader import TableModels
+    from tablekit.vision.tileset import classifier_for
+
+    kept = str(folder / TILESET) if manifest.get("tileset") else None
+    return TableModels.load(classifier=classifier_for(kept))
+
+
+def _from_frame(found: Harvest, image: np.ndarray, hand: WonHand, profile: Any, models: Any,
+                size: tuple[int, int], rng: np.random.Generator) -> None:
+    from tablekit.vision.classes import class_index
+    from tablekit.vision.enroll import background_boxes, cut_faces
+    from tablekit.vision.enroll_mat import ALIGNED_DEGREES
+    from tablekit.vision.rectify import TableView
+    from tablekit.vision.table_reader import read_frame
+    from tablekit.vision.zones import TileZone, locate
+
+    reading, tiles = read_frame(image, profile, models)
+    view = TableView(profile.camera, layout=profile.layout)
+    up = [i for i, tile in enumerate(tiles) if tile.face_up]
+    if not up:
+        return
+    boxes = np.array([tiles[i].box for i in up], np.float32)
+    probs = models.name_boxes(image, view, boxes)
+    places = [reading.tiles[i].located or locate(reading.tiles[i].xy, profile.layout)
+              for i in up]
+    groups: list[tuple[str, list[int], list[str], float, bool]] = []
+    for seat, codes in hand.winners.items():
+        faces = [k for k, p in enumerate(places) if p.zone is TileZone.HAND and p.seat == seat]
+        groups.append(("winning hands", faces, codes, CONFIRMED_FLOOR, False))
+    for zone, codes in ((TileZone.INDICATOR, hand.dora), (TileZone.URA, hand.ura)):
+        faces = [k for k, p in enumerate(places) if p.zone is zone]
+        groups.append(("dora indicators", faces, codes, CONFIRMED_FLOOR, False))
+    doubtful = hand.too_many()
+    for seat, codes in hand.ponds.items():
+        codes = [code for code in codes if code not in doubtful]
+        faces = [k for k, p in enumerate(places) if p.zone is TileZone.POND and p.seat == seat]
+        groups.append(("discards", faces, codes, 0.0, True))
+    view_image = view.warp(image)
+    for kind, faces, codes, floor, agree in groups:
+        labels = [class_index(code) for code in codes]
+        for face, at in assign(probs[faces], labels, floor):
+            k = faces[face]
+            if agree and codes[at] not in [c for c, _ in tiles[up[k]].candidates]:
+                continue
+            found.used[kind] += 1
+            found.samples.add(cut_faces(view_image, boxes[k][None], size, rng, copies=COPIES,
+                                        degrees=ALIGNED_DEGREES), labels[at])
+    every = np.array([tile.box for tile in tiles], np.float32).reshape(-1, 4)
+    felt = background_boxes(view_image.shape, every, rng, BACKGROUND)
+    found.samples.add(cut_faces(view_image, felt, size, rng, copies=1),
+                      class_index("none"))

@@ -1,0 +1,111 @@
+"""``tablekit enroll --from-recording``: the faces a recorded game's players confirmed."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tablekit.cli import main
+from tablekit.game.events import (
+    Call,
+    Discard,
+    DiscardCorrected,
+    DoraCorrected,
+    DoraRevealed,
+    HandStarted,
+    Undo,
+    WinnerHand,
+    Won,
+)
+from tablekit.recording.confirmed import when_won, won_hands
+from tablekit.recording.manifest import write_manifest
+from tablekit.tiles import Tile
+
+WON_FIRST = Path(__file__).resolve().parents[2] / "shared" / "data" / "tenhou" / "logs" / \
+    "MahjongRepository+tenhou-python-bot" / "1.txt"
+"""A held-out log whose first hand is won (a ron); the bundled game's first hand is a draw."""
+
+
+def tiles(*codes: str) -> tuple[Tile, ...]:
+    return tuple(Tile.from_code(code) for code in codes)
+
+
+def test_the_confirmed_tiles_are_the_journal_s_in_force_with_its_corrections():
+    events = [
+        HandStarted(), DoraRevealed(Tile.from_code("3s")), DoraCorrected(0, Tile.from_code("4s")),
+        Discard(1, Tile.from_code("9m")), Discard(2, Tile.from_code("1z")),
+        DiscardCorrected(2, 0, Tile.from_code("2z")),
+        Discard(3, Tile.from_code("5p")),
+        Call(0, "pon", tiles("5p", "5p", "5p"), Tile.from_code("5p"), 3),
+        Discard(0, Tile.from_code("7s")), Discard(1, Tile.from_code("8s")), Undo(),
+        Discard(1, Tile.from_code("6s")),
+        Won((WinnerHand(0, tiles("1m", "2m", "3m", "6s")),), from_seat=1, ura=tiles("2p")),
+        HandStarted(), Discard(0, Tile.from_code("1m")),
+    ]
+    [hand] = won_hands(events)
+    assert hand.dora == ["4s"] and hand.ura == ["2p"]
+    assert hand.winners == {0: ["1m", "2m", "3m", "6s", "5p", "5p", "5p"]}
+    assert hand.ponds == {0: ["7s"], 1: ["9m", "6s"], 2: ["2z"], 3: []}   # 5p called away
+    assert hand.too_many() == set()
+
+
+def test_a_shouminkan_replaces_its_pon_and_each_win_finds_its_own_win_press():
+    events = [HandStarted(), Discard(1, Tile.from_code("2s")),
+              Call(0, "pon", tiles("2s", "2s", "2s"), Tile.from_code("2s"), 1),
+              Call(0, "shouminkan", tiles("2s", "2s", "2s", "2s"), Tile.from_code("2s")),
+              Won((WinnerHand(0, tiles("1m", "1m")),)),
+              HandStarted(), Won((WinnerHand(2, tiles("9p", "9p")),), from_seat=0)]
+    first, second = won_hands(events)
+    assert first.winners == {0: ["1m", "1m", "2s", "2s", "2s", "2s"]}
+    presses = [{"t": 1.0, "button": "win", "seat": 2},     # a tenpai toggle, not a win
+               {"t": 5.0, "button": "win", "seat": 0}, {"t": 6.0, "button": "ok"},
+               {"t": 9.0, "button": "win", "seat": 2}]
+    assert when_won(presses, [first, second]) == [5.0, 9.0]
+    assert when_won(presses[:2], [first, second]) == [5.0, None]
+
+
+def test_refusals_are_one_line(tmp_path, capsys):
+    assert main(["enroll", "--from-recording", str(tmp_path / "nowhere"), "--out",
+                 str(tmp_path / "set")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err == (f"tablekit enroll: {tmp_path / 'nowhere'}: no such recording "
+                   "(no recording.json in it)")
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    write_manifest(empty, {"format": 1, "journal_start": 0})
+    (empty / "journal.jsonl").write_text('{"type": "journal", "format": 3}\n')
+    assert main(["enroll", "--from-recording", str(empty), "--out", str(tmp_path / "set")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and err.startswith(f"tablekit enroll: {empty}: no confirmed faces")
+    assert not (tmp_path / "set").exists()
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not WON_FIRST.is_file(), reason="shared data absent")
+def test_faces_harvested_from_a_recorded_hand_are_its_confirmed_tiles(tmp_path, capsys):
+    """A held-out game's first hand (a ron) recorded with the truth reader: its win, dora and
+    discards are cut from the frames as the reader cuts them, each named as the journal
+    has it, and a tile set is enrolled from them."""
+    from tablekit.recording.faces import KINDS, harvest, recorded_hands
+    from tablekit.vision.classes import CLASSES
+    from tablekit.vision.enroll import FeatureModel
+
+    folder = tmp_path / "rec"
+    assert main(["simulate", str(WON_FIRST), "--hands", "1", "--record", str(folder)]) == 0
+    [(hand, start)] = recorded_hands(folder)
+    assert start > 0 and hand.winners
+    found = harvest([folder], FeatureModel().size)
+    assert found.hands == 1 and found.frames >= 2
+    assert all(found.used[kind] > 0 for kind in KINDS), found.used
+    confirmed = {code for codes in (*hand.winners.values(), hand.dora, hand.ura,
+                                    *hand.ponds.values()) for code in codes}
+    assert set(found.samples.counts()) <= confirmed | {"none"}
+    capsys.readouterr()
+    assert main(["enroll", "--from-recording", str(folder), "--out", str(tmp_path / "set")]) == 0
+    out = capsys.readouterr().out
+    assert "faces used: winning hands" in out and "dora indicators" in out
+    info = json.loads((tmp_path / "set" / "tileset.json").read_text())
+    assert set(info["recorded_faces"]) == set(KINDS)
+    assert set(info["faces"]) <= set(CLASSES)
