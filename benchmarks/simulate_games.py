@@ -55,24 +55,13 @@ def four_player_logs(every: int, games: int) -> list[Path]:
     return chosen
 
 
-FORCED_ART = """\
-import sys
-import tablekit.sim.rig as rig
-from tablekit.cli import main
-from tablekit.sim.look import random_look
-art = sys.argv.pop(1)
-rig.random_look = lambda rng, art=art, felt=None: random_look(rng, art=art, felt=felt)
-sys.exit(main(sys.argv[1:]))
-"""
-"""``tablekit simulate`` with every rig drawn with the art set named first (the sim's own
-choice of set forced, the rest of the table's look drawn as always)."""
-
-
 def simulate_command(art: str | None) -> list[str]:
-    """How to start ``tablekit simulate`` (with every table in ``art`` when it is named)."""
-    if art is None:
-        return [sys.executable, "-m", "tablekit.cli", "simulate"]
-    return [sys.executable, "-c", FORCED_ART, art, "simulate"]
+    """How to start ``tablekit simulate`` (with every table in ``art`` when it is named).
+
+    >>> simulate_command("hongkong")[-3:]
+    ['simulate', '--art', 'hongkong']
+    """
+    return [sys.executable, "-m", "tablekit.cli", "simulate", *(["--art", art] if art else [])]
 
 
 def run_one(index: int, log: Path, reader: str, out: Path, enroll: bool = False,
