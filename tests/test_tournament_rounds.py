@@ -27,7 +27,12 @@ from tablekit.io.presses import ButtonName, ButtonPress
 from tablekit.league import tournament as tour
 from tablekit.league.database import connect
 from tablekit.league.record import record_game
-from tablekit.league.tournament_league import fix_record, games, standings_without
+from tablekit.league.tournament_league import (
+    fix_record,
+    games,
+    shown_standings,
+    standings_without,
+)
 from tablekit.rules.presets import TENHOU
 
 DATA = Path(__file__).resolve().parents[1] / "tablekit" / "data"
@@ -109,6 +114,24 @@ def test_a_rounds_results_are_held_back_until_every_table_has_finished(tmp_path)
     _record(db, ("Wanjirou", "Eve", "Ichihime", "Gus"), "club:1-b")  # round 2, table 1
     assert tour.held_back(t, games(db)) == set()
     assert tour.finished_tables(t, 2, games(db)) == ["1"]
+
+
+def test_the_status_holds_back_a_round_not_over_and_shows_it_once_it_is(tmp_path, capsys):
+    plan, db_path = tmp_path / "plan.json", tmp_path / "club.sqlite"
+    plan.write_text(json.dumps(PLAN))
+    db = connect(db_path)
+    _record(db, NAMES, "club:1-a")
+    assert shown_standings(db_path, db)[1] == 0  # no tournament: every game shown
+    assert _tk("start", "--plan", str(plan), "--db", str(db_path), "--hold-results") == 0
+    assert shown_standings(db_path, db) == ([], 1)
+    capsys.readouterr()
+    assert _tk("status", "--db", str(db_path)) == 0
+    out = capsys.readouterr().out
+    assert "1 game held back until its round is over" in out and "Kaavi" not in out
+    _record(db, ("Eve", "Fay", "Gus", "Hal"), "club:2-a")
+    standings, hidden = shown_standings(db_path, db)
+    assert hidden == 0 and {p.name for p in standings} == set(NAMES) | {"Eve", "Fay", "Gus", "Hal"}
+    db.close()
 
 
 def test_a_swap_after_the_game_fixes_the_leagues_record(tmp_path):
@@ -274,4 +297,51 @@ def test_the_seating_and_the_clock_reach_a_table_through_the_broker(tmp_path, mo
         assert timing.text(flow).startswith("47:00 left")
     finally:
         table.close()
+        broker.stop()
+
+
+TOURNAMENT_ACL = re.compile(r"```text\n(# the organiser.*?)```", re.S)
+
+
+def test_the_documented_acl_lets_the_organiser_send_and_each_table_read_its_seats(
+        tmp_path, monkeypatch):
+    import mosquitto_broker
+    from mosquitto_broker import Broker
+
+    from tablekit.club import client as club_client
+    from tablekit.club.address import ClubError, Credentials
+    from tablekit.club.organiser import send_retained
+    from tablekit.club.outbox import Outbox
+    from tablekit.club.publisher import Publisher
+
+    docs = Path(__file__).resolve().parents[1] / "docs" / "tournament.md"
+    extra = TOURNAMENT_ACL.search(docs.read_text())
+    assert extra, "docs/tournament.md gives the organiser's ACL"
+    monkeypatch.setattr(mosquitto_broker, "ACL", mosquitto_broker.ACL + "\n" + extra[1])
+    monkeypatch.setattr(club_client, "RECONNECT", (1, 1))
+    users = {"organiser": "o-pw", "1": "one-pw", "2": "two-pw"}
+    broker = Broker(tmp_path, users).start()
+    one, two = Orders("1"), Orders("2")
+    tables = [Publisher(name, broker.address, Outbox(tmp_path / name),
+                        Credentials(name, users[name]), orders=orders).start()
+              for name, orders in (("1", one), ("2", two))]
+    try:
+        t = _tournament(minutes=30)
+        tour.start_round(t, 1)
+        tour.start_clock(t, 5.0)
+        time.sleep(1)  # the tables subscribed
+        organiser = Credentials("organiser", "o-pw")
+        send_retained(broker.address, organiser,
+                      [(seating_topic(name), tour.seating_message(t, 1, name))
+                       for name in ("1", "2")] + [(CLOCK_TOPIC, tour.clock_message(t))])
+        deadline = time.monotonic() + 20
+        while one.clock_for() is None or two.seating is None or one.seating is None:
+            assert time.monotonic() < deadline, "the orders did not reach the tables"
+            time.sleep(0.05)
+        assert one.seating["seats"] == list(NAMES) and two.seating["seats"][0] == "Eve"
+        with pytest.raises(ClubError, match="refused tablekit-organiser"):  # a wrong password
+            send_retained(broker.address, Credentials("organiser", "guess"), [], wait=2)
+    finally:
+        for table in tables:
+            table.close()
         broker.stop()

@@ -22,14 +22,21 @@ def send_retained(broker: tuple[str, int], credentials: Credentials | None,
                   wait: float = WAIT_SECONDS) -> None:
     """Publish each (topic, JSON object) retained and wait for the broker's PUBACKs; a broker
     that does not take them all within ``wait`` seconds is one :class:`ClubError` line."""
-    client = open_client(ORGANISER_ID, broker, credentials, report)
+    said: list[str] = []
+
+    def heard(line: str) -> None:
+        said.append(line.split("; tried again")[0])
+        report(line)
+
+    client = open_client(ORGANISER_ID, broker, credentials, heard)
     client.loop_start()
     try:
         deadline = time.monotonic() + wait
         while not client.is_connected():
             if time.monotonic() > deadline:
+                why = f" ({said[-1]})" if said else ""
                 raise ClubError(f"the broker mqtt://{broker[0]}:{broker[1]} did not answer "
-                                f"within {wait:g} s: nothing was sent to the tables")
+                                f"within {wait:g} s{why}: nothing was sent to the tables")
             time.sleep(0.05)
         sent = [client.publish(topic, json.dumps(data, ensure_ascii=False).encode(),
                                qos=1, retain=True) for topic, data in messages]

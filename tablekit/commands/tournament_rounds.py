@@ -189,8 +189,7 @@ def run_status(args: argparse.Namespace) -> int:
     db = _connect(args.db)
     try:
         played = kept.games(db)
-        hidden = tour.held_back(t, played)
-        standings = kept.standings_without(db, hidden)
+        standings, hidden = kept.shown_standings(args.db, db)
     finally:
         db.close()
     if not t.round:
@@ -204,7 +203,7 @@ def run_status(args: argparse.Namespace) -> int:
             print(f"clock: {_minutes(left)} left" + "".join(
                 f", table {table} +{m} min" for table, m in sorted(t.extra.items())))
     if hidden:
-        print(f"{len(hidden)} game{'s' * (len(hidden) != 1)} held back until its round is over")
+        print(f"{hidden} game{'s' * (hidden != 1)} held back until its round is over")
     for line in t.fixes:
         print(f"fixed: {line}")
     for place, p in enumerate(standings, 1):

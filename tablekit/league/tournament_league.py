@@ -26,7 +26,7 @@ from collections.abc import Collection
 from pathlib import Path
 
 from tablekit.league.standings import PlayerStanding, league_table
-from tablekit.league.tournament import Played, Tournament, TournamentError
+from tablekit.league.tournament import Played, Tournament, TournamentError, held_back
 
 
 def state_path(db: Path) -> Path:
@@ -109,3 +109,16 @@ def standings_without(db: sqlite3.Connection, hidden: Collection[str],
         return league_table(copy, season)
     finally:
         copy.close()
+
+
+def shown_standings(path: Path, db: sqlite3.Connection, season: str | None = None
+                    ) -> tuple[list[PlayerStanding], int]:
+    """What a board shows of the league at ``path``: the standings without the games the
+    tournament kept beside it holds back (none without a tournament), and how many those
+    are."""
+    try:
+        tournament = load(path)
+    except TournamentError:
+        return league_table(db, season), 0
+    hidden = held_back(tournament, games(db))
+    return standings_without(db, hidden, season), len(hidden)
