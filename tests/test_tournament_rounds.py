@@ -37,7 +37,7 @@ from tablekit.rules.presets import TENHOU
 
 DATA = Path(__file__).resolve().parents[1] / "tablekit" / "data"
 GAME = import_file(DATA / "tenhou-python-bot-28.xml").events  # a finished game
-NAMES = ("Wanjirou", "Kaavi", "Ichihime", "Xenia")  # its players, seat order
+NAMES = ("Wanjirou", "Kaavi", "Xenia", "Ichihime")  # its players, seat order
 PLAN = {"rounds": [[list(NAMES), ["Eve", "Fay", "Gus", "Hal"]],
                    [["Wanjirou", "Eve", "Ichihime", "Gus"], ["Fay", "Kaavi", "Hal", "Xenia"]]]}
 OK = ButtonPress(ButtonName.OK)
@@ -140,11 +140,11 @@ def test_a_swap_after_the_game_fixes_the_leagues_record(tmp_path):
     _record(db, NAMES, "club:1-a")  # the table played with the plan's seats
     before = {p.name: p.points for p in standings_without(db, set())}
     text = tour.swap(t, 1, "1", "Wanjirou", "Kaavi")  # they sat the other way
-    assert text == "Round 1, table 1: East Kaavi, South Wanjirou, West Ichihime, North Xenia"
+    assert text == "Round 1, table 1: East Kaavi, South Wanjirou, West Xenia, North Ichihime"
     assert fix_record(db, "club:1-a", {"Wanjirou": "Kaavi", "Kaavi": "Wanjirou"})
     after = {p.name: p.points for p in standings_without(db, set())}
     assert after["Kaavi"] == before["Wanjirou"] and after["Wanjirou"] == before["Kaavi"]
-    assert games(db)[0].names == ("Kaavi", "Wanjirou", "Ichihime", "Xenia")
+    assert games(db)[0].names == ("Kaavi", "Wanjirou", "Xenia", "Ichihime")
     assert tour.rounds_of(t, games(db)) == {"club:1-a": (1, "1")}
     assert not fix_record(db, "club:1-a", {"Nobody": "Else"})
 
@@ -174,7 +174,7 @@ def test_the_organiser_fixes_seats_and_names_a_substitute_from_the_command_line(
     assert _tk("swap", "--round", "1", "--table", "1", "Kaavi", "Xenia", "--db",
                str(db_path)) == 0
     assert "record of round 1, table 1's game is fixed" in capsys.readouterr().out
-    assert games(db)[0].names == ("Wanjirou", "Xenia", "Ichihime", "Kaavi")
+    assert games(db)[0].names == ("Wanjirou", "Xenia", "Kaavi", "Ichihime")
     # Hal's substitute played round 1 already: his game's record is fixed too
     assert _tk("substitute", "Hal", "Zed", "--from-round", "1", "--db", str(db_path)) == 0
     out = capsys.readouterr().out
@@ -188,7 +188,7 @@ def test_the_organiser_fixes_seats_and_names_a_substitute_from_the_command_line(
                str(db_path)) == 2
     assert capsys.readouterr().err.strip() == (
         "tablekit tournament: Eve is not at table 1 in round 1 "
-        "(Wanjirou, Xenia, Ichihime, Kaavi)")
+        "(Wanjirou, Xenia, Kaavi, Ichihime)")
     db.close()
 
 
@@ -248,13 +248,44 @@ def test_a_table_shows_its_seats_starts_on_ok_and_follows_the_clubs_clock(tmp_pa
 
 def test_a_seating_sent_during_a_game_waits_for_its_end(tmp_path):
     flow, app = _table(tmp_path, Wall(0.0))
-    flow.start_game(TENHOU, ("A", "B", "C", "D"))
+    for event in GAME[:4]:  # a hand dealt and a tile discarded
+        flow.session.submit(event)
+    orders, t = Orders("1"), _tournament()
+    hook = orders_hook(orders)
+    tour.start_round(t, 2)
+    _sent(orders, t, "1")
+    hook(app)
+    assert flow.stage is not Stage.CHOOSE_PLAYERS and flow.session.state.names == NAMES
+    for event in GAME[4:]:  # the game is over
+        flow.session.submit(event)
+    flow.rest()
+    hook(app)
+    assert flow.stage is Stage.CHOOSE_PLAYERS
+    assert flow.message.startswith("Round 2, table 1: East Wanjirou, South Eve")
+
+
+def test_seats_replace_a_game_of_nameless_seats_but_not_the_game_they_started(tmp_path):
+    flow, app = _table(tmp_path, Wall(0.0))
+    flow.start_game(TENHOU)  # tablekit run --club without players: a game of seats
+    flow.handle(OK)  # East 1 dealt, nothing played
     orders, t = Orders("1"), _tournament()
     hook = orders_hook(orders)
     tour.start_round(t, 1)
     _sent(orders, t, "1")
     hook(app)
-    assert flow.stage is not Stage.CHOOSE_PLAYERS and flow.session.state.names[0] == "A"
+    assert flow.stage is Stage.CHOOSE_PLAYERS
+    flow.handle(OK)
+    assert flow.session.state.names == NAMES
+    _sent(orders, t, "1")  # the same seats again (the broker, a new clock)
+    hook(app)
+    assert flow.stage is not Stage.CHOOSE_PLAYERS
+    finished = Flow(Session.open(tmp_path / "over.jsonl"), rules=TENHOU)
+    for event in GAME:  # these four's game over, then swapped by the organiser
+        finished.session.submit(event)
+    tour.swap(t, 1, "1", "Kaavi", "Xenia")
+    _sent(orders, t, "1")
+    orders_hook(orders)(SimpleNamespace(flow=finished))
+    assert finished.stage is not Stage.CHOOSE_PLAYERS
 
 
 # --- through a real broker ---------------------------------------------------------------
