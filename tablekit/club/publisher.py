@@ -14,6 +14,7 @@ from typing import Any
 
 from tablekit.club.address import Credentials
 from tablekit.club.client import open_client
+from tablekit.club.orders import Orders
 from tablekit.club.outbox import Outbox
 from tablekit.club.topics import game_topic, state_topic
 
@@ -24,9 +25,15 @@ class Publisher:
 
     def __init__(self, table: str, broker: tuple[str, int], outbox: Outbox,
                  credentials: Credentials | None = None,
-                 report: Callable[[str], None] = lambda line: None) -> None:
+                 report: Callable[[str], None] = lambda line: None,
+                 orders: Orders | None = None) -> None:
         self.table, self.outbox, self.report = table, outbox, report
-        self.client = open_client(table, broker, credentials, report)
+        self.orders = orders  # the organiser's seating and clock, heard on the same client
+        self.client = open_client(table, broker, credentials, report,
+                                  on_ready=self._subscribe if orders else None)
+        if orders is not None:
+            self.client.on_message = lambda _client, _data, message: orders.take(
+                message.topic, message.payload)
         self.client.on_publish = self._on_publish
         self._games: queue.Queue[tuple[str, str, bytes]] = queue.Queue()
         self._state: bytes | None = None
@@ -96,6 +103,10 @@ class Publisher:
                 name = self._sent.pop(self._acked.get(), None)
                 if name:
                     self.outbox.remove(name)
+
+    def _subscribe(self, client: Any) -> None:
+        if self.orders is not None:
+            client.subscribe(self.orders.topics())
 
     def _on_publish(self, _client: Any, _data: Any, mid: int, _reason: Any, _props: Any
                     ) -> None:

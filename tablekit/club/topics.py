@@ -19,6 +19,7 @@ from tablekit.club.address import ClubError
 ROOT = "tablekit/club/tables"
 STATE_TOPICS = f"{ROOT}/+/state"
 GAME_TOPICS = f"{ROOT}/+/games/+"
+CLOCK_TOPIC = "tablekit/club/clock"  # the organiser's round clock, retained, for every table
 _NAME = re.compile(r"[A-Za-z0-9_.-]{1,40}")
 
 
@@ -44,6 +45,11 @@ def state_topic(table: str) -> str:
 
 def game_topic(table: str, game_id: str) -> str:
     return f"{ROOT}/{table}/games/{game_id}"
+
+
+def seating_topic(table: str) -> str:
+    """The organiser's seating for ``table`` (retained)."""
+    return f"{ROOT}/{table}/seating"
 
 
 def parse_topic(topic: str) -> tuple[str, str, str] | None:

@@ -56,6 +56,7 @@ def join_club(args: argparse.Namespace, journal: Path | None,
             raise ClubError("--table and --club-auth go with --club mqtt://HOST:PORT")
         return None
     from tablekit.club.address import ClubError, parse_broker, read_credentials
+    from tablekit.club.orders import Orders
     from tablekit.club.outbox import Outbox, outbox_for
     from tablekit.club.publisher import Publisher
     from tablekit.club.topics import check_table
@@ -69,7 +70,7 @@ def join_club(args: argparse.Namespace, journal: Path | None,
 
         journal = default_journal().with_name(f"club-{table}")
     return Publisher(table, broker, Outbox(outbox_for(journal)), credentials,
-                     lambda line: report(f"club: {line}")).start()
+                     lambda line: report(f"club: {line}"), Orders(table)).start()
 
 
 def leave_club(publisher: Any, report: Callable[[str], None]) -> None:

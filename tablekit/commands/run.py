@@ -227,7 +227,10 @@ def _join_club(args: argparse.Namespace, app: Any, journal: Path, report: Any, f
         fault(f"club: {one_line(error)}; the table plays without the club")
         return None
     if club is not None:
+        from tablekit.flow.sent_seats import orders_hook
+
         app.hooks.append(club_hook(club))
+        app.hooks.append(orders_hook(club.orders))  # the organiser's seating and clock
     return club
 
 

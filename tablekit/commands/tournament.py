@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from tablekit.commands.tournament_rounds import add_actions
 from tablekit.errors import BadInput
 from tablekit.flow.saved import write_atomically
 from tablekit.league.roster import SEATS, WINDS, read_roster
@@ -26,7 +27,7 @@ MOST_ROUNDS = 40
 
 def add_parser(subparsers: Any) -> None:
     parser = subparsers.add_parser(
-        "tournament", help="tournament rounds: the seating plan",
+        "tournament", help="tournament rounds: the seating plan, the rounds and their clock",
         description="Tournament rounds for the club's tables.")
     actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
     seat = actions.add_parser(
@@ -44,6 +45,7 @@ def add_parser(subparsers: Any) -> None:
                       help="the draw's seed (the same seed and roster, the same plan; "
                            "by default a new one, printed)")
     seat.set_defaults(run=run_seat)
+    add_actions(actions)
 
 
 def run_seat(args: argparse.Namespace) -> int:

@@ -26,7 +26,7 @@ from tablekit.flow.stage import Stage
 from tablekit.game.state import SEATS, Phase
 from tablekit.io.presses import ButtonName, ButtonPress
 from tablekit.league.roster import WINDS, draw_seats, seating_text
-from tablekit.rules.presets import TENHOU
+from tablekit.rules.presets import TENHOU, Rules
 
 if TYPE_CHECKING:
     from tablekit.flow.core import Flow
@@ -46,6 +46,7 @@ class Seating:
     back: Stage | None = None
     draws: int = 0
     drawn: bool = False
+    rules: Rules | None = None  # the game's rules when the organiser sent the seats
 
     def cycle(self, seat: int, step: int) -> str | None:
         """Give ``seat`` the next (``step`` 1) or previous (-1) roster name no other seat
@@ -173,7 +174,8 @@ def _play(flow: Flow, seating: Seating) -> None:
         flow.message = f"{', '.join(empty)}: nobody yet ({PROMPT})"
         return
     state = flow.session.state
-    rules = state.rules if state.phase is not Phase.NOT_STARTED else flow.rules or TENHOU
+    rules = seating.rules or (
+        state.rules if state.phase is not Phase.NOT_STARTED else flow.rules or TENHOU)
     flow.seating = None
     flow.start_game(rules, seating.chosen)
     flow.message = f"{seating_text(seating.chosen)}: OK deals East 1 (UNDO: back)"
