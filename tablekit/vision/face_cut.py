@@ -183,15 +183,21 @@ def cut_face(image: np.ndarray, box: np.ndarray, size: tuple[int, int],
     left, top = int(max(x1 - reach_x, 0)), int(max(y1 - reach_y, 0))
     right, bottom = int(min(x2 + reach_x, width)), int(min(y2 + reach_y, height))
     patch = image[top:bottom, left:right]
-    quad = None
+    quad, best = None, 0.0
     if patch.shape[0] >= 8 and patch.shape[1] >= 8:
-        for part in (False, True):  # all the bright patch, else the face parted from touching
+        outline = np.float32([[x1 - left, y1 - top], [x2 - left, y1 - top], [x2 - left, y2 - top],
+                              [x1 - left, y2 - top]])
+        for part in (False, True):  # all the bright patch; the face parted from touching ones
             mask = face_mask(patch, part)
-            if mask.any():
-                found = face_quad(mask)
-                if 0.5 <= cv2.contourArea(found) / ((x2 - x1) * (y2 - y1)) <= 1.3:
-                    quad = found + np.float32([left, top])
-                    break
+            if not mask.any():
+                continue
+            found = face_quad(mask)
+            area = cv2.contourArea(found)
+            if not 0.5 <= area / ((x2 - x1) * (y2 - y1)) <= 1.3:
+                continue
+            inside = cv2.intersectConvexConvex(found, outline)[0] / area
+            if frontal(portrait(found)) * inside > best:
+                quad, best = found + np.float32([left, top]), frontal(portrait(found)) * inside
     boxed = quad is None
     if boxed:  # no face outline found: the box itself, no correction
         quad = np.float32([[x1, y1], [x2, y1], [x2, y2], [x1, y2]])
