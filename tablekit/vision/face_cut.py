@@ -30,7 +30,7 @@ SHARP_AT = 400.0
 BRIDGE = 0.1
 """How wide a bright bridge (a share of the patch's shorter side) is cut to part a face from
 touching neighbours."""
-SIDEWAYS = 0.1
+SIDEWAYS = 0.3
 """How much more alike a face turned a quarter must look to be taken that way up."""
 ALIKE_AT = 0.2
 """The :func:`likeness` to another set's face of the kind under which a cut looks like no
