@@ -34,9 +34,12 @@ READER = "tablekit rectified"
 TRAINED_ART = {
     "fallback": "trained", "fluffystuff": "trained", "fluffystuff-black": "trained",
     "lietxia": "trained",
-    "hongkong": "never on the table (its faces were among the photo classifier's art renders)"}
+    "hongkong": "never on the table (its faces were among the photo classifier's art renders)",
+    "photo-hust": "never on the table (its photos trained the photo detector and classifier)",
+    "photo-unseen-table": "never seen (faces of the held-out unseen-table photos)"}
 """What the models as they are saw of each art set: the simulated rigs of their training drew
-the first four (tools/train_sim_data.py, tablekit/models/README.md); any other is never-seen."""
+the first four (tools/train_sim_data.py, tablekit/models/README.md); the photo-* sets are
+real faces (tools/make_photo_art.py); any other is never-seen."""
 TRAINED_PHOTOS = {"hust-valid": "trained set, unseen photos", "chinese-test":
                   "trained set, its test split", "unseen-table": "never seen"}
 
