@@ -21,7 +21,7 @@ Everything goes to ``--out`` (never ``tablekit/models``): ``table_detector.onnx`
 
     TABLEKIT_TILE_ART=$PWD/.vision_pack/art python tools/train_gpu.py --device cuda \
         --workers 15 --data shared/data --out $OUT --art fluffystuff fluffystuff-black lietxia \
-        kde-classic kde-jade kde-traditional gnome-postmodern
+        kde-classic kde-jade kde-traditional gnome-postmodern photo-hust
 
 The same at a small scale on a CPU (a few hundred steps in all, minutes)::
 
