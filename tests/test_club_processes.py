@@ -1,8 +1,9 @@
 """The club end to end, each part its own process: a real mosquitto, the board
 (``tablekit club``) and four tables (``tablekit simulate --club``) playing four real games
-of ../shared's logs with the truth reader. Midway the broker is stopped and started again a
-few seconds later, and one table's process is killed and started again; the club's league
-ends with every game exactly once, each player's points those of the log's ``owari``."""
+(``fixtures/club/``: four short Tenhou logs) with the truth reader. Midway the broker is
+stopped and started again a few seconds later, and one table's process is killed and started
+again; the club's league ends with every game exactly once, each player's points those of
+the log's ``owari``."""
 
 from __future__ import annotations
 
@@ -20,11 +21,12 @@ from tablekit.formats.mjlog import Agari, Ryuukyoku, read_mjlog
 from tablekit.league.database import read_only
 
 ROOT = Path(__file__).resolve().parents[1]
+FIXTURES = ROOT / "tests" / "fixtures" / "club"
 LOGS = (  # four short games (3-4 hands) that the truth reader plays to Tenhou's owari
-    "chienshyong+houou-statistics/examplelog3.xml",
-    "thewaxmango+mahjong-hands/2022010415gm-00e1-0000-689df707.txt",
-    "thewaxmango+mahjong-hands/2022010618gm-00e1-0000-ad260ec9.txt",
-    "thewaxmango+mahjong-hands/2022010823gm-00e1-0000-cb2f5ead.txt",
+    "houou-statistics-examplelog3.xml",
+    "2022010415gm-00e1-0000-689df707.xml",
+    "2022010618gm-00e1-0000-ad260ec9.xml",
+    "2022010823gm-00e1-0000-cb2f5ead.xml",
 )
 TABLECLI = "from tablekit.cli import main; raise SystemExit(main())"
 
@@ -52,9 +54,8 @@ def _until(condition, seconds: float, what: str) -> None:
 
 
 @pytest.mark.slow
-def test_four_tables_and_a_board_record_every_game_once_through_failures(shared_data,
-                                                                          tmp_path):
-    logs = [shared_data / "tenhou" / "logs" / name for name in LOGS]
+def test_four_tables_and_a_board_record_every_game_once_through_failures(tmp_path):
+    logs = [FIXTURES / name for name in LOGS]
     (tmp_path / "broker").mkdir()
     broker = Broker(tmp_path / "broker").start()
     env = {**os.environ, "PYTHONPATH": str(ROOT), "XDG_STATE_HOME": str(tmp_path / "state")}
