@@ -14,12 +14,15 @@ from pathlib import Path
 from missing_packages import missing_program
 
 ACL = """\
-# the board reads every table's topics
+# the board reads every table's topics, and tells each table its seating
 user board
 topic read tablekit/club/#
+topic write tablekit/club/tables/+/seating
 
-# each table writes only its own topics: its user name is its table's name
+# each table writes only its own topics, and reads its own seating: its user name is its
+# table's name
 pattern write tablekit/club/tables/%u/#
+pattern read tablekit/club/tables/%u/seating
 """
 
 

@@ -149,3 +149,63 @@ def test_the_board_page_is_read_only(tmp_path, path):
         assert refused.value.code == 405
     finally:
         server.stop()
+
+
+# --- a tournament round's seating, sent to the tables -------------------------------------
+
+
+def test_each_table_is_told_its_seats_for_the_round_through_the_documented_acl(tmp_path):
+    from tablekit.club import client as club_client
+    from tablekit.club.address import Credentials
+    from tablekit.commands.tournament import plan_json
+
+    plan = tmp_path / "plan.json"
+    names = ["Ana", "Ben", "Cho", "Dai", "Eli", "Fay", "Gus", "Hal"]
+    plan.write_text(plan_json([[(0, 1, 2, 3), (4, 5, 6, 7)], [(4, 1, 6, 3), (0, 5, 2, 7)]],
+                              names, 0, 0, 0))
+    from tablekit.club.seating import read_plan, seating_messages
+
+    users = {"board": "board-pw", "1": "one-pw", "2": "two-pw"}
+    broker = Broker(tmp_path, users).start()
+    stop = threading.Event()
+    retained = seating_messages(read_plan(plan), 2)
+    listening = threading.Thread(target=listen, args=(
+        Board(None), broker.address, Credentials("board", "board-pw"), lambda line: None,
+        stop), kwargs={"retained": retained}, daemon=True)
+    heard: dict[str, list[str]] = {"1": [], "2": []}
+    old = club_client.RECONNECT
+    club_client.RECONNECT = (1, 1)
+    tables = []
+    try:
+        listening.start()
+        tables = [Publisher(name, broker.address, Outbox(tmp_path / f"{name}.outbox"),
+                            Credentials(name, users[name]), report=heard[name].append).start()
+                  for name in ("1", "2")]
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and not all(t.seating for t in tables):
+            time.sleep(0.05)
+        assert [t.seating for t in tables] == [
+            "Round 2, table 1: East Eli, South Ben, West Gus, North Dai",
+            "Round 2, table 2: East Ana, South Fay, West Cho, North Hal"]
+        assert [line for line in heard["2"] if "Round" in line] == [tables[1].seating]
+    finally:
+        club_client.RECONNECT = old
+        for table in tables:
+            table.close()
+        stop.set()
+        listening.join(timeout=10)
+        broker.stop()
+
+
+def test_a_plan_without_its_round_or_past_its_rounds_is_one_line(tmp_path, capsys):
+    plan = tmp_path / "plan.json"
+    plan.write_text('{"rounds": [[["A", "B", "C", "D"]]]}')
+    base = ["club", "--broker", "mqtt://127.0.0.1:1", "--db", str(tmp_path / "club.sqlite")]
+    assert main([*base, "--plan", str(plan)]) == 2
+    assert main([*base, "--plan", str(plan), "--round", "3"]) == 2
+    assert main([*base, "--plan", str(tmp_path / "none.json"), "--round", "1"]) == 2
+    lines = capsys.readouterr().err.splitlines()
+    assert lines[0] == "tablekit club: --plan plan.json and --round N go together"
+    assert lines[1] == "tablekit club: the plan has rounds 1-1, not round 3"
+    assert lines[2].startswith(f"tablekit club: cannot read the seating plan {tmp_path}")
+    assert not (tmp_path / "club.sqlite").exists()

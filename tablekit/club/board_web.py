@@ -3,8 +3,8 @@ pages' web server (``tablekit club --web HOST:PORT``).
 
 :class:`BoardSource` is the page's state: the :class:`~tablekit.club.board.Board`'s tables
 (round, each seat's name, wind and points, dealer, honba, deposits, hands played, games
-recorded, silent or not, when last heard and when the table says it last changed) and the league's standings, read again
-(read-only) only when the board has recorded a game.
+recorded, silent or not, when last heard and when the table says it last changed) and the
+league's standings, read again (read-only) only when the board has recorded a game.
 
 >>> from tablekit.club.board import Board
 >>> board = Board(db=None, clock=lambda: 0.0, wall=lambda: 1000.0)

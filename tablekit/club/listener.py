@@ -1,12 +1,13 @@
 """The board's ear: it subscribes to every table's topics and hands each message to the
 :class:`~tablekit.club.board.Board` on the caller's thread, acknowledging a game to the
-broker only once it is recorded (a board stopped in between is sent it again)."""
+broker only once it is recorded (a board stopped in between is sent it again); and its
+voice: what it tells the tables (a round's seating) is published retained on connecting."""
 
 from __future__ import annotations
 
 import queue
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from tablekit.club.address import Credentials
@@ -19,12 +20,15 @@ BOARD_ID = "tablekit-board"
 
 def listen(board: Board, broker: tuple[str, int], credentials: Credentials | None,
            report: Callable[[str], None], stop: threading.Event,
-           client_id: str = BOARD_ID) -> None:
-    """Feed ``board`` the club's messages until ``stop`` is set."""
+           client_id: str = BOARD_ID, retained: Mapping[str, bytes] | None = None) -> None:
+    """Feed ``board`` the club's messages until ``stop`` is set; ``retained``: topic ->
+    payload, published (retained, QoS 1) on each connection."""
     inbox: queue.Queue[Any] = queue.Queue()
 
     def subscribe(client: Any) -> None:
         client.subscribe([(STATE_TOPICS, 1), (GAME_TOPICS, 1)])
+        for topic, payload in (retained or {}).items():
+            client.publish(topic, payload, qos=1, retain=True)
 
     client = open_client(client_id, broker, credentials, report, manual_ack=True,
                          on_ready=subscribe)

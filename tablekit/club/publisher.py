@@ -1,7 +1,8 @@
 """A table's side of the club: the game loop hands over its live state and each finished
 game and goes on; a thread of the publisher's own sends them (QoS 1). A finished game waits
 in the :class:`~tablekit.club.outbox.Outbox` until the broker acknowledges it (PUBACK),
-and what waits there at start (the broker was down, the power was cut) is sent first."""
+and what waits there at start (the broker was down, the power was cut) is sent first. What
+the board tells the table (the round's seating) is said in one line, once."""
 
 from __future__ import annotations
 
@@ -15,7 +16,8 @@ from typing import Any
 from tablekit.club.address import Credentials
 from tablekit.club.client import open_client
 from tablekit.club.outbox import Outbox
-from tablekit.club.topics import game_topic, state_topic
+from tablekit.club.seating import seating_line
+from tablekit.club.topics import game_topic, seating_topic, state_topic
 
 
 class Publisher:
@@ -26,8 +28,12 @@ class Publisher:
                  credentials: Credentials | None = None,
                  report: Callable[[str], None] = lambda line: None) -> None:
         self.table, self.outbox, self.report = table, outbox, report
-        self.client = open_client(table, broker, credentials, report)
+        self.client = open_client(table, broker, credentials, report,
+                                  on_ready=lambda client: client.subscribe(
+                                      seating_topic(table), 1))
         self.client.on_publish = self._on_publish
+        self.client.on_message = self._on_message
+        self.seating = ""  # the latest seating line the board sent
         self._games: queue.Queue[tuple[str, str, bytes]] = queue.Queue()
         self._state: bytes | None = None
         self._wake = threading.Event()
@@ -96,6 +102,12 @@ class Publisher:
                 name = self._sent.pop(self._acked.get(), None)
                 if name:
                     self.outbox.remove(name)
+
+    def _on_message(self, _client: Any, _data: Any, message: Any) -> None:
+        line = seating_line(message.payload)
+        if line and line != self.seating:  # said once, not again on each reconnection
+            self.seating = line
+            self.report(line)
 
     def _on_publish(self, _client: Any, _data: Any, mid: int, _reason: Any, _props: Any
                     ) -> None:

@@ -46,6 +46,11 @@ def game_topic(table: str, game_id: str) -> str:
     return f"{ROOT}/{table}/games/{game_id}"
 
 
+def seating_topic(table: str) -> str:
+    """Where the board tells ``table`` who sits where in the round (retained)."""
+    return f"{ROOT}/{table}/seating"
+
+
 def parse_topic(topic: str) -> tuple[str, str, str] | None:
     """(table, ``state`` or ``games``, game id) of a club topic (None: not one)."""
     parts = topic.split("/")

@@ -30,6 +30,11 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--club-auth", type=Path, default=None, metavar="FILE",
                         help="the board's user name and password, two lines (chmod 600)")
     parser.add_argument("--season", default="", help="the season its games are recorded in")
+    parser.add_argument("--plan", type=Path, default=None, metavar="plan.json",
+                        help="a tournament's seating plan (tablekit tournament seat): send "
+                             "the tables (named 1, 2, ...) their seats for --round")
+    parser.add_argument("--round", type=int, default=None, metavar="N",
+                        help="the plan's round whose seating is sent (from 1)")
     parser.add_argument("--web", default=None, metavar="[HOST]:PORT",
                         help="serve the board page here, read-only (:8080 for every "
                              "interface, as the room's screen or a phone opens it)")
@@ -87,6 +92,18 @@ def leave_club(publisher: Any, report: Callable[[str], None]) -> None:
                "they are sent when the table next joins the club")
 
 
+def _seating(plan: Path | None, round_number: int | None) -> dict[str, bytes]:
+    """The retained seating messages for ``--plan`` and ``--round`` (none without them)."""
+    from tablekit.club.address import ClubError
+    from tablekit.club.seating import read_plan, seating_messages
+
+    if plan is None and round_number is None:
+        return {}
+    if plan is None or round_number is None:
+        raise ClubError("--plan plan.json and --round N go together")
+    return seating_messages(read_plan(plan), round_number)
+
+
 def run(args: argparse.Namespace) -> int:
     from tablekit.club.address import parse_broker, read_credentials
     from tablekit.club.board import Board
@@ -100,6 +117,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         broker = parse_broker(args.broker)
         credentials = read_credentials(args.club_auth) if args.club_auth else None
+        seating = _seating(args.plan, args.round)
         db = connect(args.db)
     except (TablekitError, OSError) as error:
         report(one_line(error))
@@ -115,8 +133,10 @@ def run(args: argparse.Namespace) -> int:
     handlers = [signal.signal(sig, lambda *_: stop.set())
                 for sig in (signal.SIGTERM, signal.SIGINT)]
     report(f"recording the club's games at {args.broker} in {args.db}")
+    if seating:
+        report(f"sending round {args.round}'s seating to tables 1-{len(seating)}")
     try:
-        listen(board, broker, credentials, report, stop)
+        listen(board, broker, credentials, report, stop, retained=seating)
     finally:
         signal.signal(signal.SIGTERM, handlers[0])
         signal.signal(signal.SIGINT, handlers[1])
