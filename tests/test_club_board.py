@@ -17,7 +17,6 @@ from test_web import _browser
 
 from tablekit.cli import main
 from tablekit.club.board import SILENT_SECONDS, Board
-from tablekit.club.board_web import BoardSource, board_page, table_view
 from tablekit.club.listener import listen
 from tablekit.club.outbox import Outbox
 from tablekit.club.publisher import Publisher
@@ -25,6 +24,7 @@ from tablekit.club.records import game_record
 from tablekit.club.topics import game_topic, state_topic
 from tablekit.formats.tenhou import import_file
 from tablekit.league.database import connect
+from tablekit.web.board import BoardSource, board_page, table_view
 from tablekit.web.server import WebServer
 
 DATA = Path(__file__).resolve().parents[1] / "tablekit" / "data"

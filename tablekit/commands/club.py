@@ -107,9 +107,9 @@ def _seating(plan: Path | None, round_number: int | None) -> dict[str, bytes]:
 def run(args: argparse.Namespace) -> int:
     from tablekit.club.address import parse_broker, read_credentials
     from tablekit.club.board import Board
-    from tablekit.club.board_web import start_board_web
     from tablekit.club.listener import listen
     from tablekit.league.database import connect
+    from tablekit.web.board import start_board_web
 
     def report(line: str) -> None:
         print(f"tablekit club: {line}", file=sys.stderr, flush=True)

@@ -24,11 +24,13 @@ import sqlite3
 import threading
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from tablekit.club.board import Board
 from tablekit.errors import TablekitError, one_line
 from tablekit.tiles import WIND_NAMES
+
+if TYPE_CHECKING:  # the board is handed in: the pages know nothing of the club's broker
+    from tablekit.club.board import Board
 
 
 class BoardSource:
