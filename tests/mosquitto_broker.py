@@ -18,8 +18,11 @@ ACL = """\
 user board
 topic read tablekit/club/#
 
-# each table writes only its own topics: its user name is its table's name
+# each table writes only its own topics, and reads its own seats and the tournament's
+# clock (tournament.md): its user name is its table's name
 pattern write tablekit/club/tables/%u/#
+pattern read tablekit/club/tables/%u/seating
+pattern read tablekit/club/clock
 """
 
 

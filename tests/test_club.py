@@ -96,13 +96,14 @@ def test_a_game_the_league_cannot_take_now_is_given_again_not_lost(tmp_path):
 
 def test_a_table_is_silent_after_30_seconds_without_a_word():
     now = [0.0]
-    board = Board(None, clock=lambda: now[0])
+    board = Board(None, clock=lambda: now[0], wall=lambda: 1_800_000_000.0)
     board.take(state_topic("A"), b'{"round": "East 2"}')
     now[0] = SILENT_SECONDS - 1
     assert board.current()[1]["A"]["silent"] is False
     now[0] = SILENT_SECONDS
     version, tables = board.current()
-    assert tables["A"] == {"state": {"round": "East 2"}, "silent": True, "games": 0}
+    assert tables["A"] == {"state": {"round": "East 2"}, "silent": True, "games": 0,
+                           "heard_at": 1_800_000_000.0}
     board.take(state_topic("A"), b'{"round": "East 3"}')
     assert board.current()[1]["A"]["silent"] is False and board.current()[0] > version
 

@@ -1,30 +1,34 @@
 """The club end to end, each part its own process: a real mosquitto, the board
 (``tablekit club``) and four tables (``tablekit simulate --club``) playing four real games
-of ../shared's logs with the truth reader. Midway the broker is stopped and started again a
-few seconds later, and one table's process is killed and started again; the club's league
-ends with every game exactly once, each player's points those of the log's ``owari``."""
+(``fixtures/club/``: four short Tenhou logs) with the truth reader. Midway the broker is
+stopped and started again a few seconds later, and one table's process is killed and started
+again; the club's league ends with every game exactly once, each player's points those of
+the log's ``owari``."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
 import sys
 import time
+import urllib.request
 from pathlib import Path
 
 import pytest
-from mosquitto_broker import Broker
+from mosquitto_broker import Broker, free_port
 
 from tablekit.formats.mjlog import Agari, Ryuukyoku, read_mjlog
 from tablekit.league.database import read_only
 
 ROOT = Path(__file__).resolve().parents[1]
-LOGS = (  # four short games (3-4 hands) that the truth reader plays to Tenhou's owari
-    "chienshyong+houou-statistics/examplelog3.xml",
-    "thewaxmango+mahjong-hands/2022010415gm-00e1-0000-689df707.txt",
-    "thewaxmango+mahjong-hands/2022010618gm-00e1-0000-ad260ec9.txt",
-    "thewaxmango+mahjong-hands/2022010823gm-00e1-0000-cb2f5ead.txt",
+FIXTURES = ROOT / "tests" / "fixtures" / "club"
+LOGS = (  # four short games (1-3 hands) that the truth reader plays to Tenhou's owari
+    "houou-statistics-examplelog3.xml",
+    "2022010807gm-00e1-0000-10f06d23.xml",
+    "2022010115gm-00e1-0000-ca85f50c.xml",
+    "2022011020gm-00a9-0000-de6e4a2a.xml",
 )
 TABLECLI = "from tablekit.cli import main; raise SystemExit(main())"
 
@@ -52,9 +56,8 @@ def _until(condition, seconds: float, what: str) -> None:
 
 
 @pytest.mark.slow
-def test_four_tables_and_a_board_record_every_game_once_through_failures(shared_data,
-                                                                          tmp_path):
-    logs = [shared_data / "tenhou" / "logs" / name for name in LOGS]
+def test_four_tables_and_a_board_record_every_game_once_through_failures(tmp_path):
+    logs = [FIXTURES / name for name in LOGS]
     (tmp_path / "broker").mkdir()
     broker = Broker(tmp_path / "broker").start()
     env = {**os.environ, "PYTHONPATH": str(ROOT), "XDG_STATE_HOME": str(tmp_path / "state")}
@@ -74,8 +77,9 @@ def test_four_tables_and_a_board_record_every_game_once_through_failures(shared_
                      "--journal", str(tmp_path / f"T{index}.jsonl"))
 
     try:
+        page = f"http://127.0.0.1:{free_port()}"
         board = start("board", "club", "--broker", broker.url, "--db",
-                      str(tmp_path / "club.sqlite"))
+                      str(tmp_path / "club.sqlite"), "--web", page.removeprefix("http://"))
         _until(lambda: b"connected" in (tmp_path / "board.err").read_bytes(), 60,
                "the board connects")
         tables = [table(index) for index in range(4)]
@@ -96,6 +100,11 @@ def test_four_tables_and_a_board_record_every_game_once_through_failures(shared_
         db_path = tmp_path / "club.sqlite"
         _until(lambda: _count(db_path) >= 4, 60, "the board records four games")
         time.sleep(1)  # a fifth (a game recorded twice) would come now
+        # the board's page: every table with its one game, the league of its 16 results
+        seen = json.loads(urllib.request.urlopen(page + "/state", timeout=10).read())
+        assert [(t["name"], t["games"]) for t in seen["tables"]] == [
+            (f"T{i}", 1) for i in range(4)]
+        assert sum(player["games"] for player in seen["league"]) == 16
         board.send_signal(signal.SIGTERM)
         assert board.wait(timeout=30) == 0
     finally:

@@ -3,7 +3,8 @@
 It is fed the broker's messages (:meth:`Board.take`) and keeps each table's latest state,
 marking a table silent after ``SILENT_SECONDS`` without a word; a game goes into the club's
 league under its id (``club:<game id>``), so a game the broker delivers again is kept once.
-A web page reads it through :meth:`Board.current`, as it reads a journal.
+A web page reads it through :meth:`Board.current`, as it reads a journal, from a thread
+of its own: the board's changes and readings take turns (its lock).
 
 >>> board = Board(db=None, clock=lambda: 100.0)
 >>> board.take("tablekit/club/tables/A/state", b'{"round": "East 1"}')
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -47,21 +49,27 @@ class Board:
 
     db: sqlite3.Connection | None
     clock: Callable[[], float] = time.monotonic
+    wall: Callable[[], float] = time.time  # when a table was last heard, as pages show it
     say: Callable[[str], None] = lambda line: None
     season: str = ""
     tables: dict[str, dict[str, Any]] = field(default_factory=dict)
     recorded: int = 0
     version: int = 0
+    lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def take(self, topic: str, payload: bytes) -> None:
         """One message from the broker (redelivered or not: a game already recorded is
         not recorded again); :class:`NotYet` when it is to be given again later."""
+        with self.lock:
+            self._take(topic, payload)
+
+    def _take(self, topic: str, payload: bytes) -> None:
         parsed = parse_topic(topic)
         if parsed is None:
             return
         table, kind, game = parsed
         entry = self.tables.setdefault(table, {"state": {}, "games": 0})
-        entry["heard"], entry["silent"] = self.clock(), False
+        entry["heard"], entry["heard_at"], entry["silent"] = self.clock(), self.wall(), False
         try:
             data = json.loads(payload)
             if not isinstance(data, dict):
@@ -77,6 +85,10 @@ class Board:
 
     def tick(self) -> None:
         """Mark silent the tables not heard for ``SILENT_SECONDS``."""
+        with self.lock:
+            self._tick()
+
+    def _tick(self) -> None:
         now = self.clock()
         for entry in self.tables.values():
             if not entry["silent"] and now - entry["heard"] >= SILENT_SECONDS:
@@ -84,12 +96,14 @@ class Board:
                 self.version += 1
 
     def current(self) -> tuple[int, dict[str, Any]]:
-        """(version, every table's state, whether it is silent, games recorded): the version
-        grows with every change."""
-        self.tick()
-        return self.version, {name: {"state": dict(entry["state"]), "silent": entry["silent"],
-                                     "games": entry["games"]}
-                              for name, entry in sorted(self.tables.items())}
+        """(version, every table's state, whether it is silent, games recorded and when it
+        was last heard, seconds since the epoch): the version grows with every change."""
+        with self.lock:
+            self._tick()
+            return self.version, {
+                name: {"state": dict(entry["state"]), "silent": entry["silent"],
+                       "games": entry["games"], "heard_at": round(entry["heard_at"], 3)}
+                for name, entry in sorted(self.tables.items())}
 
     def _record(self, table: str, game: str, record: dict[str, Any]) -> bool:
         """Record one finished game in the league (False: it was already, or refused)."""

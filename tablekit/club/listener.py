@@ -1,6 +1,7 @@
 """The board's ear: it subscribes to every table's topics and hands each message to the
 :class:`~tablekit.club.board.Board` on the caller's thread, acknowledging a game to the
-broker only once it is recorded (a board stopped in between is sent it again)."""
+broker only once it is recorded (a board stopped in between is sent it again). What the
+organiser tells the tables (seats, the clock) goes through :mod:`tablekit.club.organiser`."""
 
 from __future__ import annotations
 

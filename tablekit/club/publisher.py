@@ -1,7 +1,9 @@
 """A table's side of the club: the game loop hands over its live state and each finished
 game and goes on; a thread of the publisher's own sends them (QoS 1). A finished game waits
 in the :class:`~tablekit.club.outbox.Outbox` until the broker acknowledges it (PUBACK),
-and what waits there at start (the broker was down, the power was cut) is sent first."""
+and what waits there at start (the broker was down, the power was cut) is sent first. What
+the organiser tells the table (its seats, the clock) is heard on the same client and handed
+to :class:`~tablekit.club.orders.Orders`."""
 
 from __future__ import annotations
 

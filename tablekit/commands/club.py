@@ -21,7 +21,8 @@ def add_parser(subparsers: Any) -> None:
         "club", help="the club's board: record every table's games in one league",
         description="Subscribe to the club's broker, keep every table's latest state (a "
                     "table is silent after 30 s without a word) and record each finished "
-                    "game once in the league, printing one line per game. Ctrl-C stops. "
+                    "game once in the league, printing one line per game; with --web, "
+                    "serve the board page (every table live, the league). Ctrl-C stops. "
                     "See docs/club.md.")
     parser.add_argument("--broker", required=True, metavar="mqtt://HOST:PORT")
     parser.add_argument("--db", type=Path, required=True, metavar="club.sqlite",
@@ -29,6 +30,9 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--club-auth", type=Path, default=None, metavar="FILE",
                         help="the board's user name and password, two lines (chmod 600)")
     parser.add_argument("--season", default="", help="the season its games are recorded in")
+    parser.add_argument("--web", default=None, metavar="[HOST]:PORT",
+                        help="serve the board page here, read-only (:8080 for every "
+                             "interface, as the room's screen or a phone opens it)")
     parser.set_defaults(run=run)
 
 
@@ -89,6 +93,7 @@ def run(args: argparse.Namespace) -> int:
     from tablekit.club.board import Board
     from tablekit.club.listener import listen
     from tablekit.league.database import connect
+    from tablekit.web.board import start_board_web
 
     def report(line: str) -> None:
         print(f"tablekit club: {line}", file=sys.stderr, flush=True)
@@ -101,6 +106,12 @@ def run(args: argparse.Namespace) -> int:
         report(one_line(error))
         return 2
     board = Board(db, say=lambda line: print(line, flush=True), season=args.season)
+    try:
+        web = start_board_web(args.web, board, args.db, report) if args.web else None
+    except TablekitError as error:
+        report(one_line(error))
+        db.close()
+        return 2
     stop = threading.Event()
     handlers = [signal.signal(sig, lambda *_: stop.set())
                 for sig in (signal.SIGTERM, signal.SIGINT)]
@@ -110,6 +121,8 @@ def run(args: argparse.Namespace) -> int:
     finally:
         signal.signal(signal.SIGTERM, handlers[0])
         signal.signal(signal.SIGINT, handlers[1])
+        if web is not None:
+            web.stop()
         db.close()
     report(f"stopped; {board.recorded} game(s) recorded")
     return 0
