@@ -376,3 +376,23 @@ def test_the_documented_acl_lets_the_organiser_send_and_each_table_read_its_seat
         for table in tables:
             table.close()
         broker.stop()
+
+
+def test_the_board_page_holds_back_a_round_not_over_and_says_so(tmp_path):
+    from tablekit.club.board import Board
+    from tablekit.web.board import BoardSource
+
+    plan, db_path = tmp_path / "plan.json", tmp_path / "club.sqlite"
+    plan.write_text(json.dumps(PLAN))
+    db = connect(db_path)
+    assert _tk("start", "--plan", str(plan), "--db", str(db_path), "--hold-results") == 0
+    board = Board(db)
+    _record(db, NAMES, "club:1-a")
+    board.recorded += 1  # as the board counts a game it recorded
+    state = BoardSource(board, db_path).current()[1]
+    assert state["league"] == [] and "1 game(s) of the round held back" in state["league_note"]
+    _record(db, ("Eve", "Fay", "Gus", "Hal"), "club:2-a")
+    board.recorded += 1
+    state = BoardSource(board, db_path).current()[1]
+    assert len(state["league"]) == 8 and state["league_note"] == ""
+    db.close()

@@ -67,13 +67,18 @@ class BoardSource:
         if self.league is None or not self.league.exists():
             return records
         from tablekit.league.database import read_only
-        from tablekit.web.snapshot import league_snapshot
+        from tablekit.league.tournament_league import shown_standings
+        from tablekit.web.snapshot import league_snapshot, standing_rows
 
         try:
             db = read_only(self.league)
             try:
-                records["league"] = league_snapshot(db)
+                standings, held = shown_standings(self.league, db)  # a tournament's held back
+                records["league"] = standing_rows(standings)
                 records["league_sanma"] = league_snapshot(db, players=3)
+                if held:
+                    records["league_note"] = (f"{held} game(s) of the round held back until "
+                                              "every table has finished")
             finally:
                 db.close()
         except (TablekitError, sqlite3.Error, OSError) as error:

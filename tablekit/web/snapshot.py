@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Iterable
 from typing import Any
 
 from tablekit.game.state import TableState
@@ -57,6 +58,10 @@ def evening_snapshot(db: sqlite3.Connection) -> list[dict[str, Any]]:
 def league_snapshot(db: sqlite3.Connection, season: str | None = None, players: int = 4
                     ) -> list[dict[str, Any]]:
     """The league table of four-player games, or of three-player ones (``players=3``)."""
+    return standing_rows(league_table(db, season, players))
+
+
+def standing_rows(standings: Iterable[Any]) -> list[dict[str, Any]]:
+    """The page's rows of a league table (:class:`~tablekit.league.standings.PlayerStanding`)."""
     return [{"name": p.name, "games": p.games, "points": p.points,
-             "average_placement": p.average_placement}
-            for p in league_table(db, season, players)]
+             "average_placement": p.average_placement} for p in standings]
