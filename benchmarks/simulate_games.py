@@ -2,21 +2,23 @@
 
 Usage: python benchmarks/simulate_games.py [--reader vision|truth] [--games 20] [--every 40]
                                            [--jobs 2] [--out DIR] [--enroll] [--art NAME]
-                                           [--hands N] [--first I]
-Takes every ``--every``-th four-player log of thewaxmango+mahjong-hands (sorted by name) until
-``--games`` are chosen, runs ``tablekit simulate LOG --reader R`` for each (``--jobs`` at a
-time, one thread each, seed = the game's index), keeps each game's output under ``--out`` and
-prints one JSON line per game and the totals last (``--enroll``: each game's tile set
-enrolled first from one mat on its simulated table, ``tablekit simulate --enroll``;
-``--art NAME``: every game's table drawn with that art set, e.g. ``hongkong``, which no
-model was trained on; ``--hands N``: only each log's first N hands; ``--first I``: from the
-I-th chosen game on, its seed still I), with the latency over all games (p50, p95 and max
-of placed -> shown, lying still -> shown and WIN -> scored, :mod:`tablekit.sim.stopwatch`).
-Every hand of every log is counted: a hand the simulated table never ended is a failed hand
-(in ``hands`` and ``hands_never_ended``, never in ``hands_ok``), and so is each hand of a
-game whose run gave no summary (it stopped, or was skipped); ``discards_never_shown`` adds
-up the discards the screen never showed (the tracking stalled while the hand went on);
-``games_failed`` counts the games not every hand of which was right.
+                                           [--hands N] [--first I] [--players 3] [--shortest]
+Takes every ``--every``-th four-player log of thewaxmango+mahjong-hands (sorted by name; with
+``--players 3``, of its three-player (sanma) logs) until ``--games`` are chosen
+(``--shortest``: the games with the fewest events instead, a quick run), runs
+``tablekit simulate LOG --reader R`` for each (``--jobs`` at a time, one thread each, seed =
+the game's index), keeps each game's output under ``--out`` and prints one JSON line per
+game and the totals last (``--enroll``: each game's tile set enrolled first from one mat on
+its simulated table, ``tablekit simulate --enroll``; ``--art NAME``: every game's table
+drawn with that art set, e.g. ``hongkong``, which no model was trained on; ``--hands N``:
+only each log's first N hands; ``--first I``: from the I-th chosen game on, its seed still
+I), with the latency over all games (p50, p95 and max of placed -> shown, lying still ->
+shown and WIN -> scored, :mod:`tablekit.sim.stopwatch`). Every hand of every log is counted:
+a hand the simulated table never ended is a failed hand (in ``hands`` and
+``hands_never_ended``, never in ``hands_ok``), and so is each hand of a game whose run gave
+no summary (it stopped, or was skipped); ``discards_never_shown`` adds up the discards the
+screen never showed (the tracking stalled while the hand went on); ``games_failed`` counts
+the games not every hand of which was right.
 """
 
 from __future__ import annotations
@@ -37,22 +39,34 @@ COUNTED = ("hands", "hands_ok", "hands_fixed", "hands_never_ended", "discards_ne
            "tiles_read", "tiles_ok", "frames")
 
 
-def four_player_logs(every: int, games: int) -> list[Path]:
+def player_logs(every: int, games: int, players: int = 4, shortest: bool = False
+                ) -> list[Path]:
+    """Every ``every``-th log of games for ``players`` (sorted by name), ``games`` of them
+    (``shortest``: the ``games`` logs with the fewest events)."""
     from tablekit.errors import TablekitError
     from tablekit.formats.tenhou import import_file
 
-    chosen, seen = [], 0
+    chosen, seen, sizes = [], 0, {}
     for log in sorted(LOGS.glob("*")):
         try:
-            import_file(log)
+            game = import_file(log, three_players=True)
         except TablekitError:
+            continue
+        if game.rules.players != players:
+            continue
+        if shortest:
+            sizes[log] = len(game.events)
             continue
         if seen % every == 0:
             chosen.append(log)
             if len(chosen) == games:
                 break
         seen += 1
-    return chosen
+    return sorted(sizes, key=lambda log: (sizes[log], log.name))[:games] if shortest else chosen
+
+
+def four_player_logs(every: int, games: int) -> list[Path]:
+    return player_logs(every, games, 4)
 
 
 def simulate_command(art: str | None) -> list[str]:
@@ -88,7 +102,7 @@ def no_summary(log: Path, limit: int | None = None) -> dict:
     from tablekit.formats.tenhou import import_file
 
     try:
-        hands = len(import_file(log).hands)
+        hands = len(import_file(log, three_players=True).hands)
     except TablekitError:
         hands = 0
     hands = min(hands, limit) if limit else hands
@@ -126,13 +140,18 @@ def main() -> int:
                         help="only each log's first N hands")
     parser.add_argument("--first", type=int, default=0, metavar="I",
                         help="start at the I-th chosen game (its seed stays I)")
+    parser.add_argument("--players", type=int, choices=(3, 4), default=4,
+                        help="3: three-player (sanma) logs instead of four-player ones")
+    parser.add_argument("--shortest", action="store_true",
+                        help="the games with the fewest events (a quick run)")
     parser.add_argument("--out", type=Path, default=Path("/tmp/tablekit-simulate"))
     args = parser.parse_args()
     if not LOGS.is_dir():
         print(f"no logs at {LOGS}", file=sys.stderr)
         return 2
     args.out.mkdir(parents=True, exist_ok=True)
-    logs = four_player_logs(args.every, args.first + args.games)[args.first:]
+    logs = player_logs(args.every, args.first + args.games, args.players,
+                       args.shortest)[args.first:]
     with ThreadPoolExecutor(args.jobs) as pool:
         results = list(pool.map(lambda item: run_one(*item, args.reader, args.out, args.enroll,
                                                      args.art, args.hands),
@@ -143,7 +162,9 @@ def main() -> int:
     total["ms_per_frame_max"] = max((r.get("ms_per_frame", 0) for r in results), default=0)
     total["peak_mb_max"] = max((r.get("peak_mb", 0) for r in results), default=0)
     total.update(latency(results))
-    print(json.dumps({"reader": args.reader, "enrolled": args.enroll, "art": args.art, **total}))
+    print(json.dumps({"reader": args.reader, "enrolled": args.enroll, "art": args.art,
+                      "players": args.players, **({"shortest": True} if args.shortest else {}),
+                      **total}))
     return 0
 
 

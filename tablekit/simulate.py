@@ -316,7 +316,7 @@ def simulate_game(log: Path, pipeline: FramePipeline | ReadFrame | None = None,
     temporary file); ``patience``: seconds a person waits for the scored hand on the
     screen before pressing OK anyway (or putting it right); ``art``: the table's tile art
     (docs/tile-sets.md; default: the seed's, from the training sets)."""
-    game = import_file(log)
+    game = import_file(log, three_players=True)
     if max_hands is not None:
         game = ImportedGame(game.rules, game.start, game.hands[:max_hands])
     script = Script.from_game(game)

@@ -195,7 +195,7 @@ def test_tablekit_run_plays_three(tmp_path, capsys):
 @pytest.mark.parametrize(("argv", "words"), [
     (["--seat-boxes", "e,s"], "seat boxes: 'e,s': name the three seat boxes"),
     (["--seat-boxes", "e,s,x"], "'x' is no seat box"),
-    (["--players", "A,B,C"], "without --players and --roster for now"),
+    (["--players", "A,B,C,D"], "a game of three needs three different players"),
 ])
 def test_tablekit_run_refuses_three_player_nonsense_in_one_line(tmp_path, capsys, argv, words):
     assert main(["run", "--rules", "tenhou-sanma", "--camera", "none", "--buttons", "none",

@@ -124,3 +124,10 @@ def _plain(event):
     if isinstance(event, Discard):
         return Discard(event.seat, event.tile)
     return Draw(event.seat, None, event.rinshan) if isinstance(event, Draw) else event
+
+
+def test_the_norths_of_a_hand_laid_open_are_not_kita():
+    """A winner laying the hand open by the meld row (a ron on the discard just made) shows
+    Norths among other tiles: no kita (game 4 of the sanma figure stuck on two)."""
+    assert kita_events(Rows({0: "789s44z111z"}), dealt()) == []
+    assert kita_events(Rows({0: "4z5p"}), dealt()) == []

@@ -40,8 +40,9 @@ def add_parser(subparsers: Any) -> None:
                         help="the league file: each game that ends is recorded in it (and "
                              "the web page shows it)")
     parser.add_argument("--players", default=None, metavar="A,B,C,D",
-                        help="names for a new game, first dealer first (refused while the "
-                             "journal holds a game of other players in progress)")
+                        help="names for a new game, first dealer first (three for three-"
+                             "player rules; refused while the journal holds a game of other "
+                             "players in progress)")
     parser.add_argument("--roster", type=Path, default=None,
                         help="the club's roster: --players must be on it; without "
                              "--players the seat buttons choose each game's players from it")
@@ -95,10 +96,6 @@ def run(args: argparse.Namespace) -> int:
     except TablekitError as error:
         report(f"rules: {error}")
         return 2
-    if rules.players == 3 and (args.players is not None or args.roster is not None):
-        report("players: three-player games are played without --players and --roster for "
-               "now: the seats are named by their winds")
-        return 2
     try:
         boxes = _seat_boxes(args.seat_boxes, rules.players)
     except TablekitError as error:
@@ -113,8 +110,8 @@ def run(args: argparse.Namespace) -> int:
             report(f"record: {error}")
             return 2
     try:
-        names = _players(args)
-        roster = tuple(read_roster(args.roster)) if args.roster else ()
+        names = _players(args, rules.players)
+        roster = tuple(read_roster(args.roster, rules.players)) if args.roster else ()
     except (TablekitError, OSError) as error:
         report(f"players: {one_line(error)}")
         return 2
@@ -194,9 +191,11 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _keep_league(app: Any, path: Path, journal: Path, fault: Any) -> None:
-    """The league follows the journal's finished games; its table is shown between games.
-    A league file that cannot be opened is a fault: the games are played without it."""
+    """The league follows the journal's finished games; its table is shown between games,
+    the standings of the table's game's number of players (three: the sanma table). A
+    league file that cannot be opened is a fault: the games are played without it."""
     from tablekit.display.model import league_lines
+    from tablekit.flow.seats import game_rules
     from tablekit.league.database import connect
     from tablekit.league.record import game_recorder
     from tablekit.league.standings import league_table
@@ -211,7 +210,8 @@ def _keep_league(app: Any, path: Path, journal: Path, fault: Any) -> None:
         app.flow.message = line
 
     app.hooks.append(game_recorder(db, journal, warn=warn))
-    app.flow.league = lambda: league_lines(league_table(db))
+    app.flow.league = lambda: league_lines(
+        league_table(db, players=game_rules(app.flow).players))
 
 
 def _join_club(args: argparse.Namespace, app: Any, journal: Path, report: Any, fault: Any
@@ -275,15 +275,15 @@ def _seat_boxes(text: str | None, players: int) -> tuple[int, ...]:
     return THREE if text is None else parse_boxes(text)
 
 
-def _players(args: argparse.Namespace) -> tuple[str, ...]:
-    """The names for a new game from --players (checked against --roster), maybe drawn
-    (the seats are reported when the game starts)."""
+def _players(args: argparse.Namespace, seats: int = 4) -> tuple[str, ...]:
+    """The names for a new game of ``seats`` players from --players (checked against
+    --roster), maybe drawn (the seats are reported when the game starts)."""
     if args.players is None:
         return ()
     from tablekit.league.roster import choose_players, draw_seats, read_roster
 
-    roster = read_roster(args.roster) if args.roster else None
-    names = choose_players(args.players, roster)
+    roster = read_roster(args.roster, seats) if args.roster else None
+    names = choose_players(args.players, roster, seats)
     return draw_seats(names, args.seed) if args.draw else names
 
 

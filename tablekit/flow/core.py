@@ -136,7 +136,9 @@ class Flow:
         the four boxes); None, said in the message, from the box nobody uses."""
         if press.seat is None:
             return press
-        seat = seat_of(press.seat, self.boxes, self.session.state.players)
+        players = seats.game_rules(self).players if self.stage is Stage.CHOOSE_PLAYERS \
+            else self.session.state.players  # before a first game: its rules' players
+        seat = seat_of(press.seat, self.boxes, players)
         if seat is None:
             self.message = unused_box_text(self.boxes)
             return None

@@ -67,8 +67,8 @@ class Win(_Shape):
 
 
 class Seating(_Shape):
-    names: Annotated[list[str | None], Field(min_length=4, max_length=4)]
-    steps: list[Annotated[list[str | None], Field(min_length=4, max_length=4)]]
+    names: Annotated[list[str | None], Field(min_length=3, max_length=4)]  # three: sanma
+    steps: list[Annotated[list[str | None], Field(min_length=3, max_length=4)]]
     draws: Count
     drawn: bool
     back: str | None

@@ -4,8 +4,10 @@
 Each seat's own buttons choose its player from the roster: RIICHI the next name, CALL the
 previous one (names another seat holds are skipped), WIN clears the seat. Held OK draws
 the seats at random (seeded by ``run --seed``) and the screen shows who sits where; OK
-starts the game when all four seats are taken. UNDO takes back one step (a name, a
-clearing, a draw); with none left it goes back to the screen the choice came from.
+starts the game when every seat is taken (four, or three for a three-player game's rules:
+East, South and West, pressed at the seat boxes they use, :mod:`tablekit.flow.boxes`). UNDO
+takes back one step (a name, a clearing, a draw); with none left it goes back to the screen
+the choice came from.
 
 >>> seating = Seating(("Aki", "Ben", "Cho", "Dai", "Emi"), [None, "Aki", None, None])
 >>> seating.cycle(0, 1), seating.cycle(0, 1), seating.cycle(2, -1)
@@ -14,6 +16,8 @@ clearing, a draw); with none left it goes back to the screen the choice came fro
 (['Cho', 'Aki', 'Emi', None], False)
 >>> seating.back_one(), seating.names
 (True, ['Cho', 'Aki', None, None])
+>>> Seating(("Aki", "Ben", "Cho"), [None] * 3).cycle(2, 1)
+'Aki'
 """
 
 from __future__ import annotations
@@ -25,11 +29,12 @@ from tablekit.display.model import SeatingView
 from tablekit.flow.stage import Stage
 from tablekit.game.state import SEATS, Phase
 from tablekit.io.presses import ButtonName, ButtonPress
-from tablekit.league.roster import WINDS, draw_seats, seating_text
+from tablekit.league.roster import COUNTS, WINDS, draw_seats, seating_text
 from tablekit.rules.presets import TENHOU, Rules
 
 if TYPE_CHECKING:
     from tablekit.flow.core import Flow
+    from tablekit.rules.schema import Rules
 
 PROMPT = "choose each seat's player with its buttons; OK to play"
 
@@ -70,7 +75,7 @@ class Seating:
             self._change(seat, None)
 
     def draw(self, seed: int | None) -> None:
-        """Shuffle the four names over the seats (``seed`` + the draws so far, when given)."""
+        """Shuffle the chosen names over the seats (``seed`` + the draws so far, when given)."""
         self.steps.append(list(self.names))
         self.names = list(draw_seats(self.chosen, None if seed is None else seed + self.draws))
         self.draws += 1
@@ -104,8 +109,8 @@ class Seating:
     def read(cls, roster: tuple[str, ...], data: dict[str, Any]) -> Seating:
         names = [_on(roster, name) for name in data["names"]]
         steps = [[_on(roster, name) for name in step] for step in data["steps"]]
-        if len(names) != SEATS or any(len(step) != SEATS for step in steps):
-            raise ValueError("a seating of four seats")
+        if len(names) not in (3, SEATS) or any(len(step) != len(names) for step in steps):
+            raise ValueError("a seating of three or four seats")
         back = Stage[data["back"]] if data["back"] else None
         return cls(roster, names, steps, back, int(data["draws"]), bool(data["drawn"]))
 
@@ -121,9 +126,18 @@ def _on(roster: tuple[str, ...], name: str | None) -> str | None:
     return name
 
 
+def game_rules(flow: Flow) -> Rules:
+    """The rules of the game the seats are chosen for: the journal's game's, or before a
+    first game those ``tablekit run`` was given."""
+    state = flow.session.state
+    return state.rules if state.phase is not Phase.NOT_STARTED else flow.rules or TENHOU
+
+
 def choose(flow: Flow, back: Stage | None, names: tuple[str, ...] = ()) -> None:
     """Open the choice (``names``: the seats as they were, where they are on the roster)."""
-    kept = [name if name in flow.roster else None for name in names] or [None] * SEATS
+    seats = game_rules(flow).players
+    kept = [name if name in flow.roster else None for name in names]
+    kept = kept if len(kept) == seats else [None] * seats
     unique = [name if name not in kept[:seat] else None for seat, name in enumerate(kept)]
     flow.seating = Seating(flow.roster, unique, back=back)
     flow.stage = Stage.CHOOSE_PLAYERS
@@ -133,7 +147,7 @@ def choose(flow: Flow, back: Stage | None, names: tuple[str, ...] = ()) -> None:
 def current(flow: Flow) -> Seating:
     """The choice in progress (a fresh one when the flow rests here before a first game)."""
     if flow.seating is None:
-        flow.seating = Seating(flow.roster)
+        flow.seating = Seating(flow.roster, [None] * game_rules(flow).players)
     return flow.seating
 
 
@@ -161,7 +175,8 @@ def _seat_button(flow: Flow, seating: Seating, press: ButtonPress) -> None:
 
 def _draw(flow: Flow, seating: Seating) -> None:
     if not seating.ready:
-        flow.message = "the draw needs four players: choose them first"
+        flow.message = f"the draw needs {COUNTS[len(seating.names)]} players: choose them " \
+                       "first"
         return
     seating.draw(flow.seed)
     flow.message = f"seats drawn: {seating_text(seating.chosen)}"
@@ -170,12 +185,11 @@ def _draw(flow: Flow, seating: Seating) -> None:
 def _play(flow: Flow, seating: Seating) -> None:
     """Start the game with the chosen players, East the first dealer."""
     if not seating.ready:
-        empty = [wind for wind, name in zip(WINDS, seating.names, strict=True) if not name]
+        empty = [wind for wind, name in zip(WINDS[:len(seating.names)], seating.names,
+                                            strict=True) if not name]
         flow.message = f"{', '.join(empty)}: nobody yet ({PROMPT})"
         return
-    state = flow.session.state
-    rules = seating.rules or (
-        state.rules if state.phase is not Phase.NOT_STARTED else flow.rules or TENHOU)
+    rules = seating.rules or game_rules(flow)
     flow.seating = None
     flow.start_game(rules, seating.chosen)
     flow.message = f"{seating_text(seating.chosen)}: OK deals East 1 (UNDO: back)"

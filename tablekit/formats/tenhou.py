@@ -98,7 +98,7 @@ def import_file(path: Path, three_players: bool = False) -> ImportedGame:
 def import_game(game: mjlog.MjlogGame, three_players: bool = False) -> ImportedGame:
     """Convert a parsed game, four players, or three (sanma: a ``nuki`` meld is a
     :class:`~tablekit.game.events.Kita`) for a caller that plays them (``three_players``:
-    the replay check; export, the simulated table and the league do not yet). A game
+    the replay check, the simulated table; export and the league do not yet). A game
     refused, or a special lobby whose rules the log does not give, raises
     :class:`UnsupportedGame`."""
     if game.players != 4 and not three_players:

@@ -11,6 +11,11 @@ A roster is plain text, one player a line; blank lines and ``#`` comments are sk
 ('Aki', 'Cho', 'Dai', 'Emi')
 >>> draw_seats(("Aki", "Cho", "Dai", "Emi"), seed=7)
 ('Dai', 'Aki', 'Cho', 'Emi')
+
+Three players (sanma) are three names, seated East, South and West:
+
+>>> seating_text(choose_players("Aki, Cho, Emi", read_roster(path), seats=3))
+'East Aki · South Cho · West Emi'
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ from tablekit.league.database import LeagueError
 from tablekit.rules.schema import clean_text, shown
 
 SEATS = 4
+COUNTS = {3: "three", 4: "four"}
 WINDS = ("East", "South", "West", "North")
 LARGEST_ROSTER = 4 << 20  # bytes: some 400,000 names
 
@@ -61,9 +67,10 @@ def player_name(text: str, where: str) -> str:
         raise LeagueError(f"{where}: the name {shown(text.strip())} {reason}") from None
 
 
-def read_roster(path: Path) -> list[str]:
+def read_roster(path: Path, seats: int = SEATS) -> list[str]:
     """The names in a roster file, in its order (NFC; a byte-order mark is skipped): at
-    least four, none written twice, no control characters."""
+    least a game's ``seats`` (four, or three for sanma), none written twice, no control
+    characters."""
     try:
         if Path(path).stat().st_size > LARGEST_ROSTER:
             raise LeagueError(f"the roster {path} is over {LARGEST_ROSTER >> 20} MiB")
@@ -83,18 +90,28 @@ def read_roster(path: Path) -> list[str]:
             raise LeagueError(f"the roster {path} names {name} twice (lines {lines[name]} "
                               f"and {number})")
         lines[name] = number
-    if len(lines) < SEATS:
+    if len(lines) < seats:
         raise LeagueError(f"the roster {path} names {len(lines)} player"
-                          f"{'' if len(lines) == 1 else 's'}: a game needs {SEATS}")
+                          f"{'' if len(lines) == 1 else 's'}: a game needs {seats}")
     return list(lines)
 
 
-def choose_players(text: str, roster: Sequence[str] | None = None) -> tuple[str, ...]:
-    """Four names typed as ``A, B, C, D`` (seat order, first dealer first), each on the
-    roster when there is one."""
+def choose_players(text: str, roster: Sequence[str] | None = None, seats: int = SEATS
+                   ) -> tuple[str, ...]:
+    """Four names typed as ``A, B, C, D`` (three for sanma, ``seats`` 3; seat order, first
+    dealer first), each on the roster when there is one.
+
+    >>> choose_players("Aki, Ben, Cho, Dai", seats=3)
+    Traceback (most recent call last):
+    ...
+    tablekit.league.database.LeagueError: a game of three needs three different players, \
+not 'Aki, Ben, Cho, Dai'
+    """
     names = tuple(player_name(part, "players") for part in text.split(",") if part.strip())
-    if len(names) != SEATS or len(set(names)) != SEATS:
-        raise LeagueError(f"a game needs four different players, not {shown(text, 80)}")
+    if len(names) != seats or len(set(names)) != seats:
+        game = "a game" if seats == SEATS else f"a game of {COUNTS[seats]}"
+        raise LeagueError(f"{game} needs {COUNTS[seats]} different players, not "
+                          f"{shown(text, 80)}")
     known = set(roster) if roster is not None else set(names)
     unknown = [name for name in names if name not in known]
     if unknown:
@@ -108,5 +125,6 @@ def draw_seats(names: Sequence[str], seed: int | None = None) -> tuple[str, ...]
 
 
 def seating_text(names: Sequence[str]) -> str:
-    """``East Aki · South Ben · West Cho · North Dai``."""
-    return " · ".join(f"{wind} {name}" for wind, name in zip(WINDS, names, strict=True))
+    """``East Aki · South Ben · West Cho · North Dai`` (three players: no North)."""
+    return " · ".join(f"{wind} {name}"
+                      for wind, name in zip(WINDS[:len(names)], names, strict=True))

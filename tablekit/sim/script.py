@@ -81,7 +81,7 @@ class Script:
 
     @classmethod
     def from_log(cls, path: Path) -> Script:
-        return cls.from_game(import_file(path))
+        return cls.from_game(import_file(path, three_players=True))
 
     @classmethod
     def from_game(cls, game: ImportedGame) -> Script:

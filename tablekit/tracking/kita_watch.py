@@ -55,7 +55,8 @@ def kita_events(view: MeldRows, state: TableState) -> list[Event]:
     if row is None:
         return []
     new = new_reads(row, state.seats[seat].melds)
-    if sum(is_north(read) for read in new) <= state.seats[seat].kita:
+    if sum(is_north(read) for read in new) <= state.seats[seat].kita or not all(
+            map(is_north, new)):  # other tiles beside: a hand laid open, a meld, no kita
         return []
     pre: list[Event] = [Draw(seat, rinshan=state.kan_draw)] if state.to_draw else []
     return [*pre, Kita(seat)]

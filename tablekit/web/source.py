@@ -21,6 +21,9 @@ from tablekit.game.session import JournalFollower
 from tablekit.game.state import TableState
 from tablekit.web.snapshot import evening_snapshot, league_snapshot, table_snapshot
 
+RECORDS = ("evening", "league", "league_three", "league_note")
+"""What the page shows of the league file."""
+
 
 class JournalSource:
     """The page's state from a game journal and an optional league file, re-read on change."""
@@ -42,7 +45,7 @@ class JournalSource:
             if (journal, league) != self._stamp:
                 was = self._stamp or ((), ())
                 table = self._snapshot.get("table") if journal == was[0] else None
-                records = ({k: self._snapshot[k] for k in ("evening", "league", "league_note")}
+                records = ({k: self._snapshot[k] for k in RECORDS}
                            if league == was[1] and self._snapshot else None)
                 self._snapshot = {"table": table or self._table(),
                                   **(records or self._records())}
@@ -59,9 +62,11 @@ class JournalSource:
         return table_snapshot(state)
 
     def _records(self) -> dict[str, Any]:
-        """The evening and the league, read without writing anything (a league of another
-        schema: what can be read, and one line saying so)."""
-        records: dict[str, Any] = {"evening": [], "league": [], "league_note": ""}
+        """The evening and the league (its four-player table, and its three-player one in
+        ``league_three``), read without writing anything (a league of another schema: what
+        can be read, and one line saying so)."""
+        records: dict[str, Any] = {"evening": [], "league": [], "league_three": [],
+                                   "league_note": ""}
         # a league file still empty is one being made: nothing to show yet
         if self.league is not None and self.league.exists() and self.league.stat().st_size:
             from tablekit.league.database import LeagueBusy, behind, busy, read_only
@@ -74,6 +79,7 @@ class JournalSource:
                     records["league_note"] = behind(db, self.league) or ""
                     records["evening"] = evening_snapshot(db)
                     records["league"] = league_snapshot(db)
+                    records["league_three"] = league_snapshot(db, players=3)
                 finally:
                     db.close()
             except (TablekitError, sqlite3.Error, OSError) as error:
