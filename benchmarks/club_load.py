@@ -142,6 +142,7 @@ def main() -> None:
     from tablekit.club.publisher import Publisher
     from tablekit.club.records import game_record
     from tablekit.formats.tenhou import import_file
+    from tablekit.league.database import games_recorded
 
     rng = random.Random(args.seed)
     game = import_file(GAME).events
@@ -199,7 +200,7 @@ def main() -> None:
         for player in players:
             player.join()
         games_sent = games[0]
-        _until(lambda: _recorded(folder / "club.sqlite") >= games_sent, 30)
+        _until(lambda: games_recorded(folder / "club.sqlite") >= games_sent, 30)
         result = {
             "tables": args.tables, "seconds": args.seconds, "every_s": args.every,
             "states_sent_per_s": round((sent1 - sent0) / (wall1 - wall0), 1),
@@ -208,7 +209,7 @@ def main() -> None:
             "board_cpu_percent_of_one_core": round(100 * (cpu1 - cpu0) / (wall1 - wall0), 1),
             "board_memory_peak_mib": memory_mib(board.pid),
             "board_memory_now_mib": memory_mib(board.pid, "VmRSS"),
-            "games_recorded": _recorded(folder / "club.sqlite"),
+            "games_recorded": games_recorded(folder / "club.sqlite"),
             "games_sent": games_sent,
         }
         print(json.dumps(result))
@@ -232,21 +233,6 @@ def _answers(port: int) -> bool:
         return connection.getresponse().status == 200
     except OSError:
         return False
-
-
-def _recorded(path: Path) -> int:
-    import sqlite3
-
-    from tablekit.league.database import read_only
-
-    try:
-        db = read_only(path)
-        try:
-            return db.execute("SELECT COUNT(*) FROM games").fetchone()[0]
-        finally:
-            db.close()
-    except (sqlite3.Error, OSError):
-        return 0
 
 
 if __name__ == "__main__":

@@ -20,7 +20,7 @@ import pytest
 from mosquitto_broker import Broker, free_port
 
 from tablekit.formats.mjlog import Agari, Ryuukyoku, read_mjlog
-from tablekit.league.database import read_only
+from tablekit.league.database import games_recorded, read_only
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "tests" / "fixtures" / "club"
@@ -98,7 +98,7 @@ def test_four_tables_and_a_board_record_every_game_once_through_failures(tmp_pat
         for index in range(4):  # every table's outbox emptied: the broker has each game
             assert not list((tmp_path / f"T{index}.jsonl.club-outbox").glob("*.json"))
         db_path = tmp_path / "club.sqlite"
-        _until(lambda: _count(db_path) >= 4, 60, "the board records four games")
+        _until(lambda: games_recorded(db_path) >= 4, 60, "the board records four games")
         time.sleep(1)  # a fifth (a game recorded twice) would come now
         # the board's page: every table with its one game, the league of its 16 results
         seen = json.loads(urllib.request.urlopen(page + "/state", timeout=10).read())
@@ -126,14 +126,3 @@ def test_four_tables_and_a_board_record_every_game_once_through_failures(tmp_pat
         assert points == _owari(log), key
     recorded = (tmp_path / "board.out").read_text().splitlines()
     assert len([line for line in recorded if " recorded: " in line]) == 4
-
-
-def _count(path: Path) -> int:
-    try:
-        db = read_only(path)
-        try:
-            return db.execute("SELECT COUNT(*) FROM games").fetchone()[0]
-        finally:
-            db.close()
-    except Exception:
-        return 0

@@ -13,6 +13,15 @@ from typing import Any
 from tablekit.errors import BadInput, TablekitError, one_line
 
 
+def add_record_options(parser: argparse.ArgumentParser, note: str = "") -> None:
+    """``--record DIR`` and ``--record-images``, as ``run`` and ``simulate`` take them
+    (``note``: what the command adds to the help)."""
+    parser.add_argument("--record", type=Path, default=None, metavar="DIR",
+                        help=f"record the game into this new folder: the camera's frames, the "
+                             f"presses, the journal{note} (docs/recordings.md)")
+    parser.add_argument("--record-images", choices=("jpg", "png"), default="jpg",
+                        help="the recording's frames: JPEG (quality 90) or PNG (lossless)")
+
 def add_parser(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "recording", help="play back a game recorded with --record",

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from tablekit.commands.club import add_table_options, join_club, leave_club
+from tablekit.commands.recording import add_record_options
 from tablekit.errors import TablekitError, one_line
 
 
@@ -59,11 +60,7 @@ def add_parser(subparsers: Any) -> None:
                         "(tablekit calibrate) when there is one; the camera is fitted afresh")
     parser.add_argument("--tileset", metavar="SET", default=None,
                         help="read the tiles with this enrolled set (see tablekit enroll)")
-    parser.add_argument("--record", type=Path, default=None, metavar="DIR",
-                        help="record the game into this new folder: the camera's frames, "
-                             "the presses, the journal (docs/recordings.md)")
-    parser.add_argument("--record-images", choices=("jpg", "png"), default="jpg",
-                        help="the recording's frames: JPEG (quality 90) or PNG (lossless)")
+    add_record_options(parser)
     add_table_options(parser)
     parser.set_defaults(run=run)
 

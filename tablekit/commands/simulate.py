@@ -11,6 +11,7 @@ from typing import Any
 
 from tablekit.commands.club import add_table_options, join_club, leave_club
 from tablekit.commands.inputs import require_files
+from tablekit.commands.recording import add_record_options
 from tablekit.errors import TablekitError, one_line
 
 
@@ -52,11 +53,7 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--journal", type=Path, default=None,
                         help="keep the game's journal here (one log only; a new game is "
                              "started in it)")
-    parser.add_argument("--record", type=Path, default=None, metavar="DIR",
-                        help="record the game into this new folder (one log only; "
-                             "docs/recordings.md); play it back with tablekit recording play")
-    parser.add_argument("--record-images", choices=("jpg", "png"), default="jpg",
-                        help="the recording's frames: JPEG (quality 90) or PNG (lossless)")
+    add_record_options(parser, " (one log only; play it back with tablekit recording play)")
     add_table_options(parser)
     parser.set_defaults(run=run)
 

@@ -178,6 +178,24 @@ def read_only(path: Path, timeout: float = BUSY_SECONDS) -> sqlite3.Connection:
             f"{path} is not a league file: {error}") from None
 
 
+
+def games_recorded(path: Path) -> int:
+    """How many games the league file at ``path`` holds, read as :func:`read_only` reads it
+    (0 when it cannot be read yet: not made, or locked), for a watcher waiting on a board.
+
+    >>> import tempfile
+    >>> games_recorded(Path(tempfile.mkdtemp()) / "none.sqlite")
+    0
+    """
+    try:
+        db = read_only(path)
+        try:
+            return db.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+        finally:
+            db.close()
+    except (TablekitError, sqlite3.Error, OSError):
+        return 0
+
 def behind(db: sqlite3.Connection, path: Path | str) -> str | None:
     """Why a league file opened with :func:`read_only` is not of this tablekit's schema,
     in one line (None: it is).
