@@ -109,7 +109,7 @@ def centre_area(model: ScreenModel, size: tuple[int, int]) -> pygame.Rect:
     unit = theme.unit(size)
     _, content, _, _ = screen_areas(size, unit, bool(model.warnings), bool(model.message),
                                     bool(strip_legend(model)))
-    return board(model.layout, content, unit, model.state.players).centre
+    return board(model.layout, content, unit, model.state.players, model.boxes).centre
 
 
 # -- every screen ------------------------------------------------------------------------

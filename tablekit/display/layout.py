@@ -6,21 +6,28 @@ along the edges, each turned to face its player (seat 0 upright at the bottom, 1
 right turned 90 degrees, 2 at the top 180, 3 on the left 270), like an automatic table's
 centre display.
 
-Three players (sanma) sit at seats 0-2: the fourth side (seat 3's, on the left) is empty and
-the centre information (round, dora, deposits) takes its room in both layouts.
+The sides are the seat boxes' (:mod:`tablekit.flow.boxes`: the East box's at the bottom, the
+South's on the right, the West's at the top, the North's on the left). Three players (sanma)
+sit at three of the boxes, East, South and West unless ``tablekit run --seat-boxes`` says
+otherwise: each player's panel is on the side of the box they press, and the centre
+information (round, dora, deposits) takes the empty side's room in both layouts.
 
 >>> board = centre_board(pygame.Rect(0, 0, 800, 480), unit=4.8)
 >>> [(p.seat, p.turns, p.upright_size) for p in board.seats]
 [(0, 0, (651, 139)), (1, 1, (331, 139)), (2, 2, (651, 139)), (3, 3, (331, 139))]
 >>> tuple(board.centre)
 (146, 146, 507, 187)
->>> sanma = centre_board(pygame.Rect(0, 0, 800, 480), unit=4.8, players=3)
+>>> sanma = centre_board(pygame.Rect(0, 0, 800, 480), unit=4.8, boxes=(0, 1, 2))
 >>> [p.seat for p in sanma.seats], tuple(sanma.centre)
 ([0, 1, 2], (2, 146, 651, 187))
+>>> at_east_west_north = centre_board(pygame.Rect(0, 0, 800, 480), unit=4.8, boxes=(0, 2, 3))
+>>> [(p.seat, p.turns) for p in at_east_west_north.seats], tuple(at_east_west_north.centre)
+([(0, 0), (1, 2), (2, 3)], (146, 146, 651, 187))
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import pygame
@@ -29,6 +36,7 @@ from tablekit.display.geometry import columns, inset, rows, turned_size
 from tablekit.display.model import Layout
 
 SEATS = 4
+FOUR = (0, 1, 2, 3)  # four players: player N at box N
 BANNER = 8.0      # units: the warnings banner's height
 STATUS = 6.5      # the status line's height
 LEGEND = 5.0      # the button legend's height
@@ -75,29 +83,53 @@ def screen_areas(size: tuple[int, int], unit: float, banner: bool, status: bool,
     return banner_rect, content, status_rect, legend_rect
 
 
-def board(layout: Layout, area: pygame.Rect, unit: float, players: int = SEATS) -> Board:
-    """The panels of ``players`` seats (4, or 3 for sanma) and the centre, in ``layout``."""
+def board(layout: Layout, area: pygame.Rect, unit: float, players: int = SEATS,
+          boxes: Sequence[int] = FOUR) -> Board:
+    """The panels of ``players`` seats (4, or 3 for sanma) and the centre, in ``layout``;
+    three players sit at ``boxes`` (each seat's box, the first dealer's first).
+
+    >>> area = pygame.Rect(0, 0, 800, 480)
+    >>> [p.rect.center for p in board("facing", area, 4.8, 3).seats]
+    [(400, 398), (678, 240), (400, 81)]
+    >>> [p.rect.center for p in board("facing", area, 4.8, 3, boxes=(0, 2, 3)).seats]
+    [(400, 398), (400, 81), (122, 240)]
+    """
+    sides = seat_sides(players, boxes)
     if layout == "centre":
-        return centre_board(area, unit, players)
-    return facing_board(area, unit, players)
+        return centre_board(area, unit, sides)
+    return facing_board(area, unit, sides)
 
 
-def facing_board(area: pygame.Rect, unit: float, players: int = SEATS) -> Board:
-    """A cross: seat 2 top middle, 3 and 1 left and right of the centre, 0 bottom middle
-    (three players: the centre runs over seat 3's empty cell).
+def seat_sides(players: int, boxes: Sequence[int]) -> tuple[int, ...]:
+    """The side of each seat's panel: its box's (three players), else seat N's side N.
+
+    >>> seat_sides(3, (1, 3, 0)), seat_sides(3, FOUR), seat_sides(4, (0, 2, 3))
+    ((1, 3, 0), (0, 1, 2), (0, 1, 2, 3))
+    """
+    if players == SEATS or len(set(boxes[:players])) < players:
+        return FOUR[:players]
+    return tuple(boxes[:players])
+
+
+def facing_board(area: pygame.Rect, unit: float, boxes: Sequence[int] = FOUR) -> Board:
+    """A cross: the West box's seat top middle, the North's and the South's left and right
+    of the centre, the East's bottom middle (three players: the centre runs over the empty
+    box's cell).
 
     >>> fb = facing_board(pygame.Rect(0, 0, 800, 480), 4.8)
     >>> [tuple(p.rect) for p in fb.seats][:2], tuple(fb.centre)
     ([(283, 322, 234, 153), (561, 163, 234, 154)], (244, 163, 312, 154))
-    >>> tuple(facing_board(pygame.Rect(0, 0, 800, 480), 4.8, players=3).centre)
+    >>> tuple(facing_board(pygame.Rect(0, 0, 800, 480), 4.8, boxes=(0, 1, 2)).centre)
     (5, 163, 551, 154)
+    >>> tuple(facing_board(pygame.Rect(0, 0, 800, 480), 4.8, boxes=(1, 2, 3)).centre)
+    (244, 163, 312, 312)
     """
     gap = unit
     grid = [columns(row, (3, 4, 3), gap) for row in rows(inset(area, unit), (1, 1, 1), gap)]
-    cells = {0: grid[2][1], 1: grid[1][2], 2: grid[0][1], 3: grid[1][0]}
-    centre = grid[1][1] if players == SEATS else grid[1][1].union(grid[1][0])
-    seats = tuple(Placement(seat, _same_size(cells[seat], grid[1][0]))
-                  for seat in range(players))
+    cells = (grid[2][1], grid[1][2], grid[0][1], grid[1][0])
+    centre = grid[1][1].unionall([cells[box] for box in FOUR if box not in boxes])
+    seats = tuple(Placement(seat, _same_size(cells[box], grid[1][0]))
+                  for seat, box in enumerate(boxes))
     return Board(seats, centre)
 
 
@@ -108,9 +140,9 @@ def _same_size(cell: pygame.Rect, model: pygame.Rect) -> pygame.Rect:
     return rect
 
 
-def centre_board(area: pygame.Rect, unit: float, players: int = SEATS) -> Board:
-    """A pinwheel: each panel runs along one edge, shifted to its player's left (three
-    players: the left edge is empty and the centre reaches it)."""
+def centre_board(area: pygame.Rect, unit: float, boxes: Sequence[int] = FOUR) -> Board:
+    """A pinwheel: each panel runs along its box's edge, shifted to its player's left, and
+    turned to face them (three players: the empty box's edge is the centre's)."""
     depth = round(min(THICKNESS * unit, area.height / 3, area.width / 3))
     x0, y0, x1, y1 = area.left, area.top, area.right, area.bottom
     width, height = area.width, area.height
@@ -121,8 +153,9 @@ def centre_board(area: pygame.Rect, unit: float, players: int = SEATS) -> Board:
         pygame.Rect(x0, y0, depth, height - depth),
     )
     margin = unit / 2
-    seats = tuple(Placement(seat, inset(rect, margin), seat)
-                  for seat, rect in enumerate(rects[:players]))
-    left = x0 + depth if players == SEATS else x0
-    centre = inset(pygame.Rect(left, y0 + depth, x1 - depth - left, height - 2 * depth), margin)
+    seats = tuple(Placement(seat, inset(rects[box], margin), box)
+                  for seat, box in enumerate(boxes))
+    bottom, right, top, left = ((depth if box in boxes else 0) for box in FOUR)
+    centre = inset(pygame.Rect(x0 + left, y0 + top, width - left - right,
+                               height - top - bottom), margin)
     return Board(seats, centre)

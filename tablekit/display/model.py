@@ -115,3 +115,4 @@ class ScreenModel:
     seating: SeatingView | None = None  # CHOOSE_PLAYERS: the seats being chosen
     roster: bool = False             # a roster is kept: players may be chosen again
     quit_key: str = ""               # the keyboard's key that quits ("Esc"; "": no keyboard)
+    boxes: tuple[int, ...] = (0, 1, 2)  # three players: each seat's box, its panel's side

@@ -1,4 +1,5 @@
-"""The scoreboard: a panel per seat (four, or three) around the centre, in the model's layout.
+"""The scoreboard: a panel per seat (four, or three) around the centre, in the model's layout
+(three players: each panel on the side of the seat box its player presses).
 
 Used for the game in play and, with each seat's declaration, for tenpai entry.
 """
@@ -15,7 +16,7 @@ from tablekit.display.seat_panel import draw_seat_panel, seat_views
 
 
 def draw_scoreboard(canvas: Canvas, model: ScreenModel, area: pygame.Rect) -> None:
-    layout = board(model.layout, area, canvas.unit, model.state.players)
+    layout = board(model.layout, area, canvas.unit, model.state.players, model.boxes)
     views = seat_views(model)
     winds = tuple(view.wind for view in views)
     for placement in layout.seats:

@@ -184,7 +184,7 @@ class Flow:
             evening=between.evening(self) if self.stage is Stage.EVENING else None,
             league=self._league_shown(), timer=timing.text(self),
             seating=seats.current(self).view() if self.stage is Stage.CHOOSE_PLAYERS else None,
-            roster=bool(self.roster), quit_key=self.quit_key)
+            roster=bool(self.roster), quit_key=self.quit_key, boxes=self.boxes)
 
     def _league_shown(self) -> tuple[LeagueLine, ...] | None:
         """The league table on its screen; an empty one on the evening's (its legend says
