@@ -155,6 +155,18 @@ def display(_: argparse.Namespace, pi: bool) -> Iterator[Check]:
     yield Check("kmsdrm libraries", not missing, "libgbm, libEGL, libGLESv2 "
                 + ("found" if not missing else f"missing: {' '.join(missing)}"),
                 f"sudo apt install {' '.join(missing)}", needed=pi)
+    yield names_font()
+
+
+def names_font() -> Check:
+    """A font for the names the bundled one cannot draw (Japanese, Chinese): a note only."""
+    from tablekit.display.fallback_fonts import PACKAGE, cjk_font
+
+    font = cjk_font()
+    return Check("names font", font is not None,
+                 f"{font} draws Japanese and Chinese names" if font else
+                 "no font draws Japanese or Chinese names: they show as boxes",
+                 f"sudo apt install {PACKAGE}", needed=False)
 
 
 def models(_: argparse.Namespace, __: bool) -> Iterator[Check]:

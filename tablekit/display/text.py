@@ -1,13 +1,23 @@
 """Fonts by pixel height, and fitting a line of text into a width.
 
-Only pygame's bundled default font (freesansbold) is used, so no system font is needed.
-Fonts are cached per :class:`Fonts` (one per frame): a pygame font must not outlive
-``pygame.font.quit()``.
+pygame's bundled default font (freesansbold) draws every line, so no system font is
+needed; a line with characters it lacks (a name in Japanese, say) is drawn by a
+:class:`MixedFont`, those characters in a system font that has them
+(:mod:`~tablekit.display.fallback_fonts`). Fonts are cached per :class:`Fonts` (one per
+frame): a pygame font must not outlive ``pygame.font.quit()``.
 """
 
 from __future__ import annotations
 
 import pygame
+
+from tablekit.display.fallback_fonts import (
+    BUNDLED,
+    fallback_fonts,
+    font_of,
+    lacking,
+    synthetic_bold,
+)
 
 SIZE_PER_PIXEL = 1.333  # freesansbold: a font of size 60 renders lines 45 px high
 SHRINK_LIMIT = 0.7      # fitting shrinks text to 70% of its height, then cuts it short
@@ -23,24 +33,78 @@ def font_size(height: float) -> int:
     return max(6, round(height * SIZE_PER_PIXEL))
 
 
+class MixedFont:
+    """The bundled font at one size with system fonts at the same size for the characters
+    it lacks: measures and draws a line as a pygame font does, a run of characters per
+    font, on one baseline."""
+
+    def __init__(self, fonts: dict[int, pygame.font.Font]) -> None:
+        self.fonts = fonts   # by font_of()'s number: 0 the bundled font
+        self.ascent = max(font.get_ascent() for font in fonts.values())
+        self.descent = min(font.get_descent() for font in fonts.values())
+
+    def runs(self, text: str) -> list[tuple[pygame.font.Font, str]]:
+        """``text`` cut where the font drawing it changes."""
+        paths = fallback_fonts()
+        out: list[tuple[pygame.font.Font, str]] = []
+        for character in text:
+            font = self.fonts.get(font_of(character, paths), self.fonts[0])
+            if out and out[-1][0] is font:
+                out[-1] = (font, out[-1][1] + character)
+            else:
+                out.append((font, character))
+        return out
+
+    def get_linesize(self) -> int:
+        return self.ascent - self.descent
+
+    def size(self, text: str) -> tuple[int, int]:
+        return sum(font.size(run)[0] for font, run in self.runs(text)), self.get_linesize()
+
+    def render(self, text: str, antialias: bool, colour: tuple[int, int, int]
+               ) -> pygame.Surface:
+        pictures = [(font, font.render(run, antialias, colour)) for font, run in self.runs(text)]
+        surface = pygame.Surface((max(sum(p.get_width() for _, p in pictures), 1),
+                                  self.get_linesize()), pygame.SRCALPHA)
+        surface.fill((*colour, 0))   # blended edges keep the colour, not black's
+        x = 0
+        for font, picture in pictures:
+            surface.blit(picture, (x, self.ascent - font.get_ascent()))
+            x += picture.get_width()
+        return surface
+
+
+def faces(text: str) -> tuple[int, ...]:
+    """The fonts that draw ``text`` (:func:`~tablekit.display.fallback_fonts.font_of`'s
+    numbers: 0 the bundled font).
+
+    >>> faces("Ana"), faces("")
+    ((0,), (0,))
+    """
+    paths = fallback_fonts() if lacking(text, BUNDLED) else ()
+    return tuple(sorted({0, *(font_of(c, paths) for c in lacking(text, BUNDLED))}))
+
+
 class Fonts:
-    """The default font at any line height, each size loaded once."""
+    """The default font at any line height, each size loaded once; with more ``faces``
+    than the bundled font's, a :class:`MixedFont`."""
 
     def __init__(self) -> None:
         if not pygame.font.get_init():
             pygame.font.init()
-        self._fonts: dict[int, pygame.font.Font] = {}
+        self._fonts: dict[tuple[int, tuple[int, ...]], pygame.font.Font | MixedFont] = {}
 
-    def get(self, height: float) -> pygame.font.Font:
+    def get(self, height: float, faces: tuple[int, ...] = (0,)) -> pygame.font.Font:
         size = font_size(height)
-        if size not in self._fonts:
-            self._fonts[size] = pygame.font.Font(None, size)
-        return self._fonts[size]
+        if (size, faces) not in self._fonts:
+            self._fonts[size, faces] = _mixed(size, faces) if faces != (0,) else \
+                pygame.font.Font(None, size)
+        return self._fonts[size, faces]  # type: ignore[return-value]  (measures, draws alike)
 
-    def within(self, height: float) -> float:
+    def within(self, height: float, faces: tuple[int, ...] = (0,)) -> float:
         """``height``, lowered until the font's lines really are at most that high."""
         target = height
-        while self.get(height).get_linesize() > target and font_size(height) > 6:
+        while self.get(height, faces).get_linesize() > target and font_size(height) > 6:
             height *= 0.96
         return height
 
@@ -50,17 +114,33 @@ class Fonts:
         ``width``; when even that is too wide, the text is cut short with an ellipsis.
         Only the start that could show in ``width`` is ever measured: a name of 32,000
         characters costs what a name as wide as the screen does."""
-        height = self.within(height)
-        font = self.get(height)
         start = text[:most_characters(width)]
+        drawn_by = faces(start)   # characters the bundled font lacks: system fonts' too
+        height = self.within(height, drawn_by)
+        font = self.get(height, drawn_by)
         if start == text and font.size(text)[0] <= width:
             return font, text
         scaled = height * max(shrink, width / max(font.size(start)[0], 1))
-        font = self.get(scaled)
+        font = self.get(scaled, drawn_by)
         while font.size(start)[0] > width and font_size(scaled) > font_size(height * shrink):
             scaled *= 0.95
-            font = self.get(scaled)
+            font = self.get(scaled, drawn_by)
         return font, _cut(font, text, width)
+
+
+def _mixed(size: int, faces: tuple[int, ...]) -> MixedFont:
+    """The bundled font at ``size`` and the fallback fonts numbered in ``faces`` at the
+    size whose lines are as high (each emboldened when not a bold face, as the bundled
+    font is bold)."""
+    paths = fallback_fonts()
+    bundled = pygame.font.Font(None, size)
+    fonts = {0: bundled}
+    for face in faces[1:]:
+        font = pygame.font.Font(paths[face - 1], size)
+        scaled = max(6, round(size * bundled.get_linesize() / max(font.get_linesize(), 1)))
+        fonts[face] = pygame.font.Font(paths[face - 1], scaled)
+        fonts[face].set_bold(synthetic_bold(paths[face - 1]))
+    return MixedFont(fonts)
 
 
 def most_characters(width: float) -> int:
