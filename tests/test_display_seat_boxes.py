@@ -10,6 +10,7 @@ from dataclasses import replace
 import pygame
 import pytest
 
+from tablekit.cli import main
 from tablekit.display import theme
 from tablekit.display.examples import SANMA_GAME, example_screens
 from tablekit.display.layout import board, screen_areas
@@ -127,3 +128,18 @@ def test_the_flow_shows_the_boxes_of_run_seat_boxes(tmp_path):
     area = content(model, SIZES[0])
     assert [side_of(frame.rect(f"seat{seat}.panel"), area) for seat in range(3)] == \
         ["bottom", "top", "left"]
+
+
+def test_screens_draws_three_players_at_the_seat_boxes_given(scoreboard, tmp_path, capsys):
+    assert main(["screens", "--players", "3", "--seat-boxes", "e,w,n", "--out",
+                 str(tmp_path)]) == 0
+    picture = pygame.image.load(str(tmp_path / "scoreboard-facing-sanma.png"))
+    expected = pygame.Surface(SIZES[0])
+    render(replace(scoreboard, boxes=(0, 2, 3)), expected)
+    assert pygame.image.tobytes(picture, "RGB") == pygame.image.tobytes(expected, "RGB")
+    capsys.readouterr()
+    for args, words in ((["--players", "3", "--seat-boxes", "e,e,w"], "named twice"),
+                        (["--seat-boxes", "e,w,n"], "for three players")):
+        assert main(["screens", *args, "--out", str(tmp_path / "no")]) == 2
+        err = capsys.readouterr().err
+        assert words in err and len(err.splitlines()) == 1 and "Traceback" not in err

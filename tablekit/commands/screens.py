@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import re
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +40,10 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--players", type=int, choices=(3, 4), default=4,
                         help="3: the screens of a three-player (sanma) game, files named "
                              "NAME-LAYOUT-sanma.png (default 4)")
+    parser.add_argument("--seat-boxes", default=None, metavar="BOX,BOX,BOX",
+                        help="three players: the seat boxes they sit at, the first dealer's "
+                             "first (as for run; default east,south,west): each panel on its "
+                             "box's side")
     parser.add_argument("--game", type=Path, default=None, metavar="MJLOG",
                         help="the Tenhou mjlog game to take states from, of --players "
                              "players (default: the committed fixture game, or with "
@@ -77,10 +82,28 @@ def run(args: argparse.Namespace) -> int:
         print(f"tablekit screens: {game} is a {players}-player game: give --players "
               f"{players}", file=sys.stderr)
         return 2
+    try:
+        boxes = _seat_boxes(args.seat_boxes, players)
+    except TablekitError as error:
+        print(f"tablekit screens: seat boxes: {error}", file=sys.stderr)
+        return 2
     suffix = "-sanma" if players == 3 else ""
     display = PngDisplay(args.out, args.size)
     for example in examples:
-        path, _ = display.save(example.model, f"{example.name}-{args.layout}{suffix}")
+        path, _ = display.save(replace(example.model, boxes=boxes),
+                               f"{example.name}-{args.layout}{suffix}")
         print(path)
     display.close()
     return 0
+
+
+def _seat_boxes(text: str | None, players: int) -> tuple[int, ...]:
+    """The seat boxes of ``--seat-boxes`` (three players only; East, South and West by
+    default)."""
+    from tablekit.flow.boxes import THREE, parse_boxes
+
+    if text is None:
+        return THREE
+    if players != 3:
+        raise TablekitError("--seat-boxes is for three players (--players 3)")
+    return parse_boxes(text)
