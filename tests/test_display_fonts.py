@@ -113,3 +113,16 @@ def test_doctor_names_the_font_when_there_is_one():
     line = doctor.names_font().line()
     assert line.startswith("OK   names font:" if font else "--   names font:")
     assert (font or "fonts-noto-cjk") in line
+
+
+def test_a_broken_font_file_draws_nothing_and_breaks_nothing(no_cjk_font, monkeypatch,
+                                                             tmp_path, capsys):
+    broken = tmp_path / "broken.ttf"
+    broken.write_bytes(b"not a font" * 100)
+    monkeypatch.setattr(fallback_fonts, "CJK_FILES", (str(broken),))
+    assert fallback_fonts.fallback_fonts() == (str(broken),)
+    assert fallback_fonts.cjk_font() is None
+    canvas = Canvas(pygame.Surface((800, 480)), 4.8)
+    canvas.text(pygame.Rect(0, 0, 800, 60), NAME, 40, (255, 255, 255), name="name")
+    assert canvas.items[0].text == NAME
+    assert "fonts-noto-cjk" in capsys.readouterr().err

@@ -45,15 +45,16 @@ _noted: list[str] = []                    # the note, once written
 
 def lacking(text: str, path: str) -> str:
     """The characters of ``text`` (each once, in order) that the font file ``path`` does not
-    draw; "" when it cannot be asked (no FreeType)."""
+    draw. A font that cannot be asked (no FreeType, a broken file) draws none of them, but
+    the bundled one draws them all (as it did before there were fallback fonts)."""
     if text.isascii() and path == BUNDLED:
         return ""
     known = _drawn.setdefault(path, {})
     new = "".join(dict.fromkeys(c for c in text if c not in known))
     if new:
         metrics = _metrics(path, new)
-        if metrics is None:
-            return ""
+        if metrics is None:   # cannot be asked
+            metrics = [() if path == BUNDLED else None] * len(new)
         known.update((c, m is not None) for c, m in zip(new, metrics, strict=True))
     return "".join(dict.fromkeys(c for c in text if not known[c] and c.isprintable()))
 

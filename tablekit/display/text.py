@@ -136,9 +136,12 @@ def _mixed(size: int, faces: tuple[int, ...]) -> MixedFont:
     bundled = pygame.font.Font(None, size)
     fonts = {0: bundled}
     for face in faces[1:]:
-        font = pygame.font.Font(paths[face - 1], size)
-        scaled = max(6, round(size * bundled.get_linesize() / max(font.get_linesize(), 1)))
-        fonts[face] = pygame.font.Font(paths[face - 1], scaled)
+        try:   # a font that will not load: its characters are the bundled font's (boxes)
+            font = pygame.font.Font(paths[face - 1], size)
+            scaled = max(6, round(size * bundled.get_linesize() / max(font.get_linesize(), 1)))
+            fonts[face] = pygame.font.Font(paths[face - 1], scaled)
+        except (OSError, pygame.error):
+            continue
         fonts[face].set_bold(synthetic_bold(paths[face - 1]))
     return MixedFont(fonts)
 
