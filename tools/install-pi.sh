@@ -7,7 +7,8 @@
 # What it does (every step can be run again safely):
 #  1. apt: Python's venv, picamera2 and rpicam-apps (the camera), python3-lgpio (GPIO on
 #     Python 3.13, where lgpio has no wheel), and SDL's KMSDRM run-time libraries
-#     (libgbm1, libegl1, libgles2) that pygame-ce's wheel loads to draw without a desktop;
+#     (libgbm1, libegl1, libgles2) that pygame-ce's wheel loads to draw without a desktop,
+#     and fonts-droid-fallback (about 4 MB) so players' names in Japanese or Chinese show;
 #  2. the service user `tablekit` (groups video, render, input, gpio), no login;
 #  3. /opt/tablekit/.venv with the system's site packages (picamera2 and lgpio come from apt),
 #     tablekit installed into it (not editable: the checkout can go);
@@ -42,7 +43,7 @@ fi
 echo "install-pi: apt packages"
 apt-get update -q
 apt-get install -y -q python3-venv python3-pip python3-picamera2 rpicam-apps python3-lgpio \
-    libgbm1 libegl1 libgles2
+    libgbm1 libegl1 libgles2 fonts-droid-fallback
 
 echo "install-pi: the service user"
 if ! id tablekit >/dev/null 2>&1; then
