@@ -80,6 +80,14 @@ def test_refusals_are_one_line(tmp_path, capsys):
     err = capsys.readouterr().err.strip()
     assert "\n" not in err and err.startswith(f"tablekit enroll: {empty}: no confirmed faces")
     assert not (tmp_path / "set").exists()
+    assert main(["enroll", "--on", str(empty), "--out", str(tmp_path / "set")]) == 2
+    assert capsys.readouterr().err.strip() == (
+        "tablekit enroll: --on SET enrolls recordings on top of a set: give --from-recording "
+        "DIR too")
+    assert main(["enroll", "--from-recording", str(empty), "--on", str(tmp_path / "nowhere"),
+                 "--out", str(tmp_path / "set")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and err.startswith(f"tablekit enroll: no tile set at {tmp_path}")
 
 
 @pytest.mark.slow
@@ -109,3 +117,9 @@ def test_faces_harvested_from_a_recorded_hand_are_its_confirmed_tiles(tmp_path, 
     info = json.loads((tmp_path / "set" / "tileset.json").read_text())
     assert set(info["recorded_faces"]) == set(KINDS)
     assert set(info["faces"]) <= set(CLASSES)
+    # on top of a set enrolled before: its head is the start, its reader names the faces
+    assert main(["enroll", "--from-recording", str(folder), "--on", str(tmp_path / "set"),
+                 "--out", str(tmp_path / "on")]) == 0
+    info = json.loads((tmp_path / "on" / "tileset.json").read_text())
+    assert info["source"].endswith("on top of the set set") and info["on"].startswith(
+        "recordings")

@@ -13,10 +13,15 @@ confirmed kinds:
 * **dora indicators**: the faces in the row of dora indicators and of ura indicators, named
   as the journal has them (corrections included);
 * **discards**: the faces in each seat's pond, named as its discards in force (those called
-  away left out), kept only where the game's own reading agrees: the kind is among the
-  reader's three likeliest for that face in that frame (the tracker had registered it
-  from many frames and nobody corrected it), and the hand's tiles hold no more of its
-  kind than a set does (:meth:`~tablekit.recording.confirmed.WonHand.too_many`).
+  away left out), kept only where the reading agrees strongly (:func:`agrees`: the reader
+  reads that face in that frame first as the journal has it, at least :data:`AGREE` sure;
+  the tracker had registered it from many frames and nobody corrected it), and the hand's
+  tiles hold no more of its kind than a set does
+  (:meth:`~tablekit.recording.confirmed.WonHand.too_many`). Nobody confirmed a discard: a
+  game read badly registers misreads the same reader reads again, so only sure ones count.
+
+Enrolled on top of a set (``base``: one enrolled from the mat), the faces are read and
+paired by that set's reader, which knows the tiles better than the game's did.
 
 Each face is cut from the rectified view exactly where the reader cuts it (its face box in
 the view), jittered and varied as enrollment does (:func:`tablekit.vision.enroll.cut_faces`),
@@ -63,6 +68,21 @@ read 50 of 93 tiles right), pulls 0.05 / 0.2 / 1.0 read the next game at F1 0.50
 ``benchmarks/enroll_recording.py --art kde-default``, each pull fitted by hand)."""
 CONFIRMED_FLOOR = 1e-3
 """A confirmed kind is given to a face the reader found at least this likely for it."""
+AGREE = 0.5
+"""A discard's face is used only where the reader reads it first as the journal has it and
+at least this sure."""
+
+
+def agrees(candidates: tuple[tuple[str, float], ...], code: str, floor: float = AGREE
+           ) -> bool:
+    """Whether a face's candidates (best first) read it as ``code`` first, ``floor`` sure.
+
+    >>> agrees((("5p", 0.8), ("6p", 0.1)), "5p"), agrees((("5p", 0.4),), "5p")
+    (True, False)
+    >>> agrees((("6p", 0.8), ("5p", 0.1)), "5p"), agrees((), "5p")
+    (False, False)
+    """
+    return bool(candidates) and candidates[0][0] == code and candidates[0][1] >= floor
 
 
 @dataclass
@@ -157,8 +177,9 @@ def pick_frames(lines: list[dict[str, Any]], start: float, count: int = FRAMES_P
 
 
 def harvest(folders: list[Path], size: tuple[int, int], seed: int = 0,
-            frames_per_hand: int = FRAMES_PER_HAND) -> Harvest:
-    """The confirmed faces of every recording in ``folders`` (crops of ``size``)."""
+            frames_per_hand: int = FRAMES_PER_HAND, base: Path | None = None) -> Harvest:
+    """The confirmed faces of every recording in ``folders`` (crops of ``size``), read by
+    the reader of the tile set ``base`` (default: each recording's own)."""
     from tablekit.vision.enroll import FaceSamples
 
     rng = np.random.default_rng(seed)
@@ -170,7 +191,7 @@ def harvest(folders: list[Path], size: tuple[int, int], seed: int = 0,
             continue
         lines = read_lines(folder / FRAMES)
         profile = _profile(folder, manifest, lines)
-        models = _models(folder, manifest)
+        models = _models(folder, manifest, base)
         for hand, start in hands:
             found.hands += 1
             for line in pick_frames(lines, start, frames_per_hand):
@@ -182,12 +203,12 @@ def harvest(folders: list[Path], size: tuple[int, int], seed: int = 0,
     return found
 
 
-def _models(folder: Path, manifest: dict[str, Any]) -> Any:
+def _models(folder: Path, manifest: dict[str, Any], base: Path | None = None) -> Any:
     from tablekit.vision.table_reader import TableModels
     from tablekit.vision.tileset import classifier_for
 
     kept = str(folder / TILESET) if manifest.get("tileset") else None
-    return TableModels.load(classifier=classifier_for(kept))
+    return TableModels.load(classifier=classifier_for(base or kept))
 
 
 def _from_frame(found: Harvest, image: np.ndarray, hand: WonHand, profile: Any, models: Any,
@@ -225,7 +246,7 @@ def _from_frame(found: Harvest, image: np.ndarray, hand: WonHand, profile: Any, 
         labels = [class_index(code) for code in codes]
         for face, at in assign(probs[faces], labels, floor):
             k = faces[face]
-            if agree and codes[at] not in [c for c, _ in tiles[up[k]].candidates]:
+            if agree and not agrees(tiles[up[k]].candidates, codes[at]):
                 continue
             found.used[kind] += 1
             found.samples.add(cut_faces(view_image, boxes[k][None], size, rng, copies=COPIES,
