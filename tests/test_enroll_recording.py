@@ -123,3 +123,29 @@ def test_faces_harvested_from_a_recorded_hand_are_its_confirmed_tiles(tmp_path, 
     info = json.loads((tmp_path / "on" / "tileset.json").read_text())
     assert info["source"].endswith("on top of the set set") and info["on"].startswith(
         "recordings")
+
+
+def test_a_recording_whose_reader_misread_the_confirmed_faces_gives_no_discards():
+    """Nobody confirmed a discard: a game whose reader named under 90% of the faces people
+    confirmed (its wins put right) as they confirmed them registered misreads that the same
+    reader reads again, so its discards are left out, and the line says so."""
+    from collections import Counter
+
+    import numpy as np
+
+    from tablekit.recording.faces import Harvest
+    from tablekit.vision.enroll import FaceSamples
+
+    def part(kind: str, faces: int, read: int = 0, confirmed: int = 0) -> Harvest:
+        samples = FaceSamples()
+        samples.add(np.zeros((faces, 3, 4, 4), np.float32), 1)
+        return Harvest(samples, Counter({kind: faces}), 1, 3, read, confirmed)
+
+    found = Harvest(FaceSamples())
+    found.take(part("winning hands", 10, 6, 10), part("discards", 5), "bad")
+    found.take(part("winning hands", 10, 10, 10), part("discards", 4), "good")
+    assert found.used == {"winning hands": 20, "discards": 4}
+    assert len(found.samples.labels) == 24 and (found.read, found.confirmed) == (16, 20)
+    assert found.left_out == ["bad: 6 of 10 confirmed faces read so"]
+    assert found.report().endswith("; discards left out of bad: 6 of 10 confirmed faces read "
+                                   "so (under 90%)")
