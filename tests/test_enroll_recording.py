@@ -121,7 +121,7 @@ def test_faces_harvested_from_a_recorded_hand_are_its_confirmed_tiles(tmp_path, 
     assert main(["enroll", "--from-recording", str(folder), "--on", str(tmp_path / "set"),
                  "--out", str(tmp_path / "on")]) == 0
     info = json.loads((tmp_path / "on" / "tileset.json").read_text())
-    assert info["source"].endswith("on top of the set set") and info["on"].startswith(
+    assert info["source"].endswith("on top of tile set 'set'") and info["on"].startswith(
         "recordings")
 
 

@@ -139,7 +139,7 @@ def from_recording(args: argparse.Namespace) -> int:
                            "hand revealed, its WIN pressed while recording)")
     print(found.report())
     sources = ", ".join(str(folder) for folder in args.from_recording)
-    source = f"recordings {sources}" + (f" on top of the set {on.name}" if on else "")
+    source = f"recordings {sources}" + (f" on top of tile set '{on.name}'" if on else "")
     tileset = save_tileset(args.out, enroll(found.samples, model, pull=PULL), CLASSIFIER_PATH,
                            source, {"recorded_faces": dict(found.used),
                                     **({"on": on.info.get("source", on.name)} if on else {})})
