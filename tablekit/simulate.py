@@ -467,9 +467,10 @@ class SimulatedTable:
         those on the table, and puts them right where they differ."""
         report, flow = self.report, self.flow
         truth = self._truth() if press.name is ButtonName.OK and flow.win_seats else None
-        dora = _logged_dora(self.game, report.hands) if truth is not None else []
-        screen = flow.screen()
-        if truth is None or report.fixing or not shown_wrong(screen, truth, dora):
+        if truth is None or report.fixing:
+            return None
+        dora, screen = _logged_dora(self.game, report.hands), flow.screen()
+        if not shown_wrong(screen, truth, dora):
             return None
         assert screen.preview is not None   # a win waiting for OK (shown_wrong)
         report.shown_win = Won(tuple(WinnerHand(win.seat, win.hand, win.win_tile)
