@@ -8,11 +8,12 @@ the classifier's training) by the unenrolled vision reader and recorded, its fir
 DIR``; its wins confirmed as the simulated person does); ``--record DIR`` names a recording
 made so before, or where to keep the new one. Then the reader is enrolled from that
 recording (``tablekit enroll --from-recording DIR``) and, as
-``benchmarks/enroll_sim.py`` does, from one photo of the mat on the same table. The NEXT
-game (the second held-out log, same art, same table: the rig of ``--seed``) is read at
-``--frames`` random moments by the trained classifier, the mat-enrolled one and the
-recording-enrolled one: F1 as ``benchmarks/vision_sim.py`` counts it (red fives as plain
-fives), and class accuracy (matched faces named right).
+``benchmarks/enroll_sim.py`` does, from one photo of the mat on the same table, and from the
+recording on top of the mat's set (``tablekit enroll --from-recording DIR --on SET``). The
+NEXT game (the second held-out log, same art, same table: the rig of ``--seed``) is read at
+``--frames`` random moments by the trained classifier, the mat-enrolled one, the
+recording-enrolled one and the one enrolled from both: F1 as ``benchmarks/vision_sim.py``
+counts it (red fives as plain fives), and class accuracy (matched faces named right).
 """
 
 from __future__ import annotations
@@ -92,6 +93,12 @@ def main() -> int:
                        base, classifier=load_model(from_recording.classifier))}
         if mat is not None:
             readers["mat"] = dataclasses.replace(base, classifier=load_model(mat.classifier))
+            both = scratch / "rec-on-mat"
+            if tablekit(["enroll", "--from-recording", str(folder), "--on", str(mat.folder),
+                         "--out", str(both)]):
+                return 1
+            readers["mat+recording"] = dataclasses.replace(
+                base, classifier=load_model(TileSet.load(both).classifier))
         else:
             print("the mat was not read on this table: no mat figure")
         counts: dict[tuple[str, str], Count] = defaultdict(Count)
@@ -102,7 +109,7 @@ def main() -> int:
         for row, count in zip(rows, (counts[(r["art"], r["classifier"])] for r in rows),
                               strict=True):
             row["class_accuracy"] = round(class_accuracy(count), 4)
-            print(f"{row['classifier']:9} class accuracy {row['class_accuracy']:.3f}")
+            print(f"{row['classifier']:13} class accuracy {row['class_accuracy']:.3f}")
         print(f"recorded {logs[0].name} (first {args.hands} hands) in {cpu_record:.0f} s CPU, "
               f"enrolled from it in {cpu_enroll:.0f} s CPU; read {logs[1].name}, "
               f"{args.frames} moments, rig {args.seed}")

@@ -16,7 +16,10 @@ I), with the latency over all games (p50, p95 and max of placed -> shown, lying 
 shown and WIN -> scored, :mod:`tablekit.sim.stopwatch`). Every hand of every log is counted:
 a hand the simulated table never ended is a failed hand (in ``hands`` and
 ``hands_never_ended``, never in ``hands_ok``), and so is each hand of a game whose run gave
-no summary (it stopped, or was skipped); ``discards_never_shown`` adds up the discards the
+no summary (it stopped, or was skipped); ``hands_fixed`` adds up the wins the app could not
+score that a simulated person put right, ``wins_put_right`` those it scored from tiles other
+than those on the table that the person put right on the win screen before OK (neither is
+in ``hands_ok``); ``discards_never_shown`` adds up the discards the
 screen never showed (the tracking stalled while the hand went on); ``games_failed`` counts
 the games not every hand of which was right.
 """
@@ -35,8 +38,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 LOGS = ROOT.parent / "shared" / "data" / "tenhou" / "logs" / "thewaxmango+mahjong-hands"
 sys.path.insert(0, str(ROOT))
-COUNTED = ("hands", "hands_ok", "hands_fixed", "hands_never_ended", "discards_never_shown",
-           "tiles_read", "tiles_ok", "frames")
+COUNTED = ("hands", "hands_ok", "hands_fixed", "hands_never_ended", "wins_put_right",
+           "discards_never_shown", "tiles_read", "tiles_ok", "frames")
 
 
 def player_logs(every: int, games: int, players: int = 4, shortest: bool = False

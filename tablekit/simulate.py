@@ -3,14 +3,18 @@
 camera source (rendered or kept frames) read by the same
 :class:`~tablekit.vision.feed.CameraFeed` as ``tablekit run``'s, the seat buttons on
 gpiozero's MockFactory pins pressed as the log's game calls for, a clock the table
-drives (no real sleeping) and a display (a window, PNG files or none). Every win the app
-scores is confirmed without correction, each hand's score changes compared with the log.
-The simulated players press OK on a win once the screen shows the scored hand, and OK at
+drives (no real sleeping) and a display (a window, PNG files or none). Each hand's score
+changes are compared with the log. The simulated players press OK on a win once the
+screen shows the scored hand, and OK at
 the end of the wall once it shows the wall empty, as a person would (at most
 ``PATIENCE`` seconds after their scripted moment; later presses keep their order). A win
 the app cannot score at all (no complete hand read) a simulated person puts right with
 the buttons (:mod:`tablekit.sim.person`), so that the game goes on; such a hand is
-counted in ``hands_fixed``, never in ``hands_ok``. A hand of the log that never ends on
+counted in ``hands_fixed``, never in ``hands_ok``. Before OK on a scored win the person
+looks at the screen as one at the table would: tiles shown other than those on the table
+(the winner's hand, the dora or ura indicators: :func:`tablekit.sim.person.shown_wrong`)
+they put right the same way before points move; such a win is counted in
+``wins_put_right``, never in ``hands_ok``. A hand of the log that never ends on
 the simulated table (the game stuck in it) is a failed hand: counted in ``hands`` and
 ``hands_never_ended``, never in ``hands_ok``. Every game also times the screen
 (:mod:`tablekit.sim.stopwatch`): placed -> shown for each discard, WIN -> scored for each
@@ -36,12 +40,12 @@ from tablekit.display.backends import Display
 from tablekit.display.model import ScreenModel
 from tablekit.flow import Flow
 from tablekit.formats.tenhou import ImportedGame, import_file
-from tablekit.game.events import Discard, DoraRevealed, Event, HandStarted, Won
+from tablekit.game.events import Discard, DoraRevealed, Event, HandStarted, WinnerHand, Won
 from tablekit.game.reducer import replay
 from tablekit.game.session import Session, in_force
-from tablekit.io.presses import ButtonPress
+from tablekit.io.presses import ButtonName, ButtonPress
 from tablekit.rules.scoring import HandValue
-from tablekit.sim.person import put_right
+from tablekit.sim.person import put_right, shown_wrong
 from tablekit.sim.script import Script
 from tablekit.sim.source import ReplayedFrames, SimulatedCamera
 from tablekit.sim.stopwatch import KINDS, Stopwatch, counts, figures
@@ -71,6 +75,9 @@ class SimReport:
     alone); never counted in ``hands_ok``."""
     hands_never_ended: int = 0
     """Hands of the log the simulated table never ended (counted in ``hands``, failed)."""
+    wins_put_right: int = 0
+    """Wins the app scored from tiles other than those on the table, which a simulated
+    person put right on the win screen before OK; never counted in ``hands_ok``."""
     tiles_read: int = 0
     tiles_ok: int = 0
     frames: int = 0
@@ -82,10 +89,12 @@ class SimReport:
     """Delays (s) on the simulated clock by kind (:data:`tablekit.sim.stopwatch.KINDS`)."""
     never_shown: int = 0   # discards placed that no screen showed after (called tiles)
     fixing: bool = False   # a person is putting the current hand's tiles right
+    shown_win: Won | None = None   # the win the screen showed before a person corrected it
 
     def add(self, other: SimReport) -> None:
-        for name in ("hands", "hands_ok", "hands_fixed", "hands_never_ended", "tiles_read",
-                     "tiles_ok", "frames", "pipeline_seconds", "render_seconds", "never_shown"):
+        for name in ("hands", "hands_ok", "hands_fixed", "hands_never_ended", "wins_put_right",
+                     "tiles_read", "tiles_ok", "frames", "pipeline_seconds", "render_seconds",
+                     "never_shown"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.peak_mb = max(self.peak_mb, other.peak_mb)
         self.mismatches.extend(other.mismatches)
@@ -102,6 +111,7 @@ class SimReport:
         frames = max(self.frames, 1)
         return {"hands": self.hands, "hands_ok": self.hands_ok,
                 "hands_fixed": self.hands_fixed, "hands_never_ended": self.hands_never_ended,
+                "wins_put_right": self.wins_put_right,
                 "tiles_read": self.tiles_read,
                 "tiles_ok": self.tiles_ok, "frames": self.frames,
                 "ms_per_frame": round(1000 * self.pipeline_seconds / frames, 2),
@@ -119,18 +129,22 @@ class PinDriver:
     is pressed once the scored hand shows), a step of the loop at a time, at most
     ``patience`` seconds. Then ``stuck(press)`` may give the presses a person makes first
     (putting a win's tiles right), asked for one at a time once the app has taken the last
-    (``settle``: the app takes its inbox); later presses wait.
+    (``settle``: the app takes its inbox); later presses wait. A press not held back is
+    first shown to ``looks(press)``, which may give a person's presses the same way (the
+    tiles on the win screen put right before OK). Each press gets one person at most.
     """
 
     def __init__(self, board: Any, clock: list[float],
                  waits: Callable[[ButtonPress], bool] = lambda press: False,
                  stuck: Callable[[ButtonPress], Iterator[ButtonPress] | None] = (
                      lambda press: None), settle: Callable[[], None] = lambda: None,
-                 patience: float = PATIENCE) -> None:
+                 patience: float = PATIENCE,
+                 looks: Callable[[ButtonPress], Iterator[ButtonPress] | None] = (
+                     lambda press: None)) -> None:
         from tablekit.io.pinmap import load_pinmap
 
         self.board, self.clock, self.waits, self.stuck = board, clock, waits, stuck
-        self.settle, self.patience = settle, patience
+        self.settle, self.patience, self.looks = settle, patience, looks
         self.pins = load_pinmap()
         self._queue: list[tuple[float, int, ButtonPress | None, int, bool, bool]] = []
         self._order = 0
@@ -138,7 +152,7 @@ class PinDriver:
         self.held_at = 0.0
         self.pressed: list[tuple[float, ButtonPress]] = []   # when each press went down
         self.person: Iterator[ButtonPress] | None = None   # their own presses first
-        self._tried: set[int] = set()
+        self._tried: set[ButtonPress] = set()   # presses a person already acted before
 
     @property
     def pending(self) -> bool:
@@ -178,15 +192,17 @@ class PinDriver:
         if self.person is not None or (self.held is not None and self.held is not press):
             self.schedule(press, max(at, self.held_at) + 1e-3)  # keep the order
             return False
-        if self.waits(press) and at + step <= press.time + self.patience:
+        waiting = self.waits(press)
+        if waiting and at + step <= press.time + self.patience:
             self.held, self.held_at = press, at + step
             self.schedule(press, at + step)
             return False
-        if self.waits(press) and id(press) not in self._tried:
-            self._tried.add(id(press))
-            self.person = self.stuck(press)
-            if self.person is not None:
-                self.held = press
+        if press not in self._tried:
+            person = self.stuck(press) if waiting else self.looks(press)
+            if waiting or person is not None:
+                self._tried.add(press)
+            if person is not None:
+                self.person, self.held = person, press
                 self._next_own(at)
                 return False
         self.held = None
@@ -370,7 +386,7 @@ class SimulatedTable:
         self.app.buttons = board
         self.driver = PinDriver(board, pin_time,
                                 lambda press: waiting_for_score(flow, press), self._stuck,
-                                self.app.take_inbox, patience)
+                                self.app.take_inbox, patience, self._looks)
         self.clock.on_sleep = self._people
         self.app.hooks.append(self._after_step)
         self._pressed_to = 0.0
@@ -438,15 +454,36 @@ class SimulatedTable:
     def _stuck(self, press: ButtonPress) -> Iterator[ButtonPress] | None:
         """The app cannot score the win on screen: a person puts its tiles right."""
         report, flow = self.report, self.flow
-        truth = next((e for e in self.game.hands[report.hands].events
-                      if isinstance(e, Won)), None) if report.hands < len(
-            self.game.hands) else None
+        truth = self._truth()
         if truth is None or not flow.win_seats:
             return None
         report.fixing = True
         return put_right(flow, truth, flow.win_seats[0],
                          _logged_values(self.game, report.hands),
                          _logged_dora(self.game, report.hands))
+
+    def _looks(self, press: ButtonPress) -> Iterator[ButtonPress] | None:
+        """Before OK on a scored win: a person compares the tiles the screen shows with
+        those on the table, and puts them right where they differ."""
+        report, flow = self.report, self.flow
+        truth = self._truth() if press.name is ButtonName.OK and flow.win_seats else None
+        if truth is None or report.fixing:
+            return None
+        dora, screen = _logged_dora(self.game, report.hands), flow.screen()
+        if not shown_wrong(screen, truth, dora):
+            return None
+        assert screen.preview is not None   # a win waiting for OK (shown_wrong)
+        report.shown_win = Won(tuple(WinnerHand(win.seat, win.hand, win.win_tile)
+                                     for win in screen.preview.wins))
+        return put_right(flow, truth, flow.win_seats[0],
+                         _logged_values(self.game, report.hands), dora)
+
+    def _truth(self) -> Won | None:
+        """The log's win in the hand being played (None: it ends otherwise)."""
+        index = self.report.hands
+        if index >= len(self.game.hands):
+            return None
+        return next((e for e in self.game.hands[index].events if isinstance(e, Won)), None)
 
 
 def _logged_values(game: ImportedGame, index: int) -> dict[int, HandValue]:
@@ -459,8 +496,6 @@ def waiting_for_score(flow: Flow, press: ButtonPress) -> bool:
     """Whether a person about to press OK would still be waiting for the screen: on a win
     it does not show the scored hand yet, at the end of the wall it does not show the wall
     empty yet (the camera is still catching up with the last discards)."""
-    from tablekit.io.presses import ButtonName
-
     return press.name is ButtonName.OK and flow.waiting_for_score()
 
 
@@ -474,7 +509,9 @@ def _check_hand(game: ImportedGame, flow: Flow, report: SimReport) -> None:
     result = flow.session.state.result
     assert result is not None
     fixed, report.fixing = report.fixing, False
+    shown, report.shown_win = report.shown_win, None
     report.hands_fixed += fixed
+    report.wins_put_right += shown is not None
     same = tuple(result.deltas) == tuple(expected.deltas)
     if not same:
         report.mismatches.append(f"hand {index} ({result.detail}): score changes "
@@ -482,8 +519,13 @@ def _check_hand(game: ImportedGame, flow: Flow, report: SimReport) -> None:
     elif fixed:
         report.mismatches.append(f"hand {index} ({result.detail}): right once a person put "
                                  "the tiles right")
-    report.hands_ok += same and not fixed
-    _count_tiles(expected.events, _hand_events(flow), report, wins=not fixed)
+    elif shown is not None:
+        report.mismatches.append(f"hand {index} ({result.detail}): right once a person put "
+                                 "right the tiles the win screen showed")
+    report.hands_ok += same and not fixed and shown is None
+    got = _hand_events(flow)
+    wins = [] if fixed else [shown] if shown is not None else _won(got)
+    _count_tiles(expected.events, got, report, wins)
 
 
 def _logged_dora(game: ImportedGame, index: int) -> list[Tile]:
@@ -499,13 +541,15 @@ def _hand_events(flow: Flow) -> list[Any]:
     return active[starts[-1]:] if starts else []
 
 
-def _count_tiles(expected: tuple, got: list, report: SimReport, wins: bool = True) -> None:
-    """Discards, and the winners' hands (``wins``: not when a person put them right)."""
+def _count_tiles(expected: tuple, got: list, report: SimReport, wins: list[Won]) -> None:
+    """Discards, and the winners' hands as the camera read them (``wins``: none when a
+    person put the tiles right because the app could not score them; the screen's,
+    before a person corrected them)."""
     want = [e.tile for e in expected if isinstance(e, Discard)]
     have = [e.tile for e in got if isinstance(e, Discard)]
     report.tiles_read += len(have)
     report.tiles_ok += sum(a == b for a, b in zip(want, have, strict=False))
-    for mine, theirs in zip(_won(got) if wins else [], _won(expected), strict=False):
+    for mine, theirs in zip(wins, _won(expected), strict=False):
         for a, b in zip(mine.winners, theirs.winners, strict=False):
             report.tiles_read += len(a.hand)
             report.tiles_ok += (sorted(a.hand) == sorted(b.hand) and len(a.hand)) or 0

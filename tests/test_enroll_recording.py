@@ -80,6 +80,14 @@ def test_refusals_are_one_line(tmp_path, capsys):
     err = capsys.readouterr().err.strip()
     assert "\n" not in err and err.startswith(f"tablekit enroll: {empty}: no confirmed faces")
     assert not (tmp_path / "set").exists()
+    assert main(["enroll", "--on", str(empty), "--out", str(tmp_path / "set")]) == 2
+    assert capsys.readouterr().err.strip() == (
+        "tablekit enroll: --on SET enrolls recordings on top of a set: give --from-recording "
+        "DIR too")
+    assert main(["enroll", "--from-recording", str(empty), "--on", str(tmp_path / "nowhere"),
+                 "--out", str(tmp_path / "set")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and err.startswith(f"tablekit enroll: no tile set at {tmp_path}")
 
 
 @pytest.mark.slow
@@ -109,3 +117,35 @@ def test_faces_harvested_from_a_recorded_hand_are_its_confirmed_tiles(tmp_path, 
     info = json.loads((tmp_path / "set" / "tileset.json").read_text())
     assert set(info["recorded_faces"]) == set(KINDS)
     assert set(info["faces"]) <= set(CLASSES)
+    # on top of a set enrolled before: its head is the start, its reader names the faces
+    assert main(["enroll", "--from-recording", str(folder), "--on", str(tmp_path / "set"),
+                 "--out", str(tmp_path / "on")]) == 0
+    info = json.loads((tmp_path / "on" / "tileset.json").read_text())
+    assert info["source"].endswith("on top of tile set 'set'") and info["on"].startswith(
+        "recordings")
+
+
+def test_a_recording_whose_reader_misread_the_confirmed_faces_gives_no_discards():
+    """Nobody confirmed a discard: a game whose reader named under 90% of the faces people
+    confirmed (its wins put right) as they confirmed them registered misreads that the same
+    reader reads again, so its discards are left out, and the line says so."""
+    from collections import Counter
+
+    import numpy as np
+
+    from tablekit.recording.faces import Harvest
+    from tablekit.vision.enroll import FaceSamples
+
+    def part(kind: str, faces: int, read: int = 0, confirmed: int = 0) -> Harvest:
+        samples = FaceSamples()
+        samples.add(np.zeros((faces, 3, 4, 4), np.float32), 1)
+        return Harvest(samples, Counter({kind: faces}), 1, 3, read, confirmed)
+
+    found = Harvest(FaceSamples())
+    found.take(part("winning hands", 10, 6, 10), part("discards", 5), "bad")
+    found.take(part("winning hands", 10, 10, 10), part("discards", 4), "good")
+    assert found.used == {"winning hands": 20, "discards": 4}
+    assert len(found.samples.labels) == 24 and (found.read, found.confirmed) == (16, 20)
+    assert found.left_out == ["bad: 6 of 10 confirmed faces read so"]
+    assert found.report().endswith("; discards left out of bad: 6 of 10 confirmed faces read "
+                                   "so (under 90%)")

@@ -13,7 +13,9 @@
 * ``tablekit enroll --from-recording DIR... --out SET``: the same from recorded games
   (``tablekit run --record``): the faces their players confirmed (winning hands, dora
   indicators, discards the game's own reading agrees with), cut from the frames as the
-  reader cuts them (:mod:`tablekit.recording.faces`).
+  reader cuts them (:mod:`tablekit.recording.faces`); ``--on SET`` enrolls on top of a set
+  enrolled before (from the mat): its head is where the fit starts and what it is pulled to,
+  its reader names the recordings' faces.
 
 Then ``tablekit detect``, ``run`` and ``calibrate`` take ``--tileset SET``.
 """
@@ -45,6 +47,9 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--from-recording", type=Path, nargs="+", metavar="DIR", default=None,
                         help="enroll from recorded games (tablekit run --record): the faces "
                              "their players confirmed")
+    parser.add_argument("--on", type=Path, metavar="SET", default=None,
+                        help="with --from-recording: enroll on top of this tile set (one "
+                             "enrolled from the mat), not the trained classifier")
     parser.add_argument("--image", type=Path, nargs="+", metavar="PHOTO", default=None,
                         help="photos of the laid-out mat (instead of the camera)")
     parser.add_argument("--camera", default="picamera2", metavar="SPEC",
@@ -66,6 +71,9 @@ def run(args: argparse.Namespace) -> int:
         return write_mat(args)
     if args.out is None:
         _say("say where to save the tile set: --out SET")
+        return 2
+    if args.on is not None and not args.from_recording:
+        _say("--on SET enrolls recordings on top of a set: give --from-recording DIR too")
         return 2
     try:
         if args.from_labels:
@@ -117,21 +125,24 @@ def from_recording(args: argparse.Namespace) -> int:
     from tablekit.recording.manifest import read_manifest
     from tablekit.vision.enroll import FeatureModel, enroll
     from tablekit.vision.onnx_model import CLASSIFIER_PATH
-    from tablekit.vision.tileset import TileSetError, save_tileset
+    from tablekit.vision.tileset import TileSet, TileSetError, save_tileset
 
     for folder in args.from_recording:
         read_manifest(folder)   # a folder that is not a recording: one line
+    on = TileSet.load(args.on) if args.on is not None else None  # not a set: one line
     start = time.perf_counter()
-    model = FeatureModel(CLASSIFIER_PATH)
-    found = harvest(args.from_recording, model.size)
+    model = FeatureModel(on.classifier if on else CLASSIFIER_PATH)
+    found = harvest(args.from_recording, model.size, base=on.folder if on else None)
     if not sum(found.used.values()):
         names = " ".join(str(folder) for folder in args.from_recording)
         raise TileSetError(f"{names}: no confirmed faces to learn from (a hand won with its "
                            "hand revealed, its WIN pressed while recording)")
     print(found.report())
     sources = ", ".join(str(folder) for folder in args.from_recording)
+    source = f"recordings {sources}" + (f" on top of tile set '{on.name}'" if on else "")
     tileset = save_tileset(args.out, enroll(found.samples, model, pull=PULL), CLASSIFIER_PATH,
-                           f"recordings {sources}", {"recorded_faces": dict(found.used)})
+                           source, {"recorded_faces": dict(found.used),
+                                    **({"on": on.info.get("source", on.name)} if on else {})})
     print(f"{args.out}: {tileset.summary()} in {time.perf_counter() - start:.1f} s")
     return 0
 

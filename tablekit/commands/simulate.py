@@ -20,11 +20,12 @@ def add_parser(subparsers: Any) -> None:
         "simulate", help="play real games on the simulated table and check the scores",
         description="Play Tenhou logs on the simulated table through the app's own loop: "
                     "frames through the camera feed, pipeline and tracker, presses through "
-                    "gpiozero's MockFactory, a clock the table drives, every win "
-                    "the app scores confirmed without correction (one it cannot score is put "
-                    "right by a simulated person and counted in hands_fixed, never in "
-                    "hands_ok; a hand that never ends is a failed hand, in hands and "
-                    "hands_never_ended); each hand's score changes are compared with the log. "
+                    "gpiozero's MockFactory, a clock the table drives; a simulated person "
+                    "puts right a win the app cannot score (counted in hands_fixed) and one "
+                    "whose screen shows tiles other than those on the table (counted in "
+                    "wins_put_right), neither counted in hands_ok; a hand that never ends is "
+                    "a failed hand, in hands and hands_never_ended; each hand's score "
+                    "changes are compared with the log. "
                     "The last line is a JSON summary.")
     parser.add_argument("logs", nargs="+", type=Path, metavar="LOG")
     parser.add_argument("--check", action="store_true",

@@ -16,7 +16,15 @@ confirmed kinds:
   away left out), kept only where the game's own reading agrees: the kind is among the
   reader's three likeliest for that face in that frame (the tracker had registered it
   from many frames and nobody corrected it), and the hand's tiles hold no more of its
-  kind than a set does (:meth:`~tablekit.recording.confirmed.WonHand.too_many`).
+  kind than a set does (:meth:`~tablekit.recording.confirmed.WonHand.too_many`); and only
+  from a recording whose reader read the faces people confirmed (winning hands, dora
+  indicators) as they confirmed them, at least :data:`TRUST` of them (:func:`trusted`).
+  Nobody confirmed a discard: a game read badly registers misreads that the same reader
+  reads again, surely (on the KDE default art, keeping only the discards read first and at
+  least half sure read the next game worse than keeping none).
+
+Enrolled on top of a set (``base``: one enrolled from the mat), the faces are read and
+paired by that set's reader, which knows the tiles better than the game's did.
 
 Each face is cut from the rectified view exactly where the reader cuts it (its face box in
 the view), jittered and varied as enrollment does (:func:`tablekit.vision.enroll.cut_faces`),
@@ -63,6 +71,20 @@ read 50 of 93 tiles right), pulls 0.05 / 0.2 / 1.0 read the next game at F1 0.50
 ``benchmarks/enroll_recording.py --art kde-default``, each pull fitted by hand)."""
 CONFIRMED_FLOOR = 1e-3
 """A confirmed kind is given to a face the reader found at least this likely for it."""
+TRUST = 0.9
+"""A recording's discards are used only when its reader read at least this share of the
+faces people confirmed (winning hands, dora indicators) as they confirmed them: the one
+check of the game's reading a recording holds."""
+
+
+def trusted(read: int, confirmed: int, share: float = TRUST) -> bool:
+    """Whether a reader that read ``read`` of ``confirmed`` faces as people confirmed them
+    is trusted with the discards nobody confirmed.
+
+    >>> trusted(88, 92), trusted(70, 92), trusted(0, 0)
+    (True, False, False)
+    """
+    return confirmed > 0 and read >= share * confirmed
 
 
 @dataclass
@@ -73,14 +95,46 @@ class Harvest:
     used: Counter[str] = field(default_factory=Counter)
     hands: int = 0
     frames: int = 0
+    read: int = 0
+    """Faces people confirmed that the reader read first as they confirmed them..."""
+    confirmed: int = 0
+    """... of these confirmed faces (over all the recordings)."""
+    left_out: list[str] = field(default_factory=list)
+    """Why a recording's discards were left out, one phrase each."""
 
     def report(self) -> str:
-        """One line: the faces used of each kind, and the kinds that had none."""
+        """One line: the faces used of each kind, the kinds that had none, and the
+        recordings whose discards were left out (why).
+
+        >>> from tablekit.vision.enroll import FaceSamples
+        >>> line = Harvest(FaceSamples(), Counter({"winning hands": 77}), 2, 6,
+        ...                left_out=["rec: 60 of 83 confirmed faces read so"]).report()
+        >>> line.split("; ")   # doctest: +NORMALIZE_WHITESPACE
+        ['2 hands won, 6 frames read', 'faces used: winning hands 77',
+         'none from dora indicators, discards',
+         'discards left out of rec: 60 of 83 confirmed faces read so (under 90%)']
+        """
         used = ", ".join(f"{kind} {self.used[kind]}" for kind in KINDS if self.used[kind])
         none = [kind for kind in KINDS if not self.used[kind]]
         line = (f"{self.hands} hands won, {self.frames} frames read; faces used: "
                 f"{used or 'none'}")
-        return line + (f"; none from {', '.join(none)}" if none and used else "")
+        line += f"; none from {', '.join(none)}" if none and used else ""
+        return line + "".join(f"; discards left out of {why} (under {TRUST:.0%})"
+                              for why in self.left_out)
+
+    def take(self, other: Harvest, discards: Harvest, name: str) -> None:
+        """Add one recording's confirmed faces (``other``) and its discards' faces
+        (``discards``) when its reader is :func:`trusted` with them."""
+        self.hands, self.frames = self.hands + other.hands, self.frames + other.frames
+        self.read, self.confirmed = self.read + other.read, self.confirmed + other.confirmed
+        kept = [other] + ([discards] if trusted(other.read, other.confirmed) else [])
+        if discards.used and len(kept) == 1:
+            self.left_out.append(f"{name}: {other.read} of {other.confirmed} confirmed faces "
+                                 "read so")
+        for part in kept:
+            self.used.update(part.used)
+            self.samples.crops += part.samples.crops
+            self.samples.labels += part.samples.labels
 
 
 def assign(probs: np.ndarray, labels: list[int], floor: float = 0.0
@@ -157,8 +211,9 @@ def pick_frames(lines: list[dict[str, Any]], start: float, count: int = FRAMES_P
 
 
 def harvest(folders: list[Path], size: tuple[int, int], seed: int = 0,
-            frames_per_hand: int = FRAMES_PER_HAND) -> Harvest:
-    """The confirmed faces of every recording in ``folders`` (crops of ``size``)."""
+            frames_per_hand: int = FRAMES_PER_HAND, base: Path | None = None) -> Harvest:
+    """The confirmed faces of every recording in ``folders`` (crops of ``size``), read by
+    the reader of the tile set ``base`` (default: each recording's own)."""
     from tablekit.vision.enroll import FaceSamples
 
     rng = np.random.default_rng(seed)
@@ -170,28 +225,33 @@ def harvest(folders: list[Path], size: tuple[int, int], seed: int = 0,
             continue
         lines = read_lines(folder / FRAMES)
         profile = _profile(folder, manifest, lines)
-        models = _models(folder, manifest)
+        models = _models(folder, manifest, base)
+        mine, discards = Harvest(FaceSamples()), Harvest(FaceSamples())
         for hand, start in hands:
-            found.hands += 1
+            mine.hands += 1
             for line in pick_frames(lines, start, frames_per_hand):
                 image = _image(folder, line)
                 if image is None:
                     continue
-                found.frames += 1
-                _from_frame(found, image, hand, profile, models, size, rng)
+                mine.frames += 1
+                _from_frame(mine, discards, image, hand, profile, models, size, rng)
+        found.take(mine, discards, str(folder))
     return found
 
 
-def _models(folder: Path, manifest: dict[str, Any]) -> Any:
+def _models(folder: Path, manifest: dict[str, Any], base: Path | None = None) -> Any:
     from tablekit.vision.table_reader import TableModels
     from tablekit.vision.tileset import classifier_for
 
     kept = str(folder / TILESET) if manifest.get("tileset") else None
-    return TableModels.load(classifier=classifier_for(kept))
+    return TableModels.load(classifier=classifier_for(base or kept))
 
 
-def _from_frame(found: Harvest, image: np.ndarray, hand: WonHand, profile: Any, models: Any,
-                size: tuple[int, int], rng: np.random.Generator) -> None:
+def _from_frame(found: Harvest, discards: Harvest, image: np.ndarray, hand: WonHand,
+                profile: Any, models: Any, size: tuple[int, int], rng: np.random.Generator
+                ) -> None:
+    """The faces of one frame: the confirmed ones (and not-a-tile) into ``found``, counting
+    those the reader read as confirmed, the discards' into ``discards``."""
     from tablekit.vision.classes import class_index
     from tablekit.vision.enroll import background_boxes, cut_faces
     from tablekit.vision.enroll_mat import ALIGNED_DEGREES
@@ -225,11 +285,16 @@ def _from_frame(found: Harvest, image: np.ndarray, hand: WonHand, profile: Any, 
         labels = [class_index(code) for code in codes]
         for face, at in assign(probs[faces], labels, floor):
             k = faces[face]
-            if agree and codes[at] not in [c for c, _ in tiles[up[k]].candidates]:
+            candidates = [c for c, _ in tiles[up[k]].candidates]
+            if agree and codes[at] not in candidates:
                 continue
-            found.used[kind] += 1
-            found.samples.add(cut_faces(view_image, boxes[k][None], size, rng, copies=COPIES,
-                                        degrees=ALIGNED_DEGREES), labels[at])
+            if not agree:
+                found.confirmed += 1
+                found.read += candidates[:1] == [codes[at]]
+            into = discards if agree else found
+            into.used[kind] += 1
+            into.samples.add(cut_faces(view_image, boxes[k][None], size, rng, copies=COPIES,
+                                       degrees=ALIGNED_DEGREES), labels[at])
     every = np.array([tile.box for tile in tiles], np.float32).reshape(-1, 4)
     felt = background_boxes(view_image.shape, every, rng, BACKGROUND)
     found.samples.add(cut_faces(view_image, felt, size, rng, copies=1),

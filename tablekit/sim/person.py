@@ -1,5 +1,7 @@
 """A simulated person putting a win's tiles right with the buttons, as someone who sees
-the table would when the app cannot score a revealed hand on its own: CALL opens the
+the table would when the app cannot score a revealed hand on its own, or when the win
+screen shows tiles other than those on the table (:func:`shown_wrong`: a revealed hand
+misread into another valid hand, a dora or ura indicator misread): CALL opens the
 tiles (:mod:`tablekit.tile_fix`), RIICHI steps to each wrong one, CALL and WIN turn it
 into the tile that lies there, OK scores the hand. Presses come one at a time, each
 chosen from what the app's screen (its :class:`~tablekit.display.model.ScreenModel`)
@@ -64,6 +66,52 @@ def put_right(table: Shows, truth: Won, seat: int, values: dict[int, HandValue] 
         for press in kind_presses(slots(now)[index], target):
             yield ButtonPress(press.name, seat, press.long)
     yield ButtonPress(ButtonName.OK)
+
+
+def shown_wrong(screen: ScreenModel, truth: Won, dora: Sequence[Tile] = ()) -> bool:
+    """Whether the win waiting for OK on ``screen`` shows tiles other than those on the
+    table: a winner (seat, revealed hand or winning tile) not as in ``truth``, a dora
+    indicator not as in ``dora`` (the true ones, in order), an ura indicator not as in
+    ``truth`` (or none shown for a riichi winner's). Only a win read by the camera (its
+    tiles shown, CALL puts them right) is looked at; a value entered by hand is not.
+
+    >>> from tablekit.display.model import WinPreview
+    >>> from tablekit.game.events import WinnerHand
+    >>> from tablekit.game.state import TableState, WinResult
+    >>> from tablekit.tiles import parse_tiles
+    >>> hand = tuple(parse_tiles("123m456p789s11222z"))
+    >>> def screen(shown, ura=()):
+    ...     win = WinResult(0, None, None, None, shown, shown[-1], (), (Tile(1),), ura)
+    ...     return ScreenModel(TableState.new(), Mode.WIN_CONFIRM,
+    ...                        preview=WinPreview((win,), (), fixable=True))
+    >>> truth = Won((WinnerHand(0, hand, hand[-1]),))
+    >>> shown_wrong(screen(hand), truth, [Tile(1)])
+    False
+    >>> shown_wrong(screen((*parse_tiles("234m"), *hand[3:])), truth)   # 1m read as 4m
+    True
+    >>> shown_wrong(screen(hand), truth, [Tile(2)])                     # dora 3m, not 2m
+    True
+    >>> shown_wrong(screen(hand, (Tile(3),)), truth)                    # no ura on the table
+    True
+    """
+    preview = screen.preview
+    if screen.mode is not Mode.WIN_CONFIRM or preview is None or not preview.fixable or (
+            preview.entering):
+        return False
+    truths = {winner.seat: winner for winner in truth.winners}
+    if sorted(truths) != sorted(win.seat for win in preview.wins):
+        return True
+    for win in preview.wins:
+        winner = truths[win.seat]
+        if not win.hand:
+            continue   # its value entered by hand: no tiles to compare
+        riichi = win.seat < len(screen.state.seats) and screen.state.seats[win.seat].riichi
+        if (sorted(win.hand) != sorted(winner.hand) or win.win_tile != winner.win_tile
+                or tuple(win.dora) != tuple(dora[: len(win.dora)])
+                or tuple(win.ura) != tuple(truth.ura[: len(win.ura)])
+                or (riichi and truth.ura and not win.ura)):
+            return True
+    return False
 
 
 def slots(fix: TileFixView) -> list[Tile | None]:
