@@ -4,10 +4,10 @@ Usage: python benchmarks/enroll_recording.py [--art kde-default] [--hands 2] [--
        [--frames 8] [--record DIR] [--json OUT]
 The first held-out log is played on the simulated table with the art set ``--art`` (never in
 the classifier's training) by the unenrolled vision reader and recorded, its first
-``--hands`` hands (``tablekit simulate LOG --art ART --reader vision --hands N --record
-DIR``; its wins confirmed as the simulated person does); ``--record DIR`` names a recording
-made so before, or where to keep the new one. Then the reader is enrolled from that
-recording (``tablekit enroll --from-recording DIR``) and, as
+``--hands`` hands, 0 for the whole game (``tablekit simulate LOG --art ART --reader vision
+--hands N --record DIR``; its wins confirmed as the simulated person does); ``--record DIR``
+names a recording made so before, or where to keep the new one.
+Then the reader is enrolled from that recording (``tablekit enroll --from-recording DIR``) and, as
 ``benchmarks/enroll_sim.py`` does, from one photo of the mat on the same table, and from the
 recording on top of the mat's set (``tablekit enroll --from-recording DIR --on SET``). The
 NEXT game (the second held-out log, same art, same table: the rig of ``--seed``) is read at
@@ -46,9 +46,11 @@ from tablekit.vision.tileset import TileSet  # noqa: E402
 
 
 def record(log: Path, art: str, hands: int, seed: int, folder: Path) -> float:
-    """Record ``log``'s first ``hands`` hands read by the unenrolled reader (CPU seconds)."""
+    """Record ``log``'s first ``hands`` hands (0: the whole game) read by the unenrolled
+    reader (CPU seconds)."""
     cpu = time.process_time()
-    tablekit(["simulate", str(log), "--art", art, "--reader", "vision", "--hands", str(hands),
+    only = ["--hands", str(hands)] if hands > 0 else []
+    tablekit(["simulate", str(log), "--art", art, "--reader", "vision", *only,
               "--seed", str(seed), "--record", str(folder)])
     return time.process_time() - cpu
 
