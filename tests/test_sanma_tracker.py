@@ -170,3 +170,18 @@ def test_the_norths_set_aside_are_no_tiles_of_a_revealed_hand(north_at):
     reading = tracker.read_win((1,), 0)
     assert [to_mpsz(w.hand) for w in reading.winners] == ["2205578p456s777z6p"]
     assert reading.doubts == () and reading.unseen == 0
+
+
+def test_a_sanma_revealed_hand_or_ura_indicator_holds_no_2m_to_8m():
+    """A face the camera takes most likely for a 5m is the 5s it was also read as: a
+    three-player set has no 2m-8m (a four-player table keeps the 5m)."""
+    from tablekit.tracking.hand_reading import read_indicators, read_revealed, visible_counts
+
+    unsure = TileRead(((Tile.from_code("5m"), 0.6), (Tile.from_code("5s"), 0.4)))
+    reads = [*(TileRead.sure(t) for t in parse_tiles("111p999p123s789s")), unsure, unsure]
+    hand, _ = read_revealed(dealt(), 1, reads, None)
+    assert hand is not None and to_mpsz(hand.hand) == "111999p12378955s"
+    four, _ = read_revealed(dealt(TENHOU), 1, reads, None)
+    assert four is not None and to_mpsz(four.hand) == "111999p123789s55m"
+    ura, _ = read_indicators([unsure], visible_counts(dealt(), False), "ura dora")
+    assert to_mpsz(ura) == "5s"
