@@ -27,6 +27,8 @@ WIND_NAMES = ("East", "South", "West", "North")
 HONOR_NAMES = (*WIND_NAMES, "White", "Green", "Red")
 SUIT_NAMES = {"m": "man", "p": "pin", "s": "sou", "z": "honour"}
 RED_FIVE_IDS = (16, 52, 88)
+SANMA_ABSENT = range(1, 8)
+"""The kinds a three-player (sanma) set has none of: 2m-8m."""
 """The 136-ids the ``mahjong`` package treats as red fives (first copy of 5m, 5p, 5s)."""
 
 # Unicode 'Mahjong Tiles' block: winds, dragons (red, green, white), man, sou, pin.

@@ -27,7 +27,7 @@ from tablekit.sim.perfect_reading import PerfectReader
 from tablekit.sim.script import Script
 from tablekit.sim.source import SimulatedCamera
 from tablekit.sim.table import hand_start_states
-from tablekit.tiles import Tile, parse_tiles
+from tablekit.tiles import Tile, parse_tiles, to_mpsz
 from tablekit.tracking.kita_watch import kita_events, without_kita
 from tablekit.tracking.tracker import Tracker
 
@@ -131,3 +131,57 @@ def test_the_norths_of_a_hand_laid_open_are_not_kita():
     Norths among other tiles: no kita (game 4 of the sanma figure stuck on two)."""
     assert kita_events(Rows({0: "789s44z111z"}), dealt()) == []
     assert kita_events(Rows({0: "4z5p"}), dealt()) == []
+
+
+def _won_with_kita(kita: int) -> TableState:
+    """South (seat 1) with ``kita`` Norths set aside, on East's 6p discard."""
+    from dataclasses import replace
+
+    state = dealt()
+    seats = list(state.seats)
+    seats[1] = replace(seats[1], kita=kita)
+    return replace(state, seats=tuple(seats), last_discard=(0, Tile.from_code("6p")))
+
+
+@pytest.mark.parametrize("north_at", [340.0, 140.0])
+def test_the_norths_set_aside_are_no_tiles_of_a_revealed_hand(north_at):
+    """A winner's kita lie in its row beside the hand (far apart on the simulated table, or
+    close by): they are no tiles of the hand, even where a hand tile was seen in fewer
+    frames than they were (sanma figure, game 1 hand 0: the 8p was left out for a North,
+    the North taken as the ron tile, and the hand scored haneman, not mangan)."""
+    from tablekit.vision.table_reading import SeenTile
+
+    hand = parse_tiles("2205578p456s777z6p")
+    places = [-258.0 + 27 * i for i in range(13)] + [101.0]
+    norths = [north_at, north_at + 28]
+
+    def tile(x: float, t: Tile) -> tuple[float, SeenTile]:
+        return x, SeenTile((x, 0.0), 0.0, True, ((t, 0.95),))
+
+    def frame(skip: set[int]) -> list:
+        row = [tile(x, t) for i, (x, t) in enumerate(zip(places, hand, strict=True))
+               if i not in skip]
+        return [None, row + [tile(x, Tile.from_code("4z")) for x in norths], None]
+
+    state = _won_with_kita(2)
+    tracker = Tracker(lambda: state)
+    for at, skip in enumerate(({6}, set(), set(), set())):  # the 8p missed in one frame
+        tracker.revealed.rows.append((at / 4, frame(skip)))
+    reading = tracker.read_win((1,), 0)
+    assert [to_mpsz(w.hand) for w in reading.winners] == ["2205578p456s777z6p"]
+    assert reading.doubts == () and reading.unseen == 0
+
+
+def test_a_sanma_revealed_hand_or_ura_indicator_holds_no_2m_to_8m():
+    """A face the camera takes most likely for a 5m is the 5s it was also read as: a
+    three-player set has no 2m-8m (a four-player table keeps the 5m)."""
+    from tablekit.tracking.hand_reading import read_indicators, read_revealed, visible_counts
+
+    unsure = TileRead(((Tile.from_code("5m"), 0.6), (Tile.from_code("5s"), 0.4)))
+    reads = [*(TileRead.sure(t) for t in parse_tiles("111p999p123s789s")), unsure, unsure]
+    hand, _ = read_revealed(dealt(), 1, reads, None)
+    assert hand is not None and to_mpsz(hand.hand) == "111999p12378955s"
+    four, _ = read_revealed(dealt(TENHOU), 1, reads, None)
+    assert four is not None and to_mpsz(four.hand) == "111999p123789s55m"
+    ura, _ = read_indicators([unsure], visible_counts(dealt(), False), "ura dora")
+    assert to_mpsz(ura) == "5s"

@@ -4,7 +4,7 @@ discard (or from the winner's row, where that surely reads otherwise), and the c
 hands the rules allow ranked by the camera's confidence, with every uncertainty reported
 as a doubt for the person who confirms; the ura indicators never a fifth of a kind.
 
->>> from tablekit.game.state import TableState, seat_name
+>>> from tablekit.game.state import SEATS, TableState, seat_name
 >>> from tablekit.tiles import parse_tiles
 >>> reads = [TileRead.sure(t) for t in parse_tiles("123m456p789s11222z")]
 >>> hand, doubts = read_revealed(TableState.new(), 0, reads, None)
@@ -19,12 +19,12 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 
 from tablekit.game.events import WinnerHand
-from tablekit.game.state import TableState, seat_name
+from tablekit.game.state import SEATS, TableState, seat_name
 from tablekit.game.win_reading import how_sure, unsure
 from tablekit.rules.hand import concealed_count
 from tablekit.rules.reading import HandReading, TileRead, rank_hands
 from tablekit.rules.waits import waits
-from tablekit.tiles import Tile, parse_tiles, to_mpsz  # noqa: F401 (doctest)
+from tablekit.tiles import SANMA_ABSENT, Tile, parse_tiles, to_mpsz  # noqa: F401 (doctest)
 from tablekit.tracking.meld_reading import face_up_meld_tiles
 from tablekit.vision.table_reading import SeenTile
 
@@ -305,16 +305,23 @@ def read_indicators(reads: Sequence[TileRead], counts: Counter[int], label: str
 
 
 def visible_counts(state: TableState, exclude_last_discard: bool) -> Counter[int]:
-    """Kinds visible on the table outside the hands (ponds, melds, dora indicators);
-    ``exclude_last_discard``: less the tile a ron is on, the last discard or, robbing a kan,
-    the tile added to it (which lies in the kan until the win takes it).
+    """Kinds visible on the table outside the hands (ponds, melds, dora indicators), with
+    three players 2m-8m as all four shown (the set has none: no hand or indicator holds
+    one); ``exclude_last_discard``: less the tile a ron is on, the last discard or, robbing
+    a kan, the tile added to it (which lies in the kan until the win takes it).
 
     >>> from dataclasses import replace
     >>> robbed = replace(TableState.new(), chankan_tile=Tile.from_code("5m"))
     >>> visible_counts(robbed, True)[Tile.from_code("5m").kind]   # its kan shows it too
     -1
+    >>> from tablekit.rules.presets import TENHOU_SANMA
+    >>> sanma = visible_counts(TableState.new(TENHOU_SANMA), False)
+    >>> [sanma[Tile.from_code(code).kind] for code in ("1m", "2m", "8m", "9m")]
+    [0, 4, 4, 0]
     """
     counts = state.visible_kinds()
+    if state.players < SEATS:
+        counts.update(dict.fromkeys(SANMA_ABSENT, 4))
     if exclude_last_discard and state.chankan_tile is not None:
         counts[state.chankan_tile.kind] -= 1
     elif exclude_last_discard and state.last_discard is not None:

@@ -26,15 +26,18 @@ from tablekit.rules.reading import TileRead
 from tablekit.tiles import Tile
 from tablekit.tracking.dora_watch import DoraWatch
 from tablekit.tracking.hand_reading import (
+    Slot,
     before_melds,
     draft_hand,
     read_indicators,
     read_revealed,
     row_slots,
     visible_counts,
+    vote,
     vote_rows,
     vote_slots,
 )
+from tablekit.tracking.kita_watch import is_north
 from tablekit.tracking.meld_reading import face_up_meld_tiles, face_up_tiles
 from tablekit.tracking.stable_view import LOOK_BACK, HandRow, StableView, since
 from tablekit.vision.table_reading import SeenTile
@@ -83,7 +86,7 @@ class RevealedHands:
         for seat in seats:
             melds = state.seats[seat].melds
             row = concealed_count(len(melds)) + face_up_meld_tiles(melds)
-            reads = self._hand_reads(seat, melds)
+            reads = self._hand_reads(seat, melds, state.seats[seat].kita)
             unseen += max(0, row - len(reads or ()))
             if reads is None:
                 doubts.append(f"{seat_name(state, seat)}: the revealed hand is hidden")
@@ -103,11 +106,14 @@ class RevealedHands:
         doubts += DoraWatch.doubts(state, [s.indicators for s in recent])
         return WinReading(tuple(winners), ura, (*doubts, *no_ura), tuple(drafts), unseen)
 
-    def _hand_reads(self, seat: int, melds: Sequence[Meld]) -> list[TileRead] | None:
+    def _hand_reads(self, seat: int, melds: Sequence[Meld], kita: int = 0
+                    ) -> list[TileRead] | None:
         """The seat's revealed row voted over the frames since the win was first looked
         at that show it (at least half its concealed tiles face up) by where its tiles
         lie, its melds as the state knows them where the row shows where they begin; None
-        when no frame shows the row."""
+        when no frame shows the row. Three players: the seat's ``kita`` Norths set aside
+        lie between its hand and its melds, and are no tiles of the hand (left of the
+        row's widest gap, or the Norths at its end the hand has no room for)."""
         rows = [(at, r[seat]) for at, r in self.rows
                 if at >= self.since_time and r[seat] is not None]
         if not rows:
@@ -119,10 +125,27 @@ class RevealedHands:
         last = rows[-1][0]
         used = shown or [r for at, r in rows if r is not None and since(at, last) <= LOOK_BACK]
         slots = row_slots(used)
-        left = before_melds(slots) if melds else None
+        left = before_melds(slots) if melds or kita else None
         if left is None:
+            slots = less_kita(slots, kita, concealed + len(laid))
             return vote_slots(slots, concealed + len(laid), len(used))
         return [*vote_slots(left, concealed, len(used)), *laid]
+
+
+def less_kita(slots: list[Slot], kita: int, count: int) -> list[Slot]:
+    """A revealed row's places less the Norths set aside at its end (at most ``kita`` of
+    them, only while the row has more places than the hand's ``count`` tiles).
+
+    >>> north, six = (SeenTile((0, 0), 0, True, ((Tile.from_code(c), 0.9),))
+    ...               for c in ("4z", "6p"))
+    >>> slots = [[(0.0, six)], [(27.0, north)], [(60.0, north)]]
+    >>> len(less_kita(slots, 2, 2)), len(less_kita(slots, 2, 1)), len(less_kita(slots, 0, 1))
+    (2, 1, 3)
+    """
+    end = len(slots)
+    while kita and end > count and is_north(vote([tile for _, tile in slots[end - 1]])):
+        end, kita = end - 1, kita - 1
+    return slots[:end]
 
 
 def _ura(state: TableState, seats: tuple[int, ...], counts: Counter[int],
