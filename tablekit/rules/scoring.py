@@ -34,7 +34,7 @@ from mahjong.meld import Meld as PkgMeld
 from tablekit.errors import InvalidHand, RefusedHand
 from tablekit.rules.hand import Meld, Win
 from tablekit.rules.presets import Rules
-from tablekit.tiles import to_136, to_mpsz
+from tablekit.tiles import SANMA_ABSENT, to_136, to_mpsz
 
 # The package's yaku classes under Tenhou's names (the names records and exports use).
 YAKU_NAMES = {
@@ -226,7 +226,7 @@ class _AlsoNorth(int):
 
 
 THREE_PLAYER_REFUSALS = (
-    (lambda win: any(t.kind in range(1, 8) for t in win.all_tiles + win.dora + win.ura),
+    (lambda win: any(t.kind in SANMA_ABSENT for t in win.all_tiles + win.dora + win.ura),
      "three-player tiles have no 2m-8m"),
     (lambda win: any(m.kind == "chi" for m in win.melds), "there is no chi with three players"),
     (lambda win: win.seat_wind == 3, "there is no North seat with three players"),
