@@ -34,14 +34,14 @@ from typing import Any
 from tablekit.app import FRAME_SECONDS, App, DrivenClock
 from tablekit.display.backends import Display
 from tablekit.display.model import ScreenModel
-from tablekit.flow import Flow
+from tablekit.flow import Flow, Stage
 from tablekit.formats.tenhou import ImportedGame, import_file
 from tablekit.game.events import Discard, DoraRevealed, Event, HandStarted, Won
 from tablekit.game.reducer import replay
 from tablekit.game.session import Session, in_force
-from tablekit.io.presses import ButtonPress
+from tablekit.io.presses import ButtonName, ButtonPress
 from tablekit.rules.scoring import HandValue
-from tablekit.sim.person import put_right
+from tablekit.sim.person import enter_value, put_right
 from tablekit.sim.script import Script
 from tablekit.sim.source import ReplayedFrames, SimulatedCamera
 from tablekit.sim.stopwatch import KINDS, Stopwatch, counts, figures
@@ -436,17 +436,35 @@ class SimulatedTable:
             self.hooks.on_step(app, self)
 
     def _stuck(self, press: ButtonPress) -> Iterator[ButtonPress] | None:
-        """The app cannot score the win on screen: a person puts its tiles right."""
+        """The app cannot score the win on screen: a person puts its tiles right (first
+        saying who dealt in, when the screen asks: a camera that lost the hand)."""
         report, flow = self.report, self.flow
         truth = next((e for e in self.game.hands[report.hands].events
                       if isinstance(e, Won)), None) if report.hands < len(
             self.game.hands) else None
-        if truth is None or not flow.win_seats:
+        asked = flow.stage is Stage.CHOOSE_DISCARDER
+        if truth is None or not (flow.win_seats or asked):
             return None
         report.fixing = True
-        return put_right(flow, truth, flow.win_seats[0],
-                         _logged_values(self.game, report.hands),
-                         _logged_dora(self.game, report.hands))
+        return self._answer_and_fix(truth) if asked else self._fix(truth)
+
+    def _answer_and_fix(self, truth: Won) -> Iterator[ButtonPress]:
+        """The seat that dealt in presses one of its buttons; then, if the app still cannot
+        score the win, a person puts its tiles right."""
+        if truth.from_seat is not None:
+            yield ButtonPress(ButtonName.RIICHI, truth.from_seat)
+        if self.flow.win_seats and self.flow.preview is None:
+            yield from self._fix(truth)
+
+    def _fix(self, truth: Won) -> Iterator[ButtonPress]:
+        """The tiles put right; when they still do not score (a meld the camera read
+        wrong: tiles alone cannot put it right), UNDO and the winner's han and fu."""
+        index, seat = self.report.hands, self.flow.win_seats[0]
+        values = _logged_values(self.game, index)
+        yield from put_right(self.flow, truth, seat, values, _logged_dora(self.game, index))
+        if self.flow.stage is Stage.FIX_TILES and seat in values and len(truth.winners) == 1:
+            yield ButtonPress(ButtonName.UNDO)
+            yield from enter_value(values[seat], seat)
 
 
 def _logged_values(game: ImportedGame, index: int) -> dict[int, HandValue]:

@@ -39,9 +39,9 @@ from tablekit.tracking.discards import DiscardSpotter, pond_ahead
 from tablekit.tracking.dora_watch import DoraWatch
 from tablekit.tracking.kita_watch import kita_events
 from tablekit.tracking.meld_events import MeldSpotter
-from tablekit.tracking.pond_votes import PondVotes
+from tablekit.tracking.pond_votes import PondVotes, lying
 from tablekit.tracking.revealed_hands import RevealedHands
-from tablekit.tracking.stable_view import StableView, snapshot
+from tablekit.tracking.stable_view import StableView, since, snapshot
 from tablekit.tracking.suspects import (
     Suspect,
     contradiction,
@@ -54,6 +54,12 @@ from tablekit.vision.layout import DEFAULT_LAYOUT, TableLayout
 from tablekit.vision.table_reading import TableReading
 
 CATCH_UP = 4       # further steps one frame may give when the camera fell behind
+LAG_SECONDS = 10.0
+"""How long a pond may show discards the state lacks before the camera counts as lost
+behind the table (it cannot read these tiles): the screen says so, and the flow no longer
+waits for it (:meth:`Tracker.behind`)."""
+LAGGING = ("the camera cannot follow these tiles (enroll them: tablekit enroll): "
+           "WIN, OK and the menu keep the hand")
 
 
 @dataclass(frozen=True)
@@ -102,6 +108,8 @@ class Tracker:
         """This hand's registered tiles put right as suspects (the screen says so)."""
         self.refused: set[Event] = set()
         """This hand's suspects' corrections the engine refused (the next suspect is tried)."""
+        self.ahead_since: dict[int, float] = {}
+        """Since when each seat's steady pond has shown discards the state lacks."""
 
     # -- what the flow and the feed ask -------------------------------------------------
 
@@ -119,12 +127,20 @@ class Tracker:
         awaited, the tiles put right as suspects (the latest first) that still stand."""
         state = self.state()
         doubts = [s.doubt for s in reversed(self.doubted) if still_stands(state, s)]
-        return [*self.calls.warnings(state), *doubts[:2]]
+        lost = [LAGGING] if self.lagging() else []
+        return [*lost, *self.calls.warnings(state), *doubts[:2]]
 
     def behind(self) -> bool:
-        """Whether the table shows more discards in some pond than the state holds."""
+        """Whether the table shows more discards in some pond than the state holds, now or
+        (in the frames a hand hid the pond) for :data:`LAG_SECONDS` on end."""
         state = self.state()
-        return any(pond_ahead(self.view, state, seat) for seat in range(state.players))
+        return self.lagging() or any(pond_ahead(self.view, state, seat)
+                                     for seat in range(state.players))
+
+    def lagging(self) -> bool:
+        """Whether a pond has shown discards the state lacks for :data:`LAG_SECONDS`: the
+        camera cannot read the tiles well enough to follow the table."""
+        return any(since(at, self.now) >= LAG_SECONDS for at in self.ahead_since.values())
 
     def wants_faint(self) -> bool:
         """Whether the next frame should read the ponds' faint peaks too: a discard may
@@ -172,6 +188,7 @@ class Tracker:
             self.discards.forget()
             self.doubted.clear()
             self.refused.clear()
+            self.ahead_since.clear()
             return []
         self.calls.step(state, self.now)
         weight = self.view.period()
@@ -179,6 +196,7 @@ class Tracker:
         self.dora.learn(state, self.view.latest.indicators, weight)
         out = self._next_events(state)
         self.offered = Offer(state, tuple(out)) if out else self.offered
+        self._watch_lag(state)
         ahead = out
         for _ in range(CATCH_UP):  # the camera fell behind: take what else the frame shows
             try:
@@ -191,6 +209,18 @@ class Tracker:
                 break
             out = [*out, *ahead]
         return out
+
+    def _watch_lag(self, state: TableState) -> None:
+        """Note since when each seat's steady pond has been ahead of the state (a pond
+        hidden this frame keeps its time; one seen level with the state clears it)."""
+        for seat in range(state.players):
+            pond = self.view.pond(seat)
+            if pond is None:
+                continue
+            if len(pond) > lying(state, seat):
+                self.ahead_since.setdefault(seat, self.now)
+            else:
+                self.ahead_since.pop(seat, None)
 
     def _next_events(self, state: TableState) -> list[Event]:
         sources: tuple[Callable[[TableState], list[Event]], ...] = (
