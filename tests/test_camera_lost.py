@@ -150,3 +150,21 @@ def test_a_pond_ahead_of_the_state_for_long_makes_the_camera_lagging_and_says_so
             assert not tracker.lagging() and LAGGING not in tracker.warnings()
     assert tracker.lagging() and tracker.behind()
     assert tracker.warnings()[0] == LAGGING
+
+
+def test_a_hand_the_camera_takes_nothing_in_for_long_counts_as_behind():
+    """East's first discard is never seen (no pond shows anything): after STALL_SECONDS
+    the flow no longer waits for the camera (the wall's end goes by the buttons), without
+    the lagging line (nothing was seen to be missed)."""
+    from engine_helpers import Table
+
+    from tablekit.tracking.tracker import STALL_SECONDS
+
+    table = Table(dora="9s")
+    table.deal()
+    tracker = Tracker(lambda: table.state)
+    for n in range(int(STALL_SECONDS * 4) + 4):
+        tracker.update(TableReading((), (), n / 4))
+        if n == 40:
+            assert not tracker.behind()
+    assert tracker.behind() and not tracker.lagging() and tracker.warnings() == []

@@ -58,6 +58,9 @@ LAG_SECONDS = 10.0
 """How long a pond may show discards the state lacks before the camera counts as lost
 behind the table (it cannot read these tiles): the screen says so, and the flow no longer
 waits for it (:meth:`Tracker.behind`)."""
+STALL_SECONDS = 20.0
+"""How long the hand in play may go without the camera taking anything before the flow no
+longer waits for it (the wall's end is declared by the buttons): a tile it never sees."""
 LAGGING = ("the camera cannot follow these tiles (enroll them: tablekit enroll): "
            "WIN, OK and the menu keep the hand")
 
@@ -110,6 +113,8 @@ class Tracker:
         """This hand's suspects' corrections the engine refused (the next suspect is tried)."""
         self.ahead_since: dict[int, float] = {}
         """Since when each seat's steady pond has shown discards the state lacks."""
+        self.moved: tuple[int, float] | None = None
+        """The state's event count and since when it has stood (a hand in play)."""
 
     # -- what the flow and the feed ask -------------------------------------------------
 
@@ -132,10 +137,12 @@ class Tracker:
 
     def behind(self) -> bool:
         """Whether the table shows more discards in some pond than the state holds, now or
-        (in the frames a hand hid the pond) for :data:`LAG_SECONDS` on end."""
+        (in the frames a hand hid the pond) for :data:`LAG_SECONDS` on end, or the camera
+        has taken nothing for :data:`STALL_SECONDS` (a discard it never sees)."""
         state = self.state()
-        return self.lagging() or any(pond_ahead(self.view, state, seat)
-                                     for seat in range(state.players))
+        stalled = self.moved is not None and since(self.moved[1], self.now) >= STALL_SECONDS
+        return stalled or self.lagging() or any(pond_ahead(self.view, state, seat)
+                                                for seat in range(state.players))
 
     def lagging(self) -> bool:
         """Whether a pond has shown discards the state lacks for :data:`LAG_SECONDS`: the
@@ -189,6 +196,7 @@ class Tracker:
             self.doubted.clear()
             self.refused.clear()
             self.ahead_since.clear()
+            self.moved = None
             return []
         self.calls.step(state, self.now)
         weight = self.view.period()
@@ -212,7 +220,10 @@ class Tracker:
 
     def _watch_lag(self, state: TableState) -> None:
         """Note since when each seat's steady pond has been ahead of the state (a pond
-        hidden this frame keeps its time; one seen level with the state clears it)."""
+        hidden this frame keeps its time; one seen level with the state clears it), and
+        since when the state has stood."""
+        if self.moved is None or self.moved[0] != state.events:
+            self.moved = (state.events, self.now)
         for seat in range(state.players):
             pond = self.view.pond(seat)
             if pond is None:
