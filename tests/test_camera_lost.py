@@ -168,3 +168,12 @@ def test_a_hand_the_camera_takes_nothing_in_for_long_counts_as_behind():
         if n == 40:
             assert not tracker.behind()
     assert tracker.behind() and not tracker.lagging() and tracker.warnings() == []
+
+
+def test_a_hand_the_camera_stopped_following_is_refused_by_tenhou6_in_one_line():
+    from tablekit.formats.tenhou6_write import BadTenhou6, to_tenhou6
+    from tablekit.game.events import GameStarted, HandStarted
+
+    events = [GameStarted(), HandStarted(dora=t("1m")), TrackingStopped()]
+    with pytest.raises(BadTenhou6, match="East 1: the camera stopped following this hand"):
+        to_tenhou6(events, [[list(range(13 * s, 13 * s + 13)) for s in range(4)]])
