@@ -451,10 +451,14 @@ class SimulatedTable:
     def _answer_and_fix(self, truth: Won) -> Iterator[ButtonPress]:
         """The seat that dealt in presses one of its buttons; then, if the app still cannot
         score the win, a person puts its tiles right."""
-        if truth.from_seat is not None:
-            yield ButtonPress(ButtonName.RIICHI, truth.from_seat)
+        yield from self._answer(truth)
         if self.flow.win_seats and self.flow.preview is None:
             yield from self._fix(truth)
+
+    def _answer(self, truth: Won) -> Iterator[ButtonPress]:
+        """When the screen asks who dealt in, that seat presses one of its buttons."""
+        if self.flow.stage is Stage.CHOOSE_DISCARDER and truth.from_seat is not None:
+            yield ButtonPress(ButtonName.RIICHI, truth.from_seat)
 
     def _fix(self, truth: Won) -> Iterator[ButtonPress]:
         """The tiles put right; when they still do not score (a meld the camera read
@@ -462,9 +466,11 @@ class SimulatedTable:
         index, seat = self.report.hands, self.flow.win_seats[0]
         values = _logged_values(self.game, index)
         yield from put_right(self.flow, truth, seat, values, _logged_dora(self.game, index))
+        yield from self._answer(truth)   # the camera's record refused it: who dealt in
         if self.flow.stage is Stage.FIX_TILES and seat in values and len(truth.winners) == 1:
             yield ButtonPress(ButtonName.UNDO)
             yield from enter_value(values[seat], seat)
+            yield from self._answer(truth)
 
 
 def _logged_values(game: ImportedGame, index: int) -> dict[int, HandValue]:

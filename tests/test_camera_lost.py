@@ -96,10 +96,10 @@ def test_a_tsumo_the_camera_never_catches_up_with_is_scored_from_the_tiles(rig):
     assert deltas[2] > 0 and all(d < 0 for s, d in enumerate(deltas) if s != 2)
 
 
-def test_a_win_the_cameras_record_refuses_is_scored_from_the_tiles_put_right(rig):
+def test_a_ron_the_cameras_record_refuses_asks_who_dealt_in_then_scores_the_tiles(rig):
     """Four 6s were registered (misreads among them): the ron on a 6s would correct the
-    discard into a fifth, which the record refuses. The tiles a person confirmed score it,
-    the record stopped with it, the screen saying so."""
+    discard into a fifth, which the record refuses. The camera's discarder is not trusted
+    then: the record stops, the players say who dealt in, the tiles put right score it."""
     r = rig(reader=FakeReader({2: RON_ON_6S}))
     r.press(ButtonName.OK)
     for seat in range(4):
@@ -111,11 +111,30 @@ def test_a_win_the_cameras_record_refuses_is_scored_from_the_tiles_put_right(rig
     r.press(ButtonName.CALL, 2)                      # fix the tiles: they are right
     assert r.flow.stage is Stage.FIX_TILES
     r.press(ButtonName.OK)
+    assert r.flow.stage is Stage.CHOOSE_DISCARDER and not r.state.tracked
+    assert r.flow.message == f"{LOST}: who dealt in?"
+    r.press(ButtonName.CALL, 0)                      # East dealt in, not South
+    assert r.flow.stage is Stage.CONFIRM_WIN and r.flow.preview is not None
+    r.press(ButtonName.OK)
+    deltas = r.state.result.deltas
+    assert deltas[0] < 0 < deltas[2] and deltas[1] == deltas[3] == 0
+
+
+def test_a_tsumo_the_cameras_record_refuses_is_scored_from_the_tiles_put_right(rig):
+    """North's turn as the camera has it: West's tsumo, its tiles confirmed by a person
+    before the catch-up wait is over, is scored from them, the screen saying so."""
+    r = rig(reader=FakeReader({2: PINFU}))
+    r.press(ButtonName.OK)
+    play_to_seat_discarding(r, 3, "1z")
+    r.press(ButtonName.WIN, 2, hold=1.5)
+    r.advance(0.5)
+    assert r.flow.preview is None
+    r.press(ButtonName.CALL, 2)
+    r.press(ButtonName.OK)
     assert r.flow.stage is Stage.CONFIRM_WIN and LOST_SCORED in r.flow.preview.doubts
     assert r.state.tracked                           # nothing moves before OK
     r.press(ButtonName.OK)
-    deltas = r.state.result.deltas
-    assert deltas[1] < 0 < deltas[2] and not r.state.tracked
+    assert r.state.result.deltas[2] > 0 and not r.state.tracked
 
 
 def test_the_record_stops_once_in_a_hand_and_only_while_one_is_in_play():

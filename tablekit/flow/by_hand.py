@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from tablekit.flow import camera_lost
 from tablekit.flow.camera_lost import preview_or_untracked
 from tablekit.flow.proposal import preview, ron_tile_fix
 from tablekit.flow.stage import Stage
@@ -79,9 +80,11 @@ def preview_entries(flow: Flow, confirm_them: bool) -> None:
         win.preview = shown and replace(shown, entering=True)
         return
     shown, first = preview_or_untracked(flow, won, ())
-    if shown is None:
+    if shown is None and not camera_lost.ask_discarder(flow):
         flow.back_to_play(flow.message)
         return
+    if shown is None:
+        return  # the camera lost the hand: who dealt in, then these values are scored
     win.propose(won, shown, first)
     flow.stage = Stage.CONFIRM_WIN
 
@@ -124,8 +127,10 @@ def score_fixed(flow: Flow, fix: TileFix) -> None:
             fix.dora, dora, strict=True)) if tile != was and tile is not None))
     shown, corrections = preview_or_untracked(flow, won, ("tiles put right by hand",),
                                               corrections)
-    if shown is None:
+    if shown is None and not camera_lost.ask_discarder(flow):
         return  # the engine's reason is the message; the tiles stay to be fixed
+    if shown is None:
+        return  # the camera lost the hand: who dealt in, then these tiles are scored
     win.propose(won, shown, corrections)
     win.fixed, win.fix = True, None
     flow.stage = Stage.CONFIRM_WIN

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from tablekit.flow.proposal import preview
 from tablekit.flow.saved import standing_riichi
-from tablekit.flow.stage import CATCH_UP_WAIT
+from tablekit.flow.stage import CATCH_UP_WAIT, Stage
 from tablekit.game.events import DoraCorrected, Event, RiichiDeclared, TrackingStopped, Won
 
 if TYPE_CHECKING:
@@ -61,12 +61,14 @@ def stop_following(flow: Flow) -> bool:
 def preview_or_untracked(flow: Flow, won: Won, doubts: tuple[str, ...],
                          first: Sequence[Event] = ()
                          ) -> tuple[WinPreview | None, tuple[Event, ...]]:
-    """``won`` scored as :func:`preview` does, and the corrections it needs; a win the
+    """``won`` scored as :func:`preview` does, and the corrections it needs; a tsumo the
     camera's record of the hand refuses (its discards read wrong, turns missed) but the
     tiles alone score is scored so, the record stopped with it (:class:`TrackingStopped`
-    first, the dora indicators put right kept), the screen saying so."""
-    shown = preview(flow, won, doubts, first, quiet=flow.session.state.tracked)
-    if shown is not None or not flow.session.state.tracked:
+    first, the dora indicators put right kept), the screen saying so. A ron is not: who
+    dealt in is the players' to say then (:func:`ask_discarder`)."""
+    tracked = flow.session.state.tracked
+    shown = preview(flow, won, doubts, first, quiet=tracked and won.from_seat is None)
+    if shown is not None or not tracked or won.from_seat is not None:
         return shown, tuple(first)
     riichi = (RiichiDeclared(seat) for seat in standing_riichi(flow))  # never taken
     kept = (TrackingStopped(), *riichi, *(e for e in first if isinstance(e, DoraCorrected)))
@@ -75,3 +77,16 @@ def preview_or_untracked(flow: Flow, won: Won, doubts: tuple[str, ...],
         preview(flow, won, doubts, first)  # the record's refusal is the message
         return None, tuple(first)
     return shown, kept
+
+
+def ask_discarder(flow: Flow) -> bool:
+    """A ron put right by a person that the camera's record refuses: the record stops
+    and the players say who dealt in (the camera's discarder is not to be trusted); the
+    tiles or values put right stand, scored once the discarder is known. False when the
+    hand was not the camera's to lose (not followed, or a tsumo)."""
+    win = flow.win
+    if win is None or win.discarder is None or not stop_following(flow):
+        return False
+    flow.stage = Stage.CHOOSE_DISCARDER
+    flow.message = f"{LOST}: who dealt in?"
+    return True

@@ -38,7 +38,14 @@ def on_choose_discarder(flow: Flow, press: ButtonPress) -> None:
     assert win is not None
     if press.seat is not None and press.seat not in win.claimed:
         win.discarder = press.seat
-        read_or_enter(flow)
+        if win.fix is not None:       # tiles a person put right, the camera's hand lost
+            flow.stage = Stage.FIX_TILES
+            by_hand.score_fixed(flow, win.fix)
+        elif win.entries:             # values entered, likewise
+            flow.stage = Stage.ENTER_VALUE
+            by_hand.preview_entries(flow, confirm_them=True)
+        else:
+            read_or_enter(flow)
     elif press.name is ButtonName.UNDO:
         flow.back_to_play("win cancelled")
     else:
