@@ -80,7 +80,8 @@ def preview_entries(flow: Flow, confirm_them: bool) -> None:
         win.preview = shown and replace(shown, entering=True)
         return
     shown, first = preview_or_untracked(flow, won, ())
-    if shown is None and not camera_lost.ask_discarder(flow):
+    if shown is None and not (camera_lost.record_refuses(flow, won)
+                              and camera_lost.ask_discarder(flow)):
         flow.back_to_play(flow.message)
         return
     if shown is None:
@@ -127,7 +128,8 @@ def score_fixed(flow: Flow, fix: TileFix) -> None:
             fix.dora, dora, strict=True)) if tile != was and tile is not None))
     shown, corrections = preview_or_untracked(flow, won, ("tiles put right by hand",),
                                               corrections)
-    if shown is None and not camera_lost.ask_discarder(flow):
+    if shown is None and not (camera_lost.record_refuses(flow, won, corrections)
+                              and camera_lost.ask_discarder(flow)):
         return  # the engine's reason is the message; the tiles stay to be fixed
     if shown is None:
         return  # the camera lost the hand: who dealt in, then these tiles are scored

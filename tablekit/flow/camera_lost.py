@@ -70,13 +70,26 @@ def preview_or_untracked(flow: Flow, won: Won, doubts: tuple[str, ...],
     shown = preview(flow, won, doubts, first, quiet=tracked and won.from_seat is None)
     if shown is not None or not tracked or won.from_seat is not None:
         return shown, tuple(first)
-    riichi = (RiichiDeclared(seat) for seat in standing_riichi(flow))  # never taken
-    kept = (TrackingStopped(), *riichi, *(e for e in first if isinstance(e, DoraCorrected)))
+    kept = untracked(flow, first)
     shown = preview(flow, won, (*doubts, LOST_SCORED), kept, quiet=True)
     if shown is None:
         preview(flow, won, doubts, first)  # the record's refusal is the message
         return None, tuple(first)
     return shown, kept
+
+
+def untracked(flow: Flow, first: Sequence[Event]) -> tuple[Event, ...]:
+    """What goes before a win scored without the camera's record: the record stopped,
+    the RIICHI presses it never took declared, the dora indicators put right kept."""
+    riichi = (RiichiDeclared(seat) for seat in standing_riichi(flow))
+    return (TrackingStopped(), *riichi, *(e for e in first if isinstance(e, DoraCorrected)))
+
+
+def record_refuses(flow: Flow, won: Won, first: Sequence[Event] = ()) -> bool:
+    """Whether ``won`` is refused by the camera's record of the hand alone: the tiles
+    score it without the record (so it is not the tiles a person must put right)."""
+    state = flow.session.state
+    return state.tracked and preview(flow, won, (), untracked(flow, first), quiet=True) is not None
 
 
 def ask_discarder(flow: Flow) -> bool:
