@@ -38,14 +38,14 @@ from typing import Any
 from tablekit.app import FRAME_SECONDS, App, DrivenClock
 from tablekit.display.backends import Display
 from tablekit.display.model import ScreenModel
-from tablekit.flow import Flow
+from tablekit.flow import Flow, Stage
 from tablekit.formats.tenhou import ImportedGame, import_file
 from tablekit.game.events import Discard, DoraRevealed, Event, HandStarted, WinnerHand, Won
 from tablekit.game.reducer import replay
 from tablekit.game.session import Session, in_force
 from tablekit.io.presses import ButtonName, ButtonPress
 from tablekit.rules.scoring import HandValue
-from tablekit.sim.person import put_right, shown_wrong
+from tablekit.sim.person import enter_value, put_right, shown_wrong
 from tablekit.sim.script import Script
 from tablekit.sim.source import ReplayedFrames, SimulatedCamera
 from tablekit.sim.stopwatch import KINDS, Stopwatch, counts, figures
@@ -452,15 +452,39 @@ class SimulatedTable:
             self.hooks.on_step(app, self)
 
     def _stuck(self, press: ButtonPress) -> Iterator[ButtonPress] | None:
-        """The app cannot score the win on screen: a person puts its tiles right."""
+        """The app cannot score the win on screen: a person puts its tiles right (first
+        saying who dealt in, when the screen asks: a camera that lost the hand)."""
         report, flow = self.report, self.flow
         truth = self._truth()
-        if truth is None or not flow.win_seats:
+        asked = flow.stage is Stage.CHOOSE_DISCARDER
+        if truth is None or not (flow.win_seats or asked):
             return None
         report.fixing = True
-        return put_right(flow, truth, flow.win_seats[0],
-                         _logged_values(self.game, report.hands),
-                         _logged_dora(self.game, report.hands))
+        return self._answer_and_fix(truth) if asked else self._fix(truth)
+
+    def _answer_and_fix(self, truth: Won) -> Iterator[ButtonPress]:
+        """The seat that dealt in presses one of its buttons; then, if the app still cannot
+        score the win, a person puts its tiles right."""
+        yield from self._answer(truth)
+        if self.flow.win_seats and self.flow.preview is None:
+            yield from self._fix(truth)
+
+    def _answer(self, truth: Won) -> Iterator[ButtonPress]:
+        """When the screen asks who dealt in, that seat presses one of its buttons."""
+        if self.flow.stage is Stage.CHOOSE_DISCARDER and truth.from_seat is not None:
+            yield ButtonPress(ButtonName.RIICHI, truth.from_seat)
+
+    def _fix(self, truth: Won) -> Iterator[ButtonPress]:
+        """The tiles put right; when they still do not score (a meld the camera read
+        wrong: tiles alone cannot put it right), UNDO and the winner's han and fu."""
+        index, seat = self.report.hands, self.flow.win_seats[0]
+        values = _logged_values(self.game, index)
+        yield from put_right(self.flow, truth, seat, values, _logged_dora(self.game, index))
+        yield from self._answer(truth)   # the camera's record refused it: who dealt in
+        if self.flow.stage is Stage.FIX_TILES and seat in values and len(truth.winners) == 1:
+            yield ButtonPress(ButtonName.UNDO)
+            yield from enter_value(values[seat], seat)
+            yield from self._answer(truth)
 
     def _looks(self, press: ButtonPress) -> Iterator[ButtonPress] | None:
         """Before OK on a scored win: a person compares the tiles the screen shows with
@@ -475,8 +499,7 @@ class SimulatedTable:
         assert screen.preview is not None   # a win waiting for OK (shown_wrong)
         report.shown_win = Won(tuple(WinnerHand(win.seat, win.hand, win.win_tile)
                                      for win in screen.preview.wins))
-        return put_right(flow, truth, flow.win_seats[0],
-                         _logged_values(self.game, report.hands), dora)
+        return self._fix(truth)
 
     def _truth(self) -> Won | None:
         """The log's win in the hand being played (None: it ends otherwise)."""

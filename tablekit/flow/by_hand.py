@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from tablekit.flow import camera_lost
+from tablekit.flow.camera_lost import preview_or_untracked
 from tablekit.flow.proposal import preview, ron_tile_fix
 from tablekit.flow.stage import Stage
 from tablekit.flow.win import FU_STEPS, HAN_STEPS, Entry
@@ -77,11 +79,14 @@ def preview_entries(flow: Flow, confirm_them: bool) -> None:
         shown = preview(flow, won, ())   # the screen's footer says what the buttons do
         win.preview = shown and replace(shown, entering=True)
         return
-    shown = preview(flow, won, ())
-    if shown is None:
+    shown, first = preview_or_untracked(flow, won, ())
+    if shown is None and not (camera_lost.record_refuses(flow, won)
+                              and camera_lost.ask_discarder(flow)):
         flow.back_to_play(flow.message)
         return
-    win.propose(won, shown)
+    if shown is None:
+        return  # the camera lost the hand: who dealt in, then these values are scored
+    win.propose(won, shown, first)
     flow.stage = Stage.CONFIRM_WIN
 
 
@@ -121,9 +126,13 @@ def score_fixed(flow: Flow, fix: TileFix) -> None:
     corrections = (*ron_tile_fix(flow.session.state, won), *(
         DoraCorrected(index, tile) for index, (tile, was) in enumerate(zip(
             fix.dora, dora, strict=True)) if tile != was and tile is not None))
-    shown = preview(flow, won, ("tiles put right by hand",), corrections)
-    if shown is None:
+    shown, corrections = preview_or_untracked(flow, won, ("tiles put right by hand",),
+                                              corrections)
+    if shown is None and not (camera_lost.record_refuses(flow, won, corrections)
+                              and camera_lost.ask_discarder(flow)):
         return  # the engine's reason is the message; the tiles stay to be fixed
+    if shown is None:
+        return  # the camera lost the hand: who dealt in, then these tiles are scored
     win.propose(won, shown, corrections)
     win.fixed, win.fix = True, None
     flow.stage = Stage.CONFIRM_WIN

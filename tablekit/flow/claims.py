@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from tablekit.flow import by_hand, confirm
+from tablekit.flow import by_hand, camera_lost, confirm
 from tablekit.flow.proposal import discards_unseen
 from tablekit.flow.stage import Stage
 from tablekit.game.events import Discard, Draw, Event
@@ -38,7 +38,14 @@ def on_choose_discarder(flow: Flow, press: ButtonPress) -> None:
     assert win is not None
     if press.seat is not None and press.seat not in win.claimed:
         win.discarder = press.seat
-        read_or_enter(flow)
+        if win.fix is not None:       # tiles a person put right, the camera's hand lost
+            flow.stage = Stage.FIX_TILES
+            by_hand.score_fixed(flow, win.fix)
+        elif win.entries:             # values entered, likewise
+            flow.stage = Stage.ENTER_VALUE
+            by_hand.preview_entries(flow, confirm_them=True)
+        else:
+            read_or_enter(flow)
     elif press.name is ButtonName.UNDO:
         flow.back_to_play("win cancelled")
     else:
@@ -51,14 +58,16 @@ def resolve_claims(flow: Flow) -> None:
     assert win is not None
     if win.tsumo_seat is not None:
         win.discarder = None
-    elif state.tracked:
+    elif state.tracked and not camera_lost.discarder_unsure(
+            flow, tracked_discarder(state), win.claimed):
         win.discarder = tracked_discarder(state)
         if win.discarder is None:
             flow.back_to_play("no discard to win on: hold WIN for tsumo")
             return
-    else:
+    else:  # no camera, or one that lost the hand: the players say who dealt in
+        lost = camera_lost.stop_following(flow)
         flow.stage = Stage.CHOOSE_DISCARDER
-        flow.message = WHO_DEALT_IN
+        flow.message = f"{camera_lost.LOST}: who dealt in?" if lost else WHO_DEALT_IN
         return
     read_or_enter(flow)
 

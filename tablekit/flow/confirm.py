@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from tablekit.flow import by_hand
+from tablekit.flow import by_hand, camera_lost
 from tablekit.flow.proposal import discards_unseen, preview, ron_tile_fix, tsumo_draw
 from tablekit.flow.stage import REREAD, SETTLE
 from tablekit.game.events import Won
@@ -41,6 +41,8 @@ def reread(flow: Flow) -> None:
     if win.tsumo_seat is not None and win.preview is None and discards_unseen(flow):
         flow.message = "the camera is catching up with the last discards..."
         return
+    if win.tsumo_seat is not None and camera_lost.tsumo_unsure(flow, win.tsumo_seat):
+        camera_lost.stop_following(flow)  # it never caught up: the tiles alone score it
     flow.reader.look_at_win()
     reading = flow.reader.read_win(win.seats, win.discarder)
     if win.pending is not None and win.reading is not None and (

@@ -210,10 +210,13 @@ class Flow:
 
     def waiting_for_score(self) -> bool:
         """Whether a person about to press OK would still be waiting for the screen: on a
-        win it does not show the scored hand yet, at the end of the wall it does not show
-        the wall empty yet (the camera is still catching up with the last discards)."""
+        win it does not show the scored hand yet (or asks who dealt in), at the end of the
+        wall it does not show the wall empty yet (the camera is still catching up with the
+        last discards)."""
         if self.stage is Stage.CONFIRM_WIN:
             return self.preview is None
+        if self.stage is Stage.CHOOSE_DISCARDER:
+            return True  # the screen asks who dealt in
         state = self.session.state
         return self.stage is Stage.PLAY and state.tracked and state.wall > 0
 

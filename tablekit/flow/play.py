@@ -52,7 +52,8 @@ def on_play(flow: Flow, press: ButtonPress) -> None:
         flow.win = WinInProgress([(press.seat, press.long)],
                                  flow.clock() + (0 if press.long else WIN_WINDOW))
         flow.stage = Stage.COLLECT_WINS
-    elif press.name is ButtonName.OK and (not state.tracked or state.wall <= MISSED_AT_END):
+    elif press.name is ButtonName.OK and (not state.tracked or state.wall <= MISSED_AT_END or (
+            flow.reader is not None and flow.reader.behind())):  # a camera behind the table
         open_tenpai(flow)
     elif press.name is ButtonName.OK:
         flow.message = f"the camera counts {state.wall} tiles left in the wall"

@@ -21,8 +21,8 @@ def ron_tile_fix(state: TableState, won: Won) -> tuple[DiscardCorrected, ...]:
     """A ron tile (put right by hand, or read in the winner's row) other than the
     discard the camera registered: that discard is corrected too."""
     tile, last = won.winners[0].win_tile, state.last_discard
-    if won.from_seat is None or last is None or tile is None or last[1] == tile or (
-            last[0] != won.from_seat or state.chankan_tile is not None):
+    if not state.tracked or won.from_seat is None or last is None or tile is None or (
+            last[1] == tile or last[0] != won.from_seat or state.chankan_tile is not None):
         return ()
     return (DiscardCorrected(last[0], len(state.seats[last[0]].pond) - 1, tile),)
 

@@ -57,6 +57,7 @@ from tablekit.game.events import (
     HandStarted,
     Kita,
     RiichiDeclared,
+    TrackingStopped,
     Won,
 )
 from tablekit.game.reducer import apply
@@ -114,6 +115,10 @@ def to_tenhou6(events: Iterable[Event], starting_hands: StartingHands) -> dict[s
             names = event.names
         elif isinstance(event, HandStarted):
             kyokus.append(_start(state, event, starting_hands, len(kyokus)))
+        elif isinstance(event, TrackingStopped):
+            raise BadTenhou6(f"{state.round_label}: the camera stopped following this hand "
+                             "(its tiles were not all seen): it cannot be written as "
+                             "tenhou.net/6 (use --format mjai)")
         elif kyokus:
             _write(kyokus[-1], before, state, event)
     return _document(state, kyokus, names)

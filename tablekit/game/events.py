@@ -63,6 +63,17 @@ class HandStarted:
 
 
 @dataclass(frozen=True)
+class TrackingStopped:
+    """The camera stops following the hand in play (it cannot read the tiles: a set the
+    models never saw): the rest of the hand is kept from the buttons, as a hand dealt
+    with ``tracked`` False; what the camera registered stays.
+
+    >>> to_json(TrackingStopped())
+    '{"type": "tracking_stopped"}'
+    """
+
+
+@dataclass(frozen=True)
 class Draw:
     """A seat draws (``tile`` None when nobody saw it); ``rinshan`` after a kan."""
 
@@ -233,13 +244,14 @@ class Redo:
 
 
 Event = Union[  # noqa: UP007 - the union is read at run time by get_args
-    GameStarted, HandStarted, Draw, Discard, DiscardCorrected, MeldCorrected, RiichiDeclared,
-    Call, Kita,
+    GameStarted, HandStarted, TrackingStopped, Draw, Discard, DiscardCorrected, MeldCorrected,
+    RiichiDeclared, Call, Kita,
     DoraRevealed, DoraCorrected, Won,
     ExhaustiveDraw, AbortiveDraw, Chombo, Penalty, GameEnded, Undo, Redo,
 ]
 EVENT_TYPES: dict[str, type] = {
-    "game_started": GameStarted, "hand_started": HandStarted, "draw": Draw, "discard": Discard,
+    "game_started": GameStarted, "hand_started": HandStarted,
+    "tracking_stopped": TrackingStopped, "draw": Draw, "discard": Discard,
     "discard_corrected": DiscardCorrected, "meld_corrected": MeldCorrected,
     "riichi": RiichiDeclared, "call": Call, "kita": Kita, "dora": DoraRevealed,
     "dora_corrected": DoraCorrected, "won": Won,

@@ -41,6 +41,7 @@ from tablekit.game.events import (
     MeldCorrected,
     Penalty,
     RiichiDeclared,
+    TrackingStopped,
     Won,
     to_dict,
 )
@@ -145,6 +146,13 @@ def _hand_started(state: TableState, event: HandStarted) -> TableState:
         wall=fresh.wall, turn=state.dealer, to_draw=True, last_discard=None,
         pending_riichi=None, last_draw_rinshan=False, kan_draw=False, chankan_tile=None,
         kita_by=None, interrupted=False, kans=0, result=None, tracked=event.tracked)
+
+
+def _tracking_stopped(state: TableState, event: TrackingStopped) -> TableState:
+    """The camera gave up on the hand: from now on it is kept from the buttons."""
+    _need_phase(state, event, Phase.HAND_IN_PLAY)
+    _need_tracked(state, event)
+    return evolve(state, tracked=False)
 
 
 def _game_ended(state: TableState, event: GameEnded) -> TableState:
@@ -554,7 +562,8 @@ def _label(state: TableState) -> str:
 
 
 _HANDLERS: dict[type, Handler] = {
-    GameStarted: _game_started, HandStarted: _hand_started, Draw: _draw, Discard: _discard,
+    GameStarted: _game_started, HandStarted: _hand_started,
+    TrackingStopped: _tracking_stopped, Draw: _draw, Discard: _discard,
     RiichiDeclared: _riichi, Call: _call, Kita: _kita, DiscardCorrected: _correct,
     MeldCorrected: _correct_meld,
     DoraRevealed: _dora, DoraCorrected: _correct_dora, Won: _won,

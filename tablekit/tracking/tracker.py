@@ -39,9 +39,9 @@ from tablekit.tracking.discards import DiscardSpotter, pond_ahead
 from tablekit.tracking.dora_watch import DoraWatch
 from tablekit.tracking.kita_watch import kita_events
 from tablekit.tracking.meld_events import MeldSpotter
-from tablekit.tracking.pond_votes import PondVotes
+from tablekit.tracking.pond_votes import PondVotes, lying
 from tablekit.tracking.revealed_hands import RevealedHands
-from tablekit.tracking.stable_view import StableView, snapshot
+from tablekit.tracking.stable_view import StableView, since, snapshot
 from tablekit.tracking.suspects import (
     Suspect,
     contradiction,
@@ -54,6 +54,15 @@ from tablekit.vision.layout import DEFAULT_LAYOUT, TableLayout
 from tablekit.vision.table_reading import TableReading
 
 CATCH_UP = 4       # further steps one frame may give when the camera fell behind
+LAG_SECONDS = 10.0
+"""How long a pond may show discards the state lacks before the camera counts as lost
+behind the table (it cannot read these tiles): the screen says so, and the flow no longer
+waits for it (:meth:`Tracker.behind`)."""
+STALL_SECONDS = 20.0
+"""How long the hand in play may go without the camera taking anything before the flow no
+longer waits for it (the wall's end is declared by the buttons): a tile it never sees."""
+LAGGING = ("the camera cannot follow these tiles (enroll them: tablekit enroll): "
+           "WIN, OK and the menu keep the hand")
 
 
 @dataclass(frozen=True)
@@ -102,6 +111,10 @@ class Tracker:
         """This hand's registered tiles put right as suspects (the screen says so)."""
         self.refused: set[Event] = set()
         """This hand's suspects' corrections the engine refused (the next suspect is tried)."""
+        self.ahead_since: dict[int, float] = {}
+        """Since when each seat's steady pond has shown discards the state lacks."""
+        self.moved: tuple[int, float] | None = None
+        """The state's event count and since when it has stood (a hand in play)."""
 
     # -- what the flow and the feed ask -------------------------------------------------
 
@@ -119,12 +132,22 @@ class Tracker:
         awaited, the tiles put right as suspects (the latest first) that still stand."""
         state = self.state()
         doubts = [s.doubt for s in reversed(self.doubted) if still_stands(state, s)]
-        return [*self.calls.warnings(state), *doubts[:2]]
+        lost = [LAGGING] if self.lagging() else []
+        return [*lost, *self.calls.warnings(state), *doubts[:2]]
 
     def behind(self) -> bool:
-        """Whether the table shows more discards in some pond than the state holds."""
+        """Whether the table shows more discards in some pond than the state holds, now or
+        (in the frames a hand hid the pond) for :data:`LAG_SECONDS` on end, or the camera
+        has taken nothing for :data:`STALL_SECONDS` (a discard it never sees)."""
         state = self.state()
-        return any(pond_ahead(self.view, state, seat) for seat in range(state.players))
+        stalled = self.moved is not None and since(self.moved[1], self.now) >= STALL_SECONDS
+        return stalled or self.lagging() or any(pond_ahead(self.view, state, seat)
+                                                for seat in range(state.players))
+
+    def lagging(self) -> bool:
+        """Whether a pond has shown discards the state lacks for :data:`LAG_SECONDS`: the
+        camera cannot read the tiles well enough to follow the table."""
+        return any(since(at, self.now) >= LAG_SECONDS for at in self.ahead_since.values())
 
     def wants_faint(self) -> bool:
         """Whether the next frame should read the ponds' faint peaks too: a discard may
@@ -172,6 +195,8 @@ class Tracker:
             self.discards.forget()
             self.doubted.clear()
             self.refused.clear()
+            self.ahead_since.clear()
+            self.moved = None
             return []
         self.calls.step(state, self.now)
         weight = self.view.period()
@@ -179,6 +204,7 @@ class Tracker:
         self.dora.learn(state, self.view.latest.indicators, weight)
         out = self._next_events(state)
         self.offered = Offer(state, tuple(out)) if out else self.offered
+        self._watch_lag(state)
         ahead = out
         for _ in range(CATCH_UP):  # the camera fell behind: take what else the frame shows
             try:
@@ -191,6 +217,21 @@ class Tracker:
                 break
             out = [*out, *ahead]
         return out
+
+    def _watch_lag(self, state: TableState) -> None:
+        """Note since when each seat's steady pond has been ahead of the state (a pond
+        hidden this frame keeps its time; one seen level with the state clears it), and
+        since when the state has stood."""
+        if self.moved is None or self.moved[0] != state.events:
+            self.moved = (state.events, self.now)
+        for seat in range(state.players):
+            pond = self.view.pond(seat)
+            if pond is None:
+                continue
+            if len(pond) > lying(state, seat):
+                self.ahead_since.setdefault(seat, self.now)
+            else:
+                self.ahead_since.pop(seat, None)
 
     def _next_events(self, state: TableState) -> list[Event]:
         sources: tuple[Callable[[TableState], list[Event]], ...] = (
