@@ -4,6 +4,7 @@ last lines list the tests skipped for want of a package or the shared data
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -23,3 +24,21 @@ def shared_data() -> Path:
     if not (SHARED_DATA / "tenhou").is_dir():
         pytest.skip(SHARED_MISSING)
     return SHARED_DATA
+
+
+@pytest.fixture(scope="module")
+def pygame_dummy_video():
+    """pygame on SDL's dummy driver for a whole module; the previous setting comes back after."""
+    import pygame
+
+    saved = os.environ.get("SDL_VIDEODRIVER")
+    os.environ["SDL_VIDEODRIVER"] = "dummy"
+    pygame.init()
+    try:
+        yield
+    finally:
+        pygame.quit()
+        if saved is None:
+            os.environ.pop("SDL_VIDEODRIVER", None)
+        else:
+            os.environ["SDL_VIDEODRIVER"] = saved

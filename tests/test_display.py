@@ -47,19 +47,8 @@ RESULT_SCREENS = ("win-confirm", "win-confirm-double-ron", "hand-result-win")
 
 
 @pytest.fixture(scope="module", autouse=True)
-def dummy_video():
-    """SDL's dummy driver for the whole module; the previous setting comes back after."""
-    saved = os.environ.get("SDL_VIDEODRIVER")
-    os.environ["SDL_VIDEODRIVER"] = "dummy"
-    pygame.init()
-    try:
-        yield
-    finally:
-        pygame.quit()
-        if saved is None:
-            os.environ.pop("SDL_VIDEODRIVER", None)
-        else:
-            os.environ["SDL_VIDEODRIVER"] = saved
+def dummy_video(pygame_dummy_video):
+    """SDL's dummy driver for the whole module (tests/conftest.py)."""
 
 
 def rendered(game) -> dict[tuple[str, str, tuple[int, int]], tuple]:

@@ -4,8 +4,6 @@ the log and in ``tablekit doctor`` saying what to install."""
 
 from __future__ import annotations
 
-import os
-
 import pygame
 import pytest
 
@@ -22,18 +20,8 @@ MISSING = "\ue000"      # a private-use character no font draws: the missing-gly
 
 
 @pytest.fixture(scope="module", autouse=True)
-def dummy_video():
-    saved = os.environ.get("SDL_VIDEODRIVER")
-    os.environ["SDL_VIDEODRIVER"] = "dummy"
-    pygame.init()
-    try:
-        yield
-    finally:
-        pygame.quit()
-        if saved is None:
-            os.environ.pop("SDL_VIDEODRIVER", None)
-        else:
-            os.environ["SDL_VIDEODRIVER"] = saved
+def dummy_video(pygame_dummy_video):
+    """SDL's dummy driver for the whole module (tests/conftest.py)."""
 
 
 @pytest.fixture

@@ -4,7 +4,6 @@ side of the box they press, in both layouts, the centre information on the empty
 from __future__ import annotations
 
 import itertools
-import os
 from dataclasses import replace
 
 import pygame
@@ -31,18 +30,8 @@ SEATINGS = [*itertools.combinations(range(4), 3), (2, 3, 0), (3, 1, 0)]
 
 
 @pytest.fixture(scope="module", autouse=True)
-def dummy_video():
-    saved = os.environ.get("SDL_VIDEODRIVER")
-    os.environ["SDL_VIDEODRIVER"] = "dummy"
-    pygame.init()
-    try:
-        yield
-    finally:
-        pygame.quit()
-        if saved is None:
-            os.environ.pop("SDL_VIDEODRIVER", None)
-        else:
-            os.environ["SDL_VIDEODRIVER"] = saved
+def dummy_video(pygame_dummy_video):
+    """SDL's dummy driver for the whole module (tests/conftest.py)."""
 
 
 @pytest.fixture(scope="module")
