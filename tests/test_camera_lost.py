@@ -3,7 +3,8 @@ asks who dealt in, a tsumo and a draw go ahead, a win the camera's record refuse
 from the tiles a person put right, and the screen says why in one line."""
 
 import pytest
-from test_flow import PINFU, RON_ON_6S, FakeReader, Rig, play_to_seat_discarding, play_until_wall
+import test_flow
+from test_flow import PINFU, RON_ON_6S, FakeReader, play_to_seat_discarding, play_until_wall
 
 from tablekit.flow import CATCH_UP_WAIT, Stage
 from tablekit.flow.camera_lost import LOST, LOST_SCORED
@@ -17,21 +18,7 @@ from tablekit.tracking.tracker import LAG_SECONDS, LAGGING, Tracker
 from tablekit.vision.table_reading import SeenTile, TableReading
 
 t = Tile.from_code
-
-
-@pytest.fixture
-def rig(tmp_path):
-    made = []
-
-    def build(**kwargs):
-        made.append(Rig(tmp_path, **kwargs))
-        return made[-1]
-
-    try:
-        yield build
-    finally:
-        for r in made:
-            r.close()
+rig = test_flow.rig   # the fixture: a flow on a fake table, closed after the test
 
 
 def test_a_ron_on_the_winners_own_discard_as_the_camera_has_it_asks_who_dealt_in(rig):
