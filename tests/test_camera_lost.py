@@ -5,6 +5,7 @@ from the tiles a person put right, and the screen says why in one line."""
 import pytest
 from test_flow import PINFU, RON_ON_6S, FakeReader, Rig, play_to_seat_discarding, play_until_wall
 
+from tablekit.display.legend import SAY_DEALT_IN, confirm_legend
 from tablekit.flow import CATCH_UP_WAIT, Stage
 from tablekit.flow.camera_lost import LOST, LOST_SCORED
 from tablekit.game.events import Discard, Draw, TrackingStopped
@@ -207,6 +208,7 @@ def camera_has_east_dealing_in(rig):
     r.advance(2.0)
     assert r.flow.stage is Stage.CONFIRM_WIN and r.flow.preview is not None
     assert r.flow.win.discarder == 0
+    assert SAY_DEALT_IN in confirm_legend(r.flow.preview)
     return r
 
 
