@@ -45,7 +45,7 @@ from tablekit.game.reducer import replay
 from tablekit.game.session import Session, in_force
 from tablekit.io.presses import ButtonName, ButtonPress
 from tablekit.rules.scoring import HandValue
-from tablekit.sim.person import enter_value, put_right, shown_wrong
+from tablekit.sim.person import enter_value, payer_wrong, put_right, shown_wrong
 from tablekit.sim.script import Script
 from tablekit.sim.source import ReplayedFrames, SimulatedCamera
 from tablekit.sim.stopwatch import KINDS, Stopwatch, counts, figures
@@ -487,19 +487,37 @@ class SimulatedTable:
             yield from self._answer(truth)
 
     def _looks(self, press: ButtonPress) -> Iterator[ButtonPress] | None:
-        """Before OK on a scored win: a person compares the tiles the screen shows with
-        those on the table, and puts them right where they differ."""
+        """Before OK on a scored win: a person compares the win the screen shows with the
+        table: a ron's payer not the seat that dealt in, that seat says so (RIICHI); tiles
+        other than those on the table, they put right."""
         report, flow = self.report, self.flow
         truth = self._truth() if press.name is ButtonName.OK and flow.win_seats else None
         if truth is None or report.fixing:
             return None
-        dora, screen = _logged_dora(self.game, report.hands), flow.screen()
+        if payer_wrong(flow.screen(), truth):
+            self._shown(flow.screen())
+            return self._say_dealt_in(truth)
+        return self._tiles_looked_at(truth)
+
+    def _say_dealt_in(self, truth: Won) -> Iterator[ButtonPress]:
+        """The seat that dealt in presses RIICHI; then the tiles shown are looked at."""
+        assert truth.from_seat is not None   # a ron (payer_wrong)
+        yield ButtonPress(ButtonName.RIICHI, truth.from_seat)
+        yield from self._tiles_looked_at(truth) or ()
+
+    def _tiles_looked_at(self, truth: Won) -> Iterator[ButtonPress] | None:
+        """The tiles the screen shows put right where they differ from the table's."""
+        dora, screen = _logged_dora(self.game, self.report.hands), self.flow.screen()
         if not shown_wrong(screen, truth, dora):
             return None
-        assert screen.preview is not None   # a win waiting for OK (shown_wrong)
-        report.shown_win = Won(tuple(WinnerHand(win.seat, win.hand, win.win_tile)
-                                     for win in screen.preview.wins))
+        self._shown(screen)
         return self._fix(truth)
+
+    def _shown(self, screen: ScreenModel) -> None:
+        """The win the screen showed before a person corrected it (counted put right)."""
+        assert screen.preview is not None   # a win waiting for OK
+        self.report.shown_win = Won(tuple(WinnerHand(win.seat, win.hand, win.win_tile)
+                                          for win in screen.preview.wins))
 
     def _truth(self) -> Won | None:
         """The log's win in the hand being played (None: it ends otherwise)."""
