@@ -13,12 +13,13 @@ the buttons (:mod:`tablekit.sim.person`), so that the game goes on; such a hand 
 counted in ``hands_fixed``, never in ``hands_ok``. Before OK on a scored win the person
 looks at the screen as one at the table would: tiles shown other than those on the table
 (the winner's hand, the dora or ura indicators: :func:`tablekit.sim.person.shown_wrong`)
-they put right the same way before points move; such a win is counted in
-``wins_put_right``, never in ``hands_ok``. A hand of the log that never ends on
-the simulated table (the game stuck in it) is a failed hand: counted in ``hands`` and
-``hands_never_ended``, never in ``hands_ok``. Every game also times the screen
-(:mod:`tablekit.sim.stopwatch`): placed -> shown for each discard, WIN -> scored for each
-win, in ``SimReport.latency``.
+they put right the same way before points move, and a ron's payer other than the seat
+that dealt in (:func:`tablekit.sim.person.payer_wrong`) that seat puts right with its
+RIICHI; such a win is counted in ``wins_put_right``, never in ``hands_ok``. A hand of
+the log that never ends on the simulated table (the game stuck in it) is a failed hand:
+counted in ``hands`` and ``hands_never_ended``, never in ``hands_ok``. Every game also
+times the screen (:mod:`tablekit.sim.stopwatch`): placed -> shown for each discard,
+WIN -> scored for each win, in ``SimReport.latency``.
 
 >>> SimReport(hands=2, hands_ok=2).summary()["hands_ok"]
 2
