@@ -13,12 +13,13 @@ the buttons (:mod:`tablekit.sim.person`), so that the game goes on; such a hand 
 counted in ``hands_fixed``, never in ``hands_ok``. Before OK on a scored win the person
 looks at the screen as one at the table would: tiles shown other than those on the table
 (the winner's hand, the dora or ura indicators: :func:`tablekit.sim.person.shown_wrong`)
-they put right the same way before points move; such a win is counted in
-``wins_put_right``, never in ``hands_ok``. A hand of the log that never ends on
-the simulated table (the game stuck in it) is a failed hand: counted in ``hands`` and
-``hands_never_ended``, never in ``hands_ok``. Every game also times the screen
-(:mod:`tablekit.sim.stopwatch`): placed -> shown for each discard, WIN -> scored for each
-win, in ``SimReport.latency``.
+they put right the same way before points move, and a ron's payer other than the seat
+that dealt in (:func:`tablekit.sim.person.payer_wrong`) that seat puts right with its
+RIICHI; such a win is counted in ``wins_put_right``, never in ``hands_ok``. A hand of
+the log that never ends on the simulated table (the game stuck in it) is a failed hand:
+counted in ``hands`` and ``hands_never_ended``, never in ``hands_ok``. Every game also
+times the screen (:mod:`tablekit.sim.stopwatch`): placed -> shown for each discard,
+WIN -> scored for each win, in ``SimReport.latency``.
 
 >>> SimReport(hands=2, hands_ok=2).summary()["hands_ok"]
 2
@@ -45,7 +46,7 @@ from tablekit.game.reducer import replay
 from tablekit.game.session import Session, in_force
 from tablekit.io.presses import ButtonName, ButtonPress
 from tablekit.rules.scoring import HandValue
-from tablekit.sim.person import enter_value, put_right, shown_wrong
+from tablekit.sim.person import enter_value, payer_wrong, put_right, shown_wrong
 from tablekit.sim.script import Script
 from tablekit.sim.source import ReplayedFrames, SimulatedCamera
 from tablekit.sim.stopwatch import KINDS, Stopwatch, counts, figures
@@ -487,19 +488,37 @@ class SimulatedTable:
             yield from self._answer(truth)
 
     def _looks(self, press: ButtonPress) -> Iterator[ButtonPress] | None:
-        """Before OK on a scored win: a person compares the tiles the screen shows with
-        those on the table, and puts them right where they differ."""
+        """Before OK on a scored win: a person compares the win the screen shows with the
+        table: a ron's payer not the seat that dealt in, that seat says so (RIICHI); tiles
+        other than those on the table, they put right."""
         report, flow = self.report, self.flow
         truth = self._truth() if press.name is ButtonName.OK and flow.win_seats else None
         if truth is None or report.fixing:
             return None
-        dora, screen = _logged_dora(self.game, report.hands), flow.screen()
+        if payer_wrong(flow.screen(), truth):
+            self._shown(flow.screen())
+            return self._say_dealt_in(truth)
+        return self._tiles_looked_at(truth)
+
+    def _say_dealt_in(self, truth: Won) -> Iterator[ButtonPress]:
+        """The seat that dealt in presses RIICHI; then the tiles shown are looked at."""
+        assert truth.from_seat is not None   # a ron (payer_wrong)
+        yield ButtonPress(ButtonName.RIICHI, truth.from_seat)
+        yield from self._tiles_looked_at(truth) or ()
+
+    def _tiles_looked_at(self, truth: Won) -> Iterator[ButtonPress] | None:
+        """The tiles the screen shows put right where they differ from the table's."""
+        dora, screen = _logged_dora(self.game, self.report.hands), self.flow.screen()
         if not shown_wrong(screen, truth, dora):
             return None
-        assert screen.preview is not None   # a win waiting for OK (shown_wrong)
-        report.shown_win = Won(tuple(WinnerHand(win.seat, win.hand, win.win_tile)
-                                     for win in screen.preview.wins))
+        self._shown(screen)
         return self._fix(truth)
+
+    def _shown(self, screen: ScreenModel) -> None:
+        """The win the screen showed before a person corrected it (counted put right)."""
+        assert screen.preview is not None   # a win waiting for OK
+        self.report.shown_win = Won(tuple(WinnerHand(win.seat, win.hand, win.win_tile)
+                                          for win in screen.preview.wins))
 
     def _truth(self) -> Won | None:
         """The log's win in the hand being played (None: it ends otherwise)."""

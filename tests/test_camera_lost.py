@@ -6,6 +6,7 @@ import pytest
 import test_flow
 from test_flow import PINFU, RON_ON_6S, FakeReader, play_to_seat_discarding, play_until_wall
 
+from tablekit.display.legend import SAY_DEALT_IN, confirm_legend
 from tablekit.flow import CATCH_UP_WAIT, Stage
 from tablekit.flow.camera_lost import LOST, LOST_SCORED
 from tablekit.game.events import Discard, Draw, TrackingStopped
@@ -183,3 +184,51 @@ def test_a_hand_the_camera_stopped_following_is_refused_by_tenhou6_in_one_line()
     events = [GameStarted(), HandStarted(dora=t("1m")), TrackingStopped()]
     with pytest.raises(BadTenhou6, match="East 1: the camera stopped following this hand"):
         to_tenhou6(events, [[list(range(13 * s, 13 * s + 13)) for s in range(4)]])
+
+
+def camera_has_east_dealing_in(rig):
+    """West's ron on a 6s the camera registered as East's discard: the preview's payer."""
+    r = rig(reader=FakeReader({2: PINFU}))
+    r.press(ButtonName.OK)
+    play_to_seat_discarding(r, 0, "6s")
+    r.press(ButtonName.WIN, 2)
+    r.advance(2.0)
+    assert r.flow.stage is Stage.CONFIRM_WIN and r.flow.preview is not None
+    assert r.flow.win.discarder == 0
+    assert SAY_DEALT_IN in confirm_legend(r.flow.preview)
+    return r
+
+
+def test_a_player_who_dealt_in_says_so_on_the_confirm_screen_and_pays(rig):
+    """The camera misread who discarded: North's RIICHI says "I dealt in". The record of
+    the hand stops, the win is scored again with North paying; one UNDO takes all back."""
+    r = camera_has_east_dealing_in(rig)
+    before = r.state.scores
+    r.press(ButtonName.RIICHI, 3)                    # North: "no, I dealt in"
+    assert r.flow.stage is Stage.CONFIRM_WIN and r.flow.preview is not None
+    assert r.flow.message == "North dealt in: the camera's record of this hand stops"
+    assert not r.state.tracked and r.flow.win.discarder == 3
+    r.press(ButtonName.OK)
+    deltas = r.state.result.deltas
+    assert deltas[3] < 0 < deltas[2] and deltas[0] == deltas[1] == 0
+    r.press(ButtonName.UNDO)                         # the win and the stop: one action
+    assert r.state.result is None and r.state.tracked
+    assert r.state.scores == before
+
+
+def test_undo_after_i_dealt_in_cancels_the_win_and_the_record_goes_on(rig):
+    r = camera_has_east_dealing_in(rig)
+    r.press(ButtonName.RIICHI, 3)
+    r.press(ButtonName.UNDO)
+    assert r.flow.stage is Stage.PLAY and r.state.result is None and r.state.tracked
+    assert r.flow.message.startswith("win cancelled")
+
+
+def test_riichi_by_the_winner_or_the_cameras_discarder_changes_no_payer(rig):
+    r = camera_has_east_dealing_in(rig)
+    r.press(ButtonName.RIICHI, 2)                    # the winner
+    r.press(ButtonName.RIICHI, 0)                    # already the payer
+    assert r.state.tracked and r.flow.win.discarder == 0
+    r.press(ButtonName.OK)
+    deltas = r.state.result.deltas
+    assert deltas[0] < 0 < deltas[2]

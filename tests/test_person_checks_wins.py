@@ -7,15 +7,20 @@ import functools
 import json
 from dataclasses import replace
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from test_camera_lost import camera_has_east_dealing_in
+from test_flow import PINFU, Rig
 
 import tablekit.simulate
+from tablekit.game.events import WinnerHand, Won
+from tablekit.io.presses import ButtonName, ButtonPress
 from tablekit.sim.perfect_reading import PerfectReader
 from tablekit.sim.source import SimulatedCamera
-from tablekit.simulate import SimReport, simulate_game
-from tablekit.tiles import Tile
+from tablekit.simulate import SimReport, SimulatedTable, simulate_game
+from tablekit.tiles import Tile, parse_tiles
 
 GAME = Path(__file__).parents[1] / "tablekit" / "data" / "tenhou-python-bot-28.xml"
 RED_FIVE = ((Tile.from_code("0s"), 1.0),)
@@ -69,3 +74,21 @@ def test_the_20_game_check_totals_the_wins_put_right() -> None:
     spec.loader.exec_module(games)
     assert "wins_put_right" in games.COUNTED
     assert json.loads(json.dumps(SimReport().summary()))["wins_put_right"] == 0
+
+
+def test_a_ron_shown_with_the_wrong_payer_gets_the_true_one_s_riichi_before_ok(
+        tmp_path: Path) -> None:
+    """The camera registered East's discard; the log's ron is on North's. Before OK the
+    person sees the wrong payer: North presses RIICHI, and the win is counted put right."""
+    r = camera_has_east_dealing_in(lambda **kwargs: Rig(tmp_path, **kwargs))
+    try:
+        table = object.__new__(SimulatedTable)
+        table.report, table.app = SimReport(), SimpleNamespace(flow=r.flow)
+        hand = tuple(parse_tiles(PINFU))
+        table._truth = lambda: Won((WinnerHand(2, hand, Tile.from_code("6s")),), 3)
+        person = table._looks(ButtonPress(ButtonName.OK))
+        assert person is not None
+        assert next(person) == ButtonPress(ButtonName.RIICHI, 3)
+        assert table.report.shown_win is not None   # counted put right, not read right
+    finally:
+        r.close()

@@ -30,8 +30,11 @@ CHOOSE_AGAIN = "   CALL: choose the players"
 SEATING = ("Seat buttons: RIICHI next name, CALL previous, WIN clear   "
            "OK: play (held: draw the seats)   UNDO: back")
 BACK = "   UNDO: back   UNDO held: menu"
-CONFIRM = "OK to apply, UNDO to cancel"
-CONFIRM_FIXABLE = "OK to apply, CALL to fix the tiles (held: han and fu), UNDO to cancel"
+APPLY, CANCEL = "OK to apply", "UNDO to cancel"
+CONFIRM = f"{APPLY}, {CANCEL}"
+FIXABLE = "CALL to fix the tiles (held: han and fu)"
+SAY_DEALT_IN = "RIICHI: I dealt in"
+"""On a ron: the seat that dealt in, if the screen names another payer, says so."""
 ENTERING = "RIICHI: han +1   CALL: next fu   OK: done   UNDO: cancel"
 FIX_TILES = ("RIICHI: next tile (held: back)   CALL: next kind (held: back)   "
              "WIN: next suit   OK: score it   UNDO: back")
@@ -109,12 +112,16 @@ def result_legend(state: TableState) -> str:
 
 
 def confirm_legend(preview: WinPreview) -> str:
-    """The footer of a win waiting for OK, or of its han and fu being entered by hand (each
+    """The footer of a win waiting for OK (on a ron, RIICHI by the seat that dealt in when
+    the screen names another payer), or of its han and fu being entered by hand (each
     winner of a double ron with their own seat's buttons).
 
     >>> confirm_legend(WinPreview((), (0, 0, 0, 0), entering=True))
     'RIICHI: han +1   CALL: next fu   OK: done   UNDO: cancel'
+    >>> confirm_legend(WinPreview((), (0, 0, 0, 0), fixable=True))
+    'OK to apply, CALL to fix the tiles (held: han and fu), UNDO to cancel'
     """
     if preview.entering:
         return f"Each winner's {ENTERING}" if len(preview.wins) > 1 else ENTERING
-    return CONFIRM_FIXABLE if preview.fixable else CONFIRM
+    ron = any(win.from_seat is not None for win in preview.wins)
+    return ", ".join((APPLY, *[FIXABLE] * preview.fixable, *[SAY_DEALT_IN] * ron, CANCEL))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from tablekit.flow import by_hand, camera_lost, confirm
+from tablekit.flow import camera_lost, confirm
 from tablekit.flow.proposal import discards_unseen
 from tablekit.flow.stage import Stage
 from tablekit.game.events import Discard, Draw, Event
@@ -37,15 +37,7 @@ def on_choose_discarder(flow: Flow, press: ButtonPress) -> None:
     win = flow.win
     assert win is not None
     if press.seat is not None and press.seat not in win.claimed:
-        win.discarder = press.seat
-        if win.fix is not None:       # tiles a person put right, the camera's hand lost
-            flow.stage = Stage.FIX_TILES
-            by_hand.score_fixed(flow, win.fix)
-        elif win.entries:             # values entered, likewise
-            flow.stage = Stage.ENTER_VALUE
-            by_hand.preview_entries(flow, confirm_them=True)
-        else:
-            read_or_enter(flow)
+        confirm.score_with_discarder(flow, press.seat)
     elif press.name is ButtonName.UNDO:
         flow.back_to_play("win cancelled")
     else:
@@ -69,7 +61,7 @@ def resolve_claims(flow: Flow) -> None:
         flow.stage = Stage.CHOOSE_DISCARDER
         flow.message = f"{camera_lost.LOST}: who dealt in?" if lost else WHO_DEALT_IN
         return
-    read_or_enter(flow)
+    confirm.read_or_enter(flow)
 
 
 def tracked_discarder(state: TableState) -> int | None:
@@ -80,18 +72,6 @@ def tracked_discarder(state: TableState) -> int | None:
     if state.kita_by is not None:
         return state.kita_by
     return state.last_discard[0] if state.last_discard else None
-
-
-def read_or_enter(flow: Flow) -> None:
-    """The camera reads the revealed hands; without one, the winners enter the values."""
-    win = flow.win
-    assert win is not None
-    win.seats = win.in_turn_order(win.discarder)
-    if flow.reader is None:
-        by_hand.enter_values(flow, fixed=False)
-        return
-    flow.stage = Stage.CONFIRM_WIN
-    confirm.reread(flow)
 
 
 def camera_behind(flow: Flow, event: Event) -> bool:

@@ -1,5 +1,11 @@
 """A win read by the camera: read (again, while it waits), scored on a copy of the
-state, shown, and confirmed with OK (with the corrections it needs) or cancelled."""
+state, shown, and confirmed with OK (with the corrections it needs) or cancelled. On a
+ron, RIICHI by a seat the screen does not name as the payer says "I dealt in": the
+camera's record of the hand stops and the win is scored again with that payer.
+
+>>> DEALT_IN.format("West")
+"West dealt in: the camera's record of this hand stops"
+"""
 
 from __future__ import annotations
 
@@ -7,28 +13,97 @@ from typing import TYPE_CHECKING
 
 from tablekit.flow import by_hand, camera_lost
 from tablekit.flow.proposal import discards_unseen, preview, ron_tile_fix, tsumo_draw
-from tablekit.flow.stage import REREAD, SETTLE
-from tablekit.game.events import Won
+from tablekit.flow.stage import REREAD, SETTLE, Stage
+from tablekit.game.events import BadEvent, Won
+from tablekit.game.state import seat_name
 from tablekit.io.presses import ButtonName, ButtonPress
 
 if TYPE_CHECKING:
     from tablekit.flow.core import Flow
 
 FIX_HINT = " (CALL: fix the tiles by hand; held: enter han and fu)"
+DEALT_IN = "{} dealt in: the camera's record of this hand stops"
+"""The screen's line when a player says they dealt in, not the camera's discarder."""
 
 
 def on_confirm_win(flow: Flow, press: ButtonPress) -> None:
     win = flow.win
     assert win is not None
-    if press.name is ButtonName.OK and win.pending is not None:  # an action of its own
-        if flow.submit_action([*tsumo_draw(flow), *win.corrections, win.pending]):
+    if press.name is ButtonName.OK and win.pending is not None:  # one action with the stop
+        if flow.submit_action([*tsumo_draw(flow), *win.corrections, win.pending],
+                              joins=win.record_stopped):
             flow.rest()
     elif press.name is ButtonName.UNDO:
-        flow.back_to_play("win cancelled: no points moved")
+        cancel(flow)
+    elif press.name is ButtonName.RIICHI and press.seat is not None and (
+            win.discarder not in (None, press.seat) and press.seat not in win.claimed):
+        dealt_in(flow, press.seat)
     elif press.name is ButtonName.CALL and press.long:
         by_hand.enter_values(flow, fixed=True)
     elif press.name is ButtonName.CALL and flow.reader is not None:
         by_hand.start_fix(flow)
+
+
+def cancel(flow: Flow) -> None:
+    """UNDO on a win waiting for OK: no points move; a record stopped by "I dealt in"
+    goes on (that stop taken back with it)."""
+    win = flow.win
+    assert win is not None
+    if win.record_stopped:
+        try:
+            flow.session.undo()
+        except BadEvent as error:
+            flow.back_to_play(str(error))
+            return
+        flow.back_to_play("win cancelled: no points moved; the camera's record goes on")
+        return
+    flow.back_to_play("win cancelled: no points moved")
+
+
+def dealt_in(flow: Flow, seat: int) -> None:
+    """``seat`` says it dealt in, not the seat the camera's record has: the record stops
+    (the camera misread who discarded) and the win is scored again with that payer."""
+    win = flow.win
+    assert win is not None
+    if flow.session.state.tracked:
+        if not camera_lost.stop_following(flow):
+            return  # the refusal is the message
+        win.record_stopped = True
+        said = DEALT_IN.format(seat_name(flow.session.state, seat))
+    else:
+        said = f"{seat_name(flow.session.state, seat)} dealt in"
+    win.propose(None, None)
+    score_with_discarder(flow, seat)
+    if flow.stage is Stage.CONFIRM_WIN:
+        flow.message = said
+
+
+def score_with_discarder(flow: Flow, seat: int) -> None:
+    """The players said ``seat`` dealt in: the win is scored with it, from the tiles or
+    values a person put right if there are some, else read (or entered) again."""
+    win = flow.win
+    assert win is not None
+    win.discarder = seat
+    if win.fix is not None:       # tiles a person put right, the camera's hand lost
+        flow.stage = Stage.FIX_TILES
+        by_hand.score_fixed(flow, win.fix)
+    elif win.entries:             # values entered, likewise
+        flow.stage = Stage.ENTER_VALUE
+        by_hand.preview_entries(flow, confirm_them=True)
+    else:
+        read_or_enter(flow)
+
+
+def read_or_enter(flow: Flow) -> None:
+    """The camera reads the revealed hands; without one, the winners enter the values."""
+    win = flow.win
+    assert win is not None
+    win.seats = win.in_turn_order(win.discarder)
+    if flow.reader is None:
+        by_hand.enter_values(flow, fixed=False)
+        return
+    flow.stage = Stage.CONFIRM_WIN
+    reread(flow)
 
 
 def reread(flow: Flow) -> None:

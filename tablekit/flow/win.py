@@ -55,6 +55,7 @@ class WinInProgress:
     fixed: bool = False                   # a person put it right: the camera does not overrule
     entries: list[Entry] = field(default_factory=list)
     reread_at: float = 0.0
+    record_stopped: bool = False          # a player said they dealt in: the record stopped
 
     @property
     def claimed(self) -> tuple[int, ...]:

@@ -114,6 +114,29 @@ def shown_wrong(screen: ScreenModel, truth: Won, dora: Sequence[Tile] = ()) -> b
     return False
 
 
+def payer_wrong(screen: ScreenModel, truth: Won) -> bool:
+    """Whether the ron waiting for OK on ``screen`` has a payer other than the seat that
+    dealt in (``truth``'s): the camera misread who discarded. Not while values are
+    entered by hand (RIICHI adds a han there).
+
+    >>> from tablekit.display.model import WinPreview
+    >>> from tablekit.game.events import WinnerHand
+    >>> from tablekit.game.state import TableState, WinResult
+    >>> def screen(payer):
+    ...     win = WinResult(2, None, payer, None, (), None, ())
+    ...     return ScreenModel(TableState.new(), Mode.WIN_CONFIRM,
+    ...                        preview=WinPreview((win,), ()))
+    >>> truth = Won((WinnerHand(2, (), None),), from_seat=3)
+    >>> payer_wrong(screen(0), truth), payer_wrong(screen(3), truth)
+    (True, False)
+    """
+    preview = screen.preview
+    if screen.mode is not Mode.WIN_CONFIRM or preview is None or truth.from_seat is None or (
+            preview.entering):
+        return False
+    return any(win.from_seat != truth.from_seat for win in preview.wins)
+
+
 def slots(fix: TileFixView) -> list[Tile | None]:
     """The slots the cursor steps through, as the screen shows them: each winner's tiles,
     the dora indicators, the ura indicators."""
