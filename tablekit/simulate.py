@@ -486,6 +486,15 @@ class SimulatedTable:
             yield ButtonPress(ButtonName.UNDO)
             yield from enter_value(values[seat], seat)
             yield from self._answer(truth)
+        yield from self._payer_said(truth)
+
+    def _payer_said(self, truth: Won) -> Iterator[ButtonPress]:
+        """A ron the screen now shows paid by another seat than the one that dealt in (the
+        tiles or the han and fu put right, the payer still the camera's): that seat says
+        so with RIICHI before OK."""
+        if payer_wrong(self.flow.screen(), truth):
+            assert truth.from_seat is not None   # a ron (payer_wrong)
+            yield ButtonPress(ButtonName.RIICHI, truth.from_seat)
 
     def _looks(self, press: ButtonPress) -> Iterator[ButtonPress] | None:
         """Before OK on a scored win: a person compares the win the screen shows with the

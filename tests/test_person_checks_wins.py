@@ -92,3 +92,20 @@ def test_a_ron_shown_with_the_wrong_payer_gets_the_true_one_s_riichi_before_ok(
         assert table.report.shown_win is not None   # counted put right, not read right
     finally:
         r.close()
+
+
+def test_a_win_put_right_by_hand_still_gets_the_true_payer_s_riichi(tmp_path: Path) -> None:
+    """Once a person has put a win right (tiles, or han and fu), the ron may still show the
+    camera's payer: the seat that dealt in presses RIICHI before OK (and no one when the
+    payer is right)."""
+    r = camera_has_east_dealing_in(lambda **kwargs: Rig(tmp_path, **kwargs))
+    try:
+        table = object.__new__(SimulatedTable)
+        table.report, table.app = SimReport(), SimpleNamespace(flow=r.flow)
+        hand = tuple(parse_tiles(PINFU))
+        north = Won((WinnerHand(2, hand, Tile.from_code("6s")),), 3)
+        east = Won((WinnerHand(2, hand, Tile.from_code("6s")),), 0)
+        assert list(table._payer_said(north)) == [ButtonPress(ButtonName.RIICHI, 3)]
+        assert list(table._payer_said(east)) == []
+    finally:
+        r.close()
