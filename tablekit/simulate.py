@@ -511,8 +511,7 @@ class SimulatedTable:
 
     def _say_dealt_in(self, truth: Won) -> Iterator[ButtonPress]:
         """The seat that dealt in presses RIICHI; then the tiles shown are looked at."""
-        assert truth.from_seat is not None   # a ron (payer_wrong)
-        yield ButtonPress(ButtonName.RIICHI, truth.from_seat)
+        yield from self._payer_said(truth)
         yield from self._tiles_looked_at(truth) or ()
 
     def _tiles_looked_at(self, truth: Won) -> Iterator[ButtonPress] | None:
