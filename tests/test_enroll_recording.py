@@ -64,6 +64,14 @@ def test_a_shouminkan_replaces_its_pon_and_each_win_finds_its_own_win_press():
                {"t": 9.0, "button": "win", "seat": 2}]
     assert when_won(presses, [first, second]) == [5.0, 9.0]
     assert when_won(presses[:2], [first, second]) == [5.0, None]
+    # seat 0 fixing its hand with its buttons before the first win is confirmed (at 7.5):
+    # WIN presses that are not the second hand's, which seat 0 won too
+    first.winners, second.winners = {0: ["1m"]}, {0: ["9p"]}
+    fixing = [{"t": 5.0, "button": "win", "seat": 0}, {"t": 6.5, "button": "win", "seat": 0},
+              {"t": 9.0, "button": "win", "seat": 0}]
+    assert when_won(fixing, [first, second]) == [5.0, 6.5]   # format 1: no way to tell
+    assert when_won(fixing, [first, second], [7.5, 9.5]) == [5.0, 9.0]
+    assert when_won(fixing, [first, second], [7.5, 8.5]) == [5.0, None]
 
 
 def test_refusals_are_one_line(tmp_path, capsys):

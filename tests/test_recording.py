@@ -102,6 +102,10 @@ def test_a_game_recorded_through_the_loop_plays_back_to_the_same_journal(tmp_pat
     presses = read_lines(folder / "presses.jsonl")
     assert [(p["t"], p["button"], p["seat"]) for p in presses][:2] == [
         (0.5, "ok", None), (1.0, "riichi", 2)]
+    written = read_lines(folder / "journal_times.jsonl")   # when each line was written
+    sizes, times = [line["bytes"] for line in written], [line["t"] for line in written]
+    assert sizes == sorted(set(sizes)) and times == sorted(times)
+    assert sizes[-1] == (folder / "journal.jsonl").stat().st_size
     playback = play_recording(folder, tmp_path / "played.jsonl")
     assert playback.same and playback.played == live
     summary = playback.summary()

@@ -7,7 +7,8 @@ journal's events in force, each won hand's confirmed tiles: each winner's reveal
 with its melds (they lie in the winner's hand row), the dora and ura indicators as
 corrected, and each seat's pond (its discards as corrected, less those called away).
 :func:`when_won` finds when each was won on the recording's clock: the WIN press of a
-winner that follows the last hand won's.
+winner that follows the last hand won's (and its confirmation, where the recording keeps
+when the journal's lines were written).
 
 >>> from tablekit.game.events import Discard, DoraRevealed, HandStarted, Won, WinnerHand
 >>> from tablekit.tiles import Tile
@@ -121,19 +122,37 @@ def won_hands(events: Sequence[Any]) -> list[WonHand]:
     return out
 
 
-def when_won(presses: Sequence[dict[str, Any]], hands: Sequence[WonHand]) -> list[float | None]:
+def when_won(presses: Sequence[dict[str, Any]], hands: Sequence[WonHand],
+             confirmed: Sequence[float | None] | None = None) -> list[float | None]:
     """The recording's time of each won hand: the first WIN press by one of its winners
     after the last hand's (None: no such press; a hand scored without a revealed hand
-    has no winners and no time)."""
+    has no winners and no time).
+
+    ``confirmed``: when each hand's win was confirmed (written to the journal), where the
+    recording says so (format 2). A winner's presses while the last hand's win waited for
+    its confirmation (a corrected hand is fixed with the seats' buttons, WIN among them)
+    are not this hand's WIN, nor are presses after this hand's own confirmation:
+
+    >>> again = [{"t": 5.0, "button": "win", "seat": 0}, {"t": 6.0, "button": "win", "seat": 0},
+    ...          {"t": 9.0, "button": "win", "seat": 0}]
+    >>> hands = [WonHand({0: ["1m"]}), WonHand({0: ["2m"]})]
+    >>> when_won(again, hands), when_won(again, hands, [7.0, 9.5])
+    ([5.0, 6.0], [5.0, 9.0])
+    """
     times: list[float | None] = []
-    at = 0
-    for hand in hands:
+    at, after = 0, float("-inf")
+    for index, hand in enumerate(hands):
+        until = confirmed[index] if confirmed is not None else None
         found, look = None, at
         while hand.winners and look < len(presses):
             press = presses[look]
             look += 1
-            if press.get("button") == "win" and press.get("seat") in hand.winners:
-                found, at = float(press["t"]), look
+            t = float(press["t"])
+            if until is not None and t > until:
+                break
+            if t > after and press.get("button") == "win" and press.get("seat") in hand.winners:
+                found, at = t, look
                 break
         times.append(found)
+        after = until if until is not None else after
     return times

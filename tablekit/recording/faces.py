@@ -39,7 +39,6 @@ with bare felt beside the tiles as not-a-tile.
 
 from __future__ import annotations
 
-import tempfile
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -48,9 +47,18 @@ from typing import Any
 import numpy as np
 
 from tablekit.errors import BadInput
+from tablekit.game.events import Won
 from tablekit.game.journal import read_journal
+from tablekit.game.session import in_force
 from tablekit.recording.confirmed import WonHand, when_won, won_hands
-from tablekit.recording.manifest import CALIBRATION, JOURNAL, PRESSES, TILESET, read_manifest
+from tablekit.recording.manifest import (
+    CALIBRATION,
+    JOURNAL,
+    JOURNAL_TIMES,
+    PRESSES,
+    TILESET,
+    read_manifest,
+)
 from tablekit.vision.frame_log import FRAMES, read_lines
 
 WINDOW = 3.0
@@ -160,15 +168,30 @@ def recorded_hands(folder: Path) -> list[tuple[WonHand, float]]:
     journal = folder / JOURNAL
     if not journal.is_file():
         return []
-    events = read_journal(journal).events
+    contents = read_journal(journal)
     start = int(read_manifest(folder).get("journal_start") or 0)
-    with tempfile.TemporaryDirectory() as scratch:
-        before_path = Path(scratch) / "before.jsonl"
-        before_path.write_bytes(journal.read_bytes()[:start])
-        before = len(won_hands(read_journal(before_path).events)) if start else 0
-    hands = won_hands(events)[before:]
-    times = when_won(read_lines(folder / PRESSES), hands)
-    return [(hand, t) for hand, t in zip(hands, times, strict=True) if t is not None]
+    offset_of = {id(event): at for event, at in zip(contents.events, contents.offsets,
+                                                    strict=True)}
+    wins = [offset_of[id(event)] for event in in_force(contents.events)[0]
+            if isinstance(event, Won)]
+    hands = won_hands(contents.events)   # one for each win in force, in order
+    kept = [(hand, at) for hand, at in zip(hands, wins, strict=True) if at >= start]
+    confirmed = written_at(read_lines(folder / JOURNAL_TIMES), [at for _, at in kept])
+    times = when_won(read_lines(folder / PRESSES), [hand for hand, _ in kept], confirmed)
+    return [(hand, t) for (hand, _), t in zip(kept, times, strict=True) if t is not None]
+
+
+def written_at(times: list[dict[str, Any]], offsets: list[int]) -> list[float | None] | None:
+    """When the journal's lines starting at ``offsets`` were written, from the lines of
+    ``journal_times.jsonl`` (None: a recording that does not keep them, format 1).
+
+    >>> written_at([{"t": 1.5, "bytes": 100}, {"t": 4.0, "bytes": 180}], [0, 120, 180])
+    [1.5, 4.0, None]
+    """
+    if not times:
+        return None
+    return [next((float(line["t"]) for line in times if line["bytes"] > at), None)
+            for at in offsets]
 
 
 def _profile(folder: Path, manifest: dict[str, Any], lines: list[dict[str, Any]]) -> Any:

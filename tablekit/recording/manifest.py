@@ -12,7 +12,7 @@ tablekit.errors.BadInput: ...nowhere: no such recording (no recording.json in it
 ...     read_manifest(folder)
 ... except BadInput as error:
 ...     print(str(error).split(": ", 1)[1])
-a recording of format 2, newer than this tablekit plays (1): update tablekit
+a recording of format 3, newer than this tablekit plays (2): update tablekit
 """
 
 from __future__ import annotations
@@ -25,10 +25,12 @@ from typing import Any
 
 from tablekit.errors import BadInput
 
-FORMAT = 1
+FORMAT = 2
+"""2: ``journal_times.jsonl`` added (format 1 recordings play as before)."""
 MANIFEST = "recording.json"
 PRESSES = "presses.jsonl"
 JOURNAL = "journal.jsonl"
+JOURNAL_TIMES = "journal_times.jsonl"
 FLOW_NOTE = "flow.json"
 CALIBRATION = "calibration.json"
 TILESET = "tileset"

@@ -2,7 +2,8 @@
 ``tablekit simulate LOG --record DIR``): the same :class:`Recorder` taps the loop's camera
 feed (every frame it reads, at the loop's time), the presses the flow takes (with the step
 they were taken in, and whether before or after that step's camera) and the journal's new
-lines after each step. Everything is handed to the writer thread
+lines after each step, with when they were written (``journal_times.jsonl``: a person's
+confirmation of a win is a time on the recording's clock). Everything is handed to the writer thread
 (:class:`~tablekit.vision.frame_log.FrameWriter`): the loop never waits for the card.
 
 The times kept are the loop's clock less its time when the recording began, so a
@@ -28,6 +29,7 @@ from tablekit.recording.manifest import (
     FLOW_NOTE,
     FORMAT,
     JOURNAL,
+    JOURNAL_TIMES,
     PRESSES,
     TILESET,
     require_new_folder,
@@ -107,14 +109,15 @@ class Recorder:
 
     def _after_step(self, app: App) -> None:
         self._end = (app.frames, app.clock() - self._t0)
-        self._copy_journal()
+        self._copy_journal(app.frames, self._end[1])
         if self.writer.notice and not self._told:  # one line, on the screen and the log
             self._told = True
             self.report(self.writer.notice)
             app.flow.message = self.writer.notice
 
-    def _copy_journal(self) -> None:
-        """The journal's bytes written since the last step, to the recording's copy."""
+    def _copy_journal(self, step: int, t: float) -> None:
+        """The journal's bytes written since the last step, to the recording's copy, and
+        when (the step, its time and the copy's size then, in ``journal_times.jsonl``)."""
         if self.journal is None:
             return
         try:
@@ -128,10 +131,11 @@ class Recorder:
             return  # the journal's own errors are the flow's to show
         self._copied += len(data)
         self.writer.line(JOURNAL, data)
+        self.writer.line(JOURNAL_TIMES, {"t": round(t, 6), "step": step, "bytes": self._copied})
 
     def close(self) -> dict[str, Any]:
         """Write what waits, then the manifest's end; what was kept, for a log line."""
-        self._copy_journal()
+        self._copy_journal(*self._end)
         self.writer.close()
         writer = self.writer
         self.manifest.update({
