@@ -157,3 +157,28 @@ def test_a_recording_whose_reader_misread_the_confirmed_faces_gives_no_discards(
     assert found.left_out == ["bad: 6 of 10 confirmed faces read so"]
     assert found.report().endswith("; discards left out of bad: 6 of 10 confirmed faces read "
                                    "so (under 90%)")
+
+
+def test_a_revealed_hand_is_paired_with_its_faces_in_the_order_it_lies():
+    """A weak reader likes 2p for the 1p face and 1p for the 2p face: the likeliest pairing
+    swaps them, the hand's order does not; an arm hides the 9m, and the melds' faces lie
+    to the right."""
+    import numpy as np
+
+    from tablekit.recording.confirmed import WonHand
+    from tablekit.recording.faces import assign, winner_pairs
+    from tablekit.vision.classes import CLASSES, class_index
+
+    hand = ["1p", "2p", "3p", "9m", "9m", "5z", "5z", "3p", "7s", "7s", "7s"]  # 3p won
+    won = WonHand({1: hand}, win_tiles={1: "3p"}, revealed={1: 8})
+    lying = ["1p", "2p", "3p", "9m", "5z", "5z", "3p", "7s", "7s", "7s"]     # one 9m hidden
+    probs = np.full((len(lying), len(CLASSES)), 0.01)
+    for face, code in enumerate(lying):
+        probs[face, class_index(code)] = 0.5
+    probs[0, class_index("2p")], probs[1, class_index("1p")] = 0.9, 0.9   # the swap
+    xs = [10.0 * face + (30 if face >= 7 else 0) for face in range(len(lying))]
+    named = {face: hand[at] for face, at in winner_pairs(probs, xs, won, 1)}
+    assert named == dict(enumerate(lying))
+    likeliest = {face: hand[at] for face, at in
+                 assign(probs, [class_index(code) for code in hand], 1e-3)}
+    assert likeliest[0] == "2p" and likeliest[1] == "1p"   # what the order put right

@@ -48,6 +48,11 @@ class WonHand:
 
     winners: dict[int, list[str]] = field(default_factory=dict)
     """Each winner's seat: the revealed hand with the winning tile and the seat's melds."""
+    win_tiles: dict[int, str] = field(default_factory=dict)
+    """Each winner's winning tile."""
+    revealed: dict[int, int] = field(default_factory=dict)
+    """How many of ``winners[seat]`` are the concealed hand (with the winning tile); the
+    rest are the melds."""
     dora: list[str] = field(default_factory=list)
     ura: list[str] = field(default_factory=list)
     ponds: dict[int, list[str]] = field(default_factory=dict)
@@ -116,6 +121,9 @@ def won_hands(events: Sequence[Any]) -> list[WonHand]:
                     melds = hand.melds.get(winner.seat, [])
                     won.winners[winner.seat] = [tile.code for tile in winner.hand] + [
                         code for meld in melds for code in meld]
+                    won.revealed[winner.seat] = len(winner.hand)
+                    if winner.win_tile is not None:
+                        won.win_tiles[winner.seat] = winner.win_tile.code
             won.ponds = {seat: [code for code in pond if code is not None]
                          for seat, pond in sorted(hand.discards.items())}
             out.append(won)
