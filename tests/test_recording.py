@@ -513,7 +513,13 @@ def test_anonymise_replaces_the_players_names_and_the_recording_plays_the_same(
     names = ("Ann Lee", "Bo", "Chidi", "Dana Ó")
     folder, _ = record_by_hand(tmp_path, names=names)
     before = read_journal(folder / "journal.jsonl").events
+    def lines_written() -> list[tuple[float, int]]:   # the journal's lines by each time
+        text = (folder / "journal.jsonl").read_bytes()
+        return [(line["t"], text[:line["bytes"]].count(b"\n"))
+                for line in read_lines(folder / "journal_times.jsonl")]
+    written = lines_written()
     assert main(["recording", "anonymise", str(folder)]) == 0
+    assert lines_written() == written   # the lines' times moved with them
     assert "4 names replaced by Player 1 to Player 4" in capsys.readouterr().out
     for path in folder.rglob("*"):
         if path.is_file():

@@ -5,8 +5,9 @@ The names are those of every game's start in the journal (``names``) and of the 
 roster (the manifest's and the flow's note): each becomes ``Player 1``, ``Player 2``, ...
 in the order first met, wherever a JSON string in ``journal.jsonl``, ``recording.json`` or
 ``flow.json`` is exactly that name. The journal's lines are sealed again (their checksums
-would fail otherwise) and the manifest's ``journal_start`` moved to the same line, so the
-recording plays back as before. Free text that merely contains a name (a penalty's
+would fail otherwise), and the manifest's ``journal_start`` and the sizes in
+``journal_times.jsonl`` moved to the same lines, so the recording plays back, and is enrolled
+from, as before. Free text that merely contains a name (a penalty's
 ``reason``) is not changed: the count of such lines is reported for a person to read.
 
 >>> _replaced({"names": ["Ann", "Bo"], "x": [{"y": "Ann"}], "z": "Annie"}, {"Ann": "P1"})
@@ -16,12 +17,20 @@ recording plays back as before. Free text that merely contains a name (a penalty
 from __future__ import annotations
 
 import json
+from itertools import accumulate
 from pathlib import Path
 from typing import Any
 
 from tablekit.errors import BadInput
 from tablekit.game.journal import seal, unseal
-from tablekit.recording.manifest import FLOW_NOTE, JOURNAL, read_manifest, write_manifest
+from tablekit.recording.manifest import (
+    FLOW_NOTE,
+    JOURNAL,
+    JOURNAL_TIMES,
+    read_manifest,
+    write_manifest,
+)
+from tablekit.vision.frame_log import read_lines
 
 
 def anonymise(folder: Path) -> tuple[int, int]:
@@ -59,11 +68,24 @@ def anonymise(folder: Path) -> tuple[int, int]:
                        "not changed")
     if lines:
         journal.write_bytes(b"".join(out))
+        _move_times(folder / JOURNAL_TIMES, lines, out)
     if flow is not None:
         note.write_text(json.dumps(_replaced(flow, names), ensure_ascii=False),
                         encoding="utf-8")
     write_manifest(folder, _replaced({**manifest, "journal_start": after}, names))
     return len(names), told
+
+
+def _move_times(path: Path, lines: list[bytes], out: list[bytes]) -> None:
+    """The journal's sizes in ``journal_times.jsonl`` moved from the end of a line of
+    ``lines`` to the end of the same line of ``out``."""
+    times = read_lines(path)
+    if not times:
+        return
+    moved = dict(zip(accumulate(map(len, lines)), accumulate(map(len, out)), strict=True))
+    path.write_text("".join(json.dumps({**line, "bytes": moved.get(line["bytes"],
+                                                                     line["bytes"])}) + "\n"
+                            for line in times), encoding="utf-8")
 
 
 def _record(line: bytes) -> tuple[dict[str, Any], bool] | None:
