@@ -140,9 +140,10 @@ def from_recording(args: argparse.Namespace) -> int:
     print(found.report())
     sources = ", ".join(str(folder) for folder in args.from_recording)
     source = f"recordings {sources}" + (f" on top of tile set '{on.name}'" if on else "")
-    tileset = save_tileset(args.out, enroll(found.samples, model, pull=PULL), CLASSIFIER_PATH,
-                           source, {"recorded_faces": dict(found.used),
-                                    **({"on": on.info.get("source", on.name)} if on else {})})
+    enrollment = enroll(found.samples, model, pull=PULL, red_split=True)
+    tileset = save_tileset(args.out, enrollment, CLASSIFIER_PATH, source,
+                           {"recorded_faces": dict(found.used),
+                            **({"on": on.info.get("source", on.name)} if on else {})})
     print(f"{args.out}: {tileset.summary()} in {time.perf_counter() - start:.1f} s")
     return 0
 

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
-from tablekit.vision.classes import CLASSES
+from tablekit.vision.classes import CLASSES, class_index
 from tablekit.vision.classifier_graph import FEATURES, Head, read_head, with_features
 from tablekit.vision.classify import upright_crop
 from tablekit.vision.onnx_model import CLASSIFIER_PATH
@@ -224,13 +224,39 @@ class Enrollment:
     feature_std: np.ndarray
 
 
+def keep_red_split(head: Head, base: Head, labels: np.ndarray) -> Head:
+    """``head`` with each suit's split between its five and red five as ``base`` has it,
+    where ``labels`` hold that suit's plain five and not its red one: a head fitted on
+    plain fives alone learns that every five is plain (the faces differ by their ink only).
+
+    >>> rng = np.random.default_rng(0)
+    >>> base = Head(rng.normal(size=(len(CLASSES), 2)), np.zeros(len(CLASSES)), 1.0)
+    >>> fitted = Head(base.weight + rng.normal(size=base.weight.shape), base.bias, 1.0)
+    >>> kept = keep_red_split(fitted, base, np.array([class_index("5m")]))
+    >>> def split(head): return float(np.diff(head.logits(np.ones((1, 2)))[0, [4, 34]])[0])
+    >>> round(split(kept) - split(base), 6), round(split(fitted) - split(base), 2) != 0
+    (0.0, True)
+    """
+    weight, bias = head.weight.copy(), head.bias.copy()
+    for suit in "mps":
+        red, plain = class_index(f"0{suit}"), class_index(f"5{suit}")
+        if plain in labels and red not in labels:
+            weight[red] = weight[plain] + base.weight[red] - base.weight[plain]
+            bias[red] = bias[plain] + base.bias[red] - base.bias[plain]
+    return Head(weight, bias, head.temperature)
+
+
 def enroll(samples: FaceSamples, model: FeatureModel, steps: int = STEPS,
-           pull: float = PULL) -> Enrollment:
-    """Fit a head for this set's faces (and not-a-tile crops) in ``samples``."""
+           pull: float = PULL, red_split: bool = False) -> Enrollment:
+    """Fit a head for this set's faces (and not-a-tile crops) in ``samples``;
+    ``red_split``: each five's red-or-plain split kept as trained where the faces show no
+    red five of its suit (:func:`keep_red_split`)."""
     start = time.perf_counter()
     crops, labels = samples.batch()
     features = model.features(crops)
     head = fit_head(features, labels, model.head, steps, pull)
+    if red_split:
+        head = keep_red_split(head, model.head, labels)
     accuracy = float(np.mean(head.logits(features).argmax(axis=1) == labels))
     before = float(np.mean(model.head.logits(features).argmax(axis=1) == labels))
     return Enrollment(head, samples.counts(), time.perf_counter() - start, accuracy, before,
