@@ -8,8 +8,9 @@ one it found twice, is skipped), in the suits' order that explains the row best;
 melds' tiles are paired with the faces left over by the reader's likeliest pairing
 (:func:`tablekit.recording.faces.assign`). Pairing by place is what a weak reader gets
 right: on the simulated table with the KDE default art (the reader naming 68% of the
-winning hands' faces right) the faces paired by likelihood alone were named right 90% of
-the time, in order 95% (GNOME smooth: 97% and 100%; five hands, eight frames each).
+winning hands' faces right) the faces paired by likelihood alone were named right 88% of
+the time, in order 93% (GNOME smooth: 97% and 100%; a whole game's five won hands, the three
+frames of each that enrollment reads, against the simulator's truth).
 
 >>> laid(["7p", "1m", "5z", "3m"], ("z", "m", "p", "s"))
 ['5z', '1m', '3m', '7p']
