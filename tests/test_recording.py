@@ -547,3 +547,13 @@ def test_anonymise_keeps_journal_start_at_the_same_line(tmp_path):
     start = read_manifest(folder)["journal_start"]
     assert text[:start].endswith(b'"Player 4"]}\n')
     assert text[start:].startswith(b'{"type": "game_ended"')
+
+
+def test_a_damaged_journal_times_file_gives_what_it_can(tmp_path):
+    from tablekit.recording.manifest import journal_times
+
+    assert journal_times(tmp_path) == []   # format 1: none kept
+    (tmp_path / "journal_times.jsonl").write_text(
+        '{"t": 1.5, "step": 30, "bytes": 100}\n{"t": "soon", "bytes": 150}\n[1, 2]\n'
+        '{"t": 2.0, "bytes": 90}\n{"t": 4, "step": 80, "bytes": 180}\n{"t": 5.0, "by')
+    assert journal_times(tmp_path) == [(100, 1.5), (180, 4.0)]

@@ -83,9 +83,20 @@ def _move_times(path: Path, lines: list[bytes], out: list[bytes]) -> None:
     if not times:
         return
     moved = dict(zip(accumulate(map(len, lines)), accumulate(map(len, out)), strict=True))
-    path.write_text("".join(json.dumps({**line, "bytes": moved.get(line["bytes"],
-                                                                     line["bytes"])}) + "\n"
-                            for line in times), encoding="utf-8")
+    path.write_text("".join(json.dumps(_moved(line, moved)) + "\n" for line in times),
+                    encoding="utf-8")
+
+
+def _moved(line: Any, moved: dict[int, int]) -> Any:
+    """One line of ``journal_times.jsonl`` with its size moved (a damaged one as it was).
+
+    >>> _moved({"t": 2.0, "bytes": 90}, {90: 84}), _moved([1], {})
+    ({'t': 2.0, 'bytes': 84}, [1])
+    """
+    size = line.get("bytes") if isinstance(line, dict) else None
+    if not isinstance(size, int) or size not in moved:
+        return line
+    return {**line, "bytes": moved[size]}
 
 
 def _record(line: bytes) -> tuple[dict[str, Any], bool] | None:

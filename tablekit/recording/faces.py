@@ -41,6 +41,7 @@ with bare felt beside the tiles as not-a-tile.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -57,9 +58,9 @@ from tablekit.recording.hand_order import pair_in_order
 from tablekit.recording.manifest import (
     CALIBRATION,
     JOURNAL,
-    JOURNAL_TIMES,
     PRESSES,
     TILESET,
+    journal_times,
     read_manifest,
 )
 from tablekit.vision.classes import class_index
@@ -185,7 +186,8 @@ def winner_pairs(probs: np.ndarray, xs: list[float], hand: WonHand, seat: int
     columns = [class_index(code) for code in codes]
     concealed = hand.revealed.get(seat, len(codes))
     pairs = pair_in_order(probs, xs, codes[:concealed], hand.win_tiles.get(seat), columns)
-    left = [face for face in range(len(probs)) if face not in {f for f, _ in pairs}]
+    taken = {face for face, _ in pairs}
+    left = [face for face in range(len(probs)) if face not in taken]
     melds = list(range(concealed, len(codes)))
     pairs += [(left[face], melds[at]) for face, at in
               assign(probs[left], [columns[k] for k in melds], CONFIRMED_FLOOR)]
@@ -206,21 +208,23 @@ def recorded_hands(folder: Path) -> list[tuple[WonHand, float]]:
             if isinstance(event, Won)]
     hands = won_hands(contents.events)   # one for each win in force, in order
     kept = [(hand, at) for hand, at in zip(hands, wins, strict=True) if at >= start]
-    confirmed = written_at(read_lines(folder / JOURNAL_TIMES), [at for _, at in kept])
+    confirmed = written_at(journal_times(folder), [at for _, at in kept])
     times = when_won(read_lines(folder / PRESSES), [hand for hand, _ in kept], confirmed)
     return [(hand, t) for (hand, _), t in zip(kept, times, strict=True) if t is not None]
 
 
-def written_at(times: list[dict[str, Any]], offsets: list[int]) -> list[float | None] | None:
-    """When the journal's lines starting at ``offsets`` were written, from the lines of
-    ``journal_times.jsonl`` (None: a recording that does not keep them, format 1).
+def written_at(times: list[tuple[int, float]], offsets: list[int]) -> list[float | None] | None:
+    """When the journal's lines starting at ``offsets`` were written, from
+    :func:`~tablekit.recording.manifest.journal_times` (None: a recording that does not keep
+    them, format 1).
 
-    >>> written_at([{"t": 1.5, "bytes": 100}, {"t": 4.0, "bytes": 180}], [0, 120, 180])
+    >>> written_at([(100, 1.5), (180, 4.0)], [0, 120, 180])
     [1.5, 4.0, None]
     """
     if not times:
         return None
-    return [next((float(line["t"]) for line in times if line["bytes"] > at), None)
+    sizes = [size for size, _ in times]
+    return [times[i][1] if (i := bisect_right(sizes, at)) < len(times) else None
             for at in offsets]
 
 

@@ -12,8 +12,6 @@ winning hands' faces right) the faces paired by likelihood alone were named righ
 the time, in order 93% (GNOME smooth: 97% and 100%; a whole game's five won hands, the three
 frames of each that enrollment reads, against the simulator's truth).
 
->>> laid(["7p", "1m", "5z", "3m"], ("z", "m", "p", "s"))
-['5z', '1m', '3m', '7p']
 >>> probs = np.array([[0.5, 0.4, 0.1], [0.6, 0.3, 0.1], [0.1, 0.1, 0.8]])
 >>> align(np.log(probs[:, [0, 1, 2]]))[1]      # face 1 is 0 more surely, but lies second
 [(0, 0), (1, 1), (2, 2)]
@@ -33,13 +31,18 @@ the hand) or a tile left without a face (hidden by an arm, not found)."""
 FLOOR = 1e-6
 
 
-def laid(codes: Sequence[str], suits: Sequence[str] = SUITS) -> list[str]:
-    """``codes`` as a player lays them: by suit in the order ``suits``, low to high (a red
-    five beside the plain fives)."""
-    def number(code: str) -> float:
-        return 5.5 if code[0] == "0" else float(code[0])
-    return [code for suit in suits
-            for code in sorted((c for c in codes if c[1] == suit), key=number)]
+def laid(codes: Sequence[str], suits: Sequence[str] = SUITS) -> list[int]:
+    """The positions of ``codes`` in the order a player lays them: by suit in the order
+    ``suits``, low to high (a red five beside the plain fives; equal codes as they come).
+
+    >>> codes = ["7p", "1m", "5z", "3m"]
+    >>> [codes[k] for k in laid(codes, ("z", "m", "p", "s"))]
+    ['5z', '1m', '3m', '7p']
+    """
+    def place(k: int) -> tuple[int, float]:
+        code = codes[k]
+        return suits.index(code[1]), 5.5 if code[0] == "0" else float(code[0])
+    return sorted(range(len(codes)), key=place)
 
 
 def align(logp: np.ndarray, skip: float = SKIP) -> tuple[float, list[tuple[int, int]]]:
@@ -80,23 +83,18 @@ def pair_in_order(probs: np.ndarray, xs: Sequence[float], hand: Sequence[str],
     [(0, 2), (1, 1), (2, 3)]
     """
     order = np.argsort(np.asarray(xs, np.float64), kind="stable")
-    rest = list(range(len(hand)))
-    if win_tile in hand:
-        rest.remove(list(hand).index(win_tile))
+    won = list(hand).index(win_tile) if win_tile in hand else None
+    rest = [k for k in range(len(hand)) if k != won]
     logp = np.log(np.clip(np.asarray(probs, np.float64)[order], FLOOR, 1.0))
     best: tuple[float, list[tuple[int, int]]] | None = None
+    tried: set[tuple[int, ...]] = set()
     for suits in itertools.permutations(SUITS):
-        codes = laid([hand[k] for k in rest], suits)
-        sequence = [_position(hand, rest, codes, n) for n in range(len(codes))]
-        if win_tile in hand:
-            sequence.append(list(hand).index(win_tile))
+        sequence = [rest[k] for k in laid([hand[k] for k in rest], suits)]
+        sequence += [won] if won is not None else []
+        if tuple(sequence) in tried:   # the suits the hand lacks moved about
+            continue
+        tried.add(tuple(sequence))
         score, pairs = align(logp[:, [columns[k] for k in sequence]])
         if best is None or score > best[0]:
             best = (score, [(int(order[face]), sequence[at]) for face, at in pairs])
     return sorted(best[1]) if best else []
-
-
-def _position(hand: Sequence[str], rest: list[int], codes: list[str], n: int) -> int:
-    """The position in ``hand`` of the ``n``-th laid code (equal codes taken in turn)."""
-    seen = codes[:n].count(codes[n])
-    return [k for k in rest if hand[k] == codes[n]][seen]

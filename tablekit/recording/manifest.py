@@ -71,6 +71,21 @@ def read_manifest(folder: Path) -> dict[str, Any]:
     return manifest
 
 
+def journal_times(folder: Path) -> list[tuple[int, float]]:
+    """``(journal size, time)`` of each line of the recording's ``journal_times.jsonl``
+    (empty: none kept, format 1); a line that is not one is left out, so are sizes that do
+    not rise (a damaged file answers what it can, never a traceback)."""
+    from tablekit.vision.frame_log import read_lines
+
+    out: list[tuple[int, float]] = []
+    for line in read_lines(Path(folder) / JOURNAL_TIMES):
+        size, t = (line.get("bytes"), line.get("t")) if isinstance(line, dict) else (None, None)
+        if (isinstance(size, int) and isinstance(t, int | float)
+                and (not out or size > out[-1][0])):
+            out.append((size, float(t)))
+    return out
+
+
 def require_new_folder(folder: Path) -> None:
     """A recording is written into a new or empty folder only.
 
