@@ -23,13 +23,13 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Annotated
 
-from pydantic import AfterValidator, Field, StrictStr, TypeAdapter, ValidationError
+from pydantic import TypeAdapter, ValidationError
 
 from tablekit.errors import one_line
 from tablekit.league.database import LeagueError
-from tablekit.rules.schema import clean_text, shown
+from tablekit.rules.schema import shown
+from tablekit.untrusted.fields import PlayerName
 
 SEATS = 4
 COUNTS = {3: "three", 4: "four"}
@@ -37,14 +37,6 @@ WINDS = ("East", "South", "West", "North")
 LARGEST_ROSTER = 4 << 20  # bytes: some 400,000 names
 
 
-def _no_comma(name: str) -> str:
-    if "," in name:
-        raise ValueError("holds a comma (--players separates names with commas)")
-    return name
-
-
-PlayerName = Annotated[StrictStr, Field(min_length=1, max_length=64),
-                       AfterValidator(clean_text), AfterValidator(_no_comma)]
 NAME = TypeAdapter(PlayerName)
 
 

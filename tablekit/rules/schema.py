@@ -26,7 +26,6 @@ refused, since they would reach the terminal and the screen as they are:
 from __future__ import annotations
 
 import difflib
-import unicodedata
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -37,7 +36,6 @@ from pydantic import (
     Strict,
     StrictBool,
     StrictInt,
-    StrictStr,
     ValidationError,
     ValidationInfo,
     model_validator,
@@ -45,6 +43,13 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from tablekit.errors import RulesError
+from tablekit.untrusted.fields import (  # noqa: F401  (the names rules and roster use)
+    POINTS_LIMIT,
+    Points,
+    Text,
+    clean_text,
+    text_problem,
+)
 
 Kazoe = Literal["yakuman", "sanbaiman"]
 MultiRon = Literal["all", "double", "head_bump"]
@@ -56,51 +61,11 @@ COUNTS = {3: "three", 4: "four"}
 # Options of three-player rules alone: a four-player rule set leaves them out (its journal
 # and the options listed on a typo read as before; a near miss is still suggested).
 THREE_PLAYER_OPTIONS = ("players", "tsumo_payment", "north")
-
-POINTS_LIMIT = 1_000_000  # no option counts more points (the league keeps them in 64 bits)
-JOINERS = frozenset("\u200c\u200d")  # zero-width (non-)joiners: needed by some scripts, emoji
-REFUSED_CATEGORIES = {"Cc": "a control character", "Cf": "an invisible format character",
-                      "Cs": "a lone surrogate", "Zl": "a line separator",
-                      "Zp": "a paragraph separator"}
 REASONS = {("honba_value", 300): "three players pay a third each on a tsumo",
            ("noten_payment", 300): "it is shared among one, two or three players",
            ("honba_value", 200): "two players pay half each on a tsumo; Tenhou's is 200",
            ("noten_payment", 200): "it is shared among one or two; Tenhou's is 2,000"}
 
-
-def text_problem(text: str) -> str | None:
-    """What makes ``text`` unfit to show (its first refused character), or None."""
-    for char in text:
-        kind = REFUSED_CATEGORIES.get(unicodedata.category(char))
-        if kind is not None and char not in JOINERS:
-            return f"{kind} (U+{ord(char):04X})"
-    return None
-
-
-def clean_text(text: str) -> str:
-    """``text`` in NFC (one form for "é"), or ValueError naming a refused character."""
-    problem = text_problem(text)
-    if problem is not None:
-        raise ValueError(f"holds {problem}")
-    return unicodedata.normalize("NFC", text)
-
-
-def Text(longest: int, shortest: int = 1) -> Any:
-    """Text of ``shortest`` to ``longest`` characters, cleaned by :func:`clean_text`."""
-    return Annotated[StrictStr, Field(min_length=shortest, max_length=longest),
-                     AfterValidator(clean_text)]
-
-
-def Points(smallest: int = 0, step: int = 100) -> Any:
-    """A whole number of points from ``smallest`` to :data:`POINTS_LIMIT`, in ``step``s
-    (the range is checked first: a number past it is refused as that, not as a step)."""
-
-    def in_steps(value: int) -> int:
-        if value % step:
-            raise PydanticCustomError("multiple_of", "not a multiple", {"multiple_of": step})
-        return value
-
-    return Annotated[StrictInt, Field(ge=smallest, le=POINTS_LIMIT), AfterValidator(in_steps)]
 
 
 def in_payer_steps(value: int, info: ValidationInfo) -> int:
