@@ -150,7 +150,11 @@ def state_app(feed: Feed, page: bytes, routes: Sequence[BaseRoute] = ()) -> Star
     and ``routes`` beside them; GET and HEAD only, the feed followed while it serves."""
 
     async def home(request: Request) -> Response:
-        return Response(served_page(page, await feed.now()), media_type="text/html")
+        try:
+            state = await feed.now()
+        except Exception:  # a reading that failed: the page without it (its stream fills it)
+            state = b"null"
+        return Response(served_page(page, state), media_type="text/html")
 
     async def state(request: Request) -> Response:
         return Response(await feed.now(), media_type="application/json")

@@ -1,9 +1,7 @@
 // Shared by the pages (tablekit/web/app.py's load_page puts it where a page says "live.js",
-// before the policy's hashes are taken): the state the page was served with, shown at once,
-// then each change from /events; "?static" (a screenshot) shows the served state, no stream.
+// before the policy's hashes are taken): the stream of changes from /events opened, then the
+// state the page was served with shown at once; "?static" (a screenshot): that state only.
 const statusLine = document.getElementById("status");
-const served = JSON.parse(document.getElementById("served").textContent);
-if (served) show(served);
 if (new URLSearchParams(location.search).has("static")) {
   statusLine.textContent = "as of " + new Date().toLocaleTimeString();
 } else {
@@ -14,3 +12,5 @@ if (new URLSearchParams(location.search).has("static")) {
   };
   source.onerror = () => { statusLine.textContent = "reconnecting…"; };
 }
+const served = JSON.parse(document.getElementById("served").textContent);
+if (served) show(served);  // before the stream's first message, which comes after this script
