@@ -247,10 +247,12 @@ def test_a_headless_browser_shows_a_change_within_a_second(served):
         browser.quit()
 
 
-def _chromium(tmp_path, url, *what):
+def _chromium(tmp_path, url, *what, zone="UTC"):
     """Debian's chromium run headless on ``url`` as a user runs it (``--screenshot=FILE``,
     ``--dump-dom``), letting the page's scripts run 5 s (``--virtual-time-budget``: a page
-    with a live stream never finishes with it), given 30 s at most: one still loading fails."""
+    with a live stream never finishes with it), given 30 s at most: one still loading fails;
+    in the time ``zone`` (``TZ``) of a phone in the club."""
+    import os
     import subprocess
 
     browser = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -260,7 +262,8 @@ def _chromium(tmp_path, url, *what):
         [browser, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
          "--disable-background-networking", "--no-first-run", "--window-size=1200,900",
          "--virtual-time-budget=5000", f"--user-data-dir={tmp_path / 'chromium-profile'}",
-         *what, url], capture_output=True, text=True, timeout=30, check=True)
+         *what, url], capture_output=True, text=True, timeout=30, check=True,
+        env={**os.environ, "TZ": zone})
 
 
 def screenshot_shows(tmp_path, url):
@@ -299,6 +302,31 @@ def test_the_page_says_why_the_evening_and_the_league_are_empty(tmp_path):
     league.write_bytes(b"not a league")
     assert _league_state(tmp_path, league)["empty"]["league"] == (
         "Not read now: the line below says why")
+
+
+def test_the_evening_is_the_latest_games_across_midnight_in_utc_in_the_phone_s_time(tmp_path):
+    from tablekit.formats.tenhou import import_file
+    from tablekit.league.database import connect
+    from tablekit.league.record import record_game
+
+    league = tmp_path / "league.sqlite"
+    db = connect(league)
+    game = import_file(DATA / "tenhou-python-bot-28.xml").events
+    for when in ("2026-11-26T23:10:00+00:00",  # last week
+                 "2026-12-03T23:30:00+00:00", "2026-12-04T01:15:00+00:00"):  # New York: 18:30
+        record_game(db, game, season="2026", played_at=when, key=when)
+    db.close()
+    assert [g["played_at"][11:16] for g in _league_state(tmp_path, league)["evening"]] == [
+        "23:30", "01:15"]  # one evening in New York, two dates in UTC
+    server = WebServer(("127.0.0.1", 0), JournalSource(tmp_path / "game.jsonl", league))
+    server.start()
+    try:
+        page = _chromium(tmp_path, server.url + "/?static", "--dump-dom",
+                         zone="America/New_York").stdout
+    finally:
+        server.stop()
+    evening = page[page.index('<table id="evening"'):page.index('id="evening-empty"')]
+    assert "<td>18:30</td>" in evening and "<td>20:15</td>" in evening
 
 
 class _NotANumber:
