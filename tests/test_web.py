@@ -305,6 +305,8 @@ def test_the_page_says_why_the_evening_and_the_league_are_empty(tmp_path):
 
 
 def test_the_evening_is_the_latest_games_across_midnight_in_utc_in_the_phone_s_time(tmp_path):
+    from datetime import UTC, datetime, timedelta
+
     from tablekit.formats.tenhou import import_file
     from tablekit.league.database import connect
     from tablekit.league.record import record_game
@@ -312,21 +314,24 @@ def test_the_evening_is_the_latest_games_across_midnight_in_utc_in_the_phone_s_t
     league = tmp_path / "league.sqlite"
     db = connect(league)
     game = import_file(DATA / "tenhou-python-bot-28.xml").events
-    for when in ("2026-11-26T23:10:00+00:00",  # last week
-                 "2026-12-03T23:30:00+00:00", "2026-12-04T01:15:00+00:00"):  # New York: 18:30
+    day = datetime.now(UTC).date() - timedelta(days=3)  # an evening in Bogotá (UTC-5, no DST)
+    for when in (f"{day - timedelta(days=7)}T23:10:00+00:00",  # the week before
+                 f"{day}T23:30:00+00:00", f"{day + timedelta(days=1)}T01:15:00+00:00"):
         record_game(db, game, season="2026", played_at=when, key=when)
     db.close()
     assert [g["played_at"][11:16] for g in _league_state(tmp_path, league)["evening"]] == [
-        "23:30", "01:15"]  # one evening in New York, two dates in UTC
+        "23:30", "01:15"]  # one evening there, two dates in UTC
     server = WebServer(("127.0.0.1", 0), JournalSource(tmp_path / "game.jsonl", league))
     server.start()
     try:
         page = _chromium(tmp_path, server.url + "/?static", "--dump-dom",
-                         zone="America/New_York").stdout
+                         zone="America/Bogota").stdout
     finally:
         server.stop()
     evening = page[page.index('<table id="evening"'):page.index('id="evening-empty"')]
     assert "<td>18:30</td>" in evening and "<td>20:15</td>" in evening
+    title = f"Last evening, {day:%a} {day.day} {day:%b}"  # it is over: not "This evening"
+    assert f'<h2 id="evening-title">{title}</h2>' in page
 
 
 class _NotANumber:
