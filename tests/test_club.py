@@ -137,6 +137,23 @@ def test_the_hook_sends_the_state_on_each_change_and_the_game_once():
     assert record["game_id"] == key and len(record["events"]) == len(GAME)
 
 
+def test_the_hands_played_are_the_hands_finished_not_the_one_in_play():
+    from tablekit.game.events import Chombo, Draw, HandStarted
+    from tablekit.tiles import Tile
+
+    sent: list[dict] = []
+    publisher = SimpleNamespace(table="A", send_state=sent.append, send_game=None)
+    session = Session(_NoJournal(), [])  # type: ignore[arg-type]
+    app = SimpleNamespace(flow=SimpleNamespace(session=session))
+    hook = club_hook(publisher, clock=lambda: 0.0)
+    for event in (GameStarted(names=("Ana", "Ben", "Cho", "Dai")),
+                  HandStarted(Tile.from_code("1m")), Draw(0, Tile.from_code("9p")), Chombo(2),
+                  HandStarted(Tile.from_code("2m"))):
+        session.submit(event)
+        hook(app)
+    assert [state["hands"] for state in sent] == [0, 0, 0, 1, 1]  # the first hand in play: 0
+
+
 def test_a_finished_game_waits_on_disk_and_nothing_waits_on_the_network(tmp_path):
     dead = ("127.0.0.1", free_port())  # nothing listens
     lines: list[str] = []

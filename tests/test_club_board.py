@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from mosquitto_broker import Broker
-from test_web import _browser
+from test_web import _browser, screenshot_shows
 
 from tablekit.cli import main
 from tablekit.club.board import SILENT_SECONDS, Board
@@ -132,6 +132,30 @@ def test_the_board_page_shows_a_table_change_within_a_second_in_a_browser(tmp_pa
         stop.set()
         listening.join(timeout=10)
         broker.stop()
+
+
+def test_a_screenshot_of_the_board_shows_the_tables_and_the_league_under_headings(tmp_path):
+    db = connect(tmp_path / "club.sqlite")
+    board = Board(db, wall=lambda: 1_800_000_000.0)
+    board.take(state_topic("T1"), json.dumps(_state()).encode())
+    server = WebServer(("127.0.0.1", 0), BoardSource(board, tmp_path / "club.sqlite"),
+                       page=board_page())
+    server.start()
+    try:
+        page = screenshot_shows(tmp_path, server.url + "/?static")
+        assert 'id="points-T1-0">25,000<' in page and ">as of " in page
+        assert "No game recorded in the league yet." in page
+        game = import_file(DATA / "tenhou-python-bot-28.xml").events
+        board.take(game_topic("T2", "T2-1"), json.dumps(
+            game_record("T2-1", "T2", game, 1_800_000_000.0)).encode())
+        page = screenshot_shows(tmp_path, server.url + "/?static")
+    finally:
+        server.stop()
+        db.close()
+    league = page[page.index('<table id="league">'):page.index('id="league-empty"')]
+    assert [cell.split(">")[-1] for cell in league.split("</th>")[:-1]] == [
+        "#", "Player", "Games", "Points", "Average place"]
+    assert league.count("<tr>") == 5 and 'class="empty" hidden' in page
 
 
 def _tables(server: WebServer) -> list:

@@ -247,6 +247,125 @@ def test_a_headless_browser_shows_a_change_within_a_second(served):
         browser.quit()
 
 
+def _chromium(tmp_path, url, *what, zone="UTC"):
+    """Debian's chromium run headless on ``url`` as a user runs it (``--screenshot=FILE``,
+    ``--dump-dom``), letting the page's scripts run 5 s (``--virtual-time-budget``: a page
+    with a live stream never finishes with it), given 30 s at most: one still loading fails;
+    in the time ``zone`` (``TZ``) of a phone in the club."""
+    import os
+    import subprocess
+
+    browser = shutil.which("chromium") or shutil.which("chromium-browser")
+    if not browser:
+        missing_program("chromium", "chromium")
+    return subprocess.run(
+        [browser, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+         "--disable-background-networking", "--no-first-run", "--window-size=1200,900",
+         "--virtual-time-budget=5000", f"--user-data-dir={tmp_path / 'chromium-profile'}",
+         *what, url], capture_output=True, text=True, timeout=30, check=True,
+        env={**os.environ, "TZ": zone})
+
+
+def screenshot_shows(tmp_path, url):
+    """A screenshot of ``url`` taken (a PNG) and the page as it was taken (its DOM)."""
+    shot = tmp_path / "shot.png"
+    _chromium(tmp_path, url, f"--screenshot={shot}")
+    assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    return _chromium(tmp_path, url, "--dump-dom").stdout
+
+
+def test_a_screenshot_of_the_page_shows_the_game_and_why_its_lists_are_empty(served, tmp_path):
+    server, _, _ = served
+    page = screenshot_shows(tmp_path, server.url + "/?static")
+    assert 'id="points0">25,000<' in page and "&lt;b&gt;Aki&lt;/b&gt;" in page  # as text
+    assert "No league: start with --league FILE to keep one" in page
+    assert "No game of this evening is kept: start with --league FILE" in page
+    assert ">as of " in page  # the state the page was served with; no stream opened
+
+
+def test_the_page_says_why_the_evening_and_the_league_are_empty(tmp_path):
+    from tablekit.formats.tenhou import import_file
+    from tablekit.league.database import connect
+    from tablekit.league.record import record_game
+
+    league = tmp_path / "league.sqlite"
+    assert _league_state(tmp_path, None)["empty"] == {
+        "evening": "No game of this evening is kept: start with --league FILE to keep them",
+        "league": "No league: start with --league FILE to keep one"}
+    assert _league_state(tmp_path, league)["empty"] == {  # given, no game finished yet
+        "evening": "No game finished yet this evening",
+        "league": "No game in the league yet: a game is added when it is over"}
+    db = connect(league)
+    record_game(db, import_file(DATA / "tenhou-python-bot-28.xml").events, season="2026")
+    db.close()
+    assert _league_state(tmp_path, league)["empty"] == {}
+    league.write_bytes(b"not a league")
+    assert _league_state(tmp_path, league)["empty"]["league"] == (
+        "Not read now: the line below says why")
+
+
+def test_the_evening_is_the_latest_games_across_midnight_in_utc_in_the_phone_s_time(tmp_path):
+    from datetime import UTC, datetime, timedelta
+
+    from tablekit.formats.tenhou import import_file
+    from tablekit.league.database import connect
+    from tablekit.league.record import record_game
+
+    league = tmp_path / "league.sqlite"
+    db = connect(league)
+    game = import_file(DATA / "tenhou-python-bot-28.xml").events
+    day = datetime.now(UTC).date() - timedelta(days=3)  # an evening in Bogotá (UTC-5, no DST)
+    for when in (f"{day - timedelta(days=7)}T23:10:00+00:00",  # the week before
+                 f"{day}T23:30:00+00:00", f"{day + timedelta(days=1)}T01:15:00+00:00"):
+        record_game(db, game, season="2026", played_at=when, key=when)
+    db.close()
+    assert [g["played_at"][11:16] for g in _league_state(tmp_path, league)["evening"]] == [
+        "23:30", "01:15"]  # one evening there, two dates in UTC
+    server = WebServer(("127.0.0.1", 0), JournalSource(tmp_path / "game.jsonl", league))
+    server.start()
+    try:
+        page = _chromium(tmp_path, server.url + "/?static", "--dump-dom",
+                         zone="America/Bogota").stdout
+    finally:
+        server.stop()
+    evening = page[page.index('<table id="evening"'):page.index('id="evening-empty"')]
+    assert "<td>18:30</td>" in evening and "<td>20:15</td>" in evening
+    title = f"Last evening, {day:%a} {day.day} {day:%b}"  # it is over: not "This evening"
+    assert f'<h2 id="evening-title">{title}</h2>' in page
+
+
+class _NotANumber:
+    """A state holding numbers JSON has not (NaN, infinities), and a name to escape."""
+
+    def current(self):
+        return 1, {"points": float("nan"), "rows": [float("inf"), 1.5, -float("inf")],
+                   "name": "</script><b>x</b>"}
+
+
+def _strict(text):
+    def refused(constant):
+        raise AssertionError(f"not JSON: {constant}")
+
+    return json.loads(text, parse_constant=refused)
+
+
+def test_the_state_is_never_sent_with_nan_or_infinity():
+    server = WebServer(("127.0.0.1", 0), _NotANumber())
+    server.start()
+    try:
+        expected = {"points": None, "rows": [None, 1.5, None], "name": "</script><b>x</b>"}
+        assert _strict(urllib.request.urlopen(server.url + "/state").read()) == expected
+        connection, reply = _events(server)
+        line = reply.readline().decode()
+        connection.close()
+        assert _strict(line.removeprefix("data: ")) == expected
+        page = urllib.request.urlopen(server.url + "/").read().decode()  # the served state
+        assert page.count("</script>") == 2  # the served state's block and the script
+        assert '"name": "\\u003c/script\\u003e\\u003cb\\u003ex' in page
+    finally:
+        server.stop()
+
+
 def _played(journal):
     """A journal with a hand played to its end (a chombo) and the next hand started."""
     before, last = _first_hand()

@@ -9,8 +9,11 @@ from collections.abc import Callable
 from typing import Any
 
 from tablekit.club.records import game_id, game_record, live_state
-from tablekit.game.events import HandStarted
+from tablekit.game.events import AbortiveDraw, Chombo, ExhaustiveDraw, Won
 from tablekit.game.state import Phase
+
+HAND_ENDS = (Won, ExhaustiveDraw, AbortiveDraw, Chombo)
+"""The events that end a hand (as the game's timer counts them, tablekit/flow/timing.py)."""
 
 
 def club_hook(publisher: Any, clock: Callable[[], float] = time.time
@@ -28,7 +31,7 @@ def club_hook(publisher: Any, clock: Callable[[], float] = time.time
         seen[0] = session.length
         events = session.game_events()
         state = session.state
-        hands = sum(isinstance(event, HandStarted) for event in events)
+        hands = sum(isinstance(event, HAND_ENDS) for event in events)  # finished ones
         publisher.send_state(live_state(state, hands, clock()))
         if state.phase is Phase.GAME_OVER:
             key = game_id(publisher.table, session.path, session.game_id)

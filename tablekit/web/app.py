@@ -11,6 +11,12 @@ The table's page is ``state_app(Feed(JournalSource(journal)), page)``; another p
 club's board) is the same with its own source (``current()`` returning a version that grows
 with each change, and a JSON-able dict), its page and, if it needs them, more routes.
 
+A page is served with the state as it is now written into it (its
+``<script type="application/json" id="served">`` block), so that it shows the state at once,
+before its stream is open, and ``/?static`` shows that state and opens no stream (a
+screenshot taken with a headless browser: nothing keeps it loading). :func:`load_page` puts
+into a page the script the pages share (``live.js``: the served state, then the stream).
+
 >>> class Fixed:
 ...     def current(self):
 ...         return 1, {"hello": "<b>world</b>"}
@@ -29,10 +35,12 @@ import base64
 import contextlib
 import hashlib
 import json
+import math
 import re
 import time
 from collections.abc import AsyncIterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from importlib import resources
 from typing import Any, Protocol
 
 from starlette.applications import Starlette
@@ -45,6 +53,10 @@ POLL_SECONDS = 0.1       # how often the source is asked for a change
 KEEPALIVE_SECONDS = 15.0  # a quiet stream says it is still there this often
 READ_METHODS = ("GET", "HEAD")
 NONE = "'none'"
+SERVED = b'<script type="application/json" id="served">null</script>'
+"""Where a page takes the state it is served with (a data block: never run, so no hash)."""
+LIVE = b"/* live.js */"
+"""Where a page takes the script the pages share (before its policy's hashes are taken)."""
 
 
 class StateSource(Protocol):
@@ -81,7 +93,7 @@ class Feed:
         version, state = await loop.run_in_executor(self._reader, self.source.current)
         self._read_at = time.monotonic()
         if version != self.version:
-            self.version, self.body = version, json.dumps(state).encode()
+            self.version, self.body = version, state_json(state)
             self._wake()
         return self.body
 
@@ -138,7 +150,11 @@ def state_app(feed: Feed, page: bytes, routes: Sequence[BaseRoute] = ()) -> Star
     and ``routes`` beside them; GET and HEAD only, the feed followed while it serves."""
 
     async def home(request: Request) -> Response:
-        return Response(page, media_type="text/html")
+        try:
+            state = await feed.now()
+        except Exception:  # a reading that failed: the page without it (its stream fills it)
+            state = b"null"
+        return Response(served_page(page, state), media_type="text/html")
 
     async def state(request: Request) -> Response:
         return Response(await feed.now(), media_type="application/json")
@@ -188,6 +204,55 @@ class ReadOnly:
                 await reply(scope, receive, send)
                 return
         await self.app(scope, receive, send)
+
+
+def state_json(state: Any) -> bytes:
+    """``state`` as JSON, never with NaN or Infinity (not JSON: a browser's ``JSON.parse``
+    refuses the whole message, and the page would show nothing new): such a number is null.
+
+    >>> state_json({"points": float("nan"), "rows": [1.5, float("-inf")], "name": "Aki"})
+    b'{"points": null, "rows": [1.5, null], "name": "Aki"}'
+    """
+    try:
+        return json.dumps(state, allow_nan=False).encode()
+    except ValueError:  # a number that is not one, somewhere: sent as null
+        return json.dumps(_finite(state), allow_nan=False).encode()
+
+
+def _finite(value: Any) -> Any:
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {key: _finite(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_finite(item) for item in value]
+    return value
+
+
+def served_page(page: bytes, state: bytes) -> bytes:
+    """``page`` with the JSON ``state`` written into its :data:`SERVED` block, each ``<``,
+    ``>`` and ``&`` escaped (a name cannot end the block: it stays text).
+
+    >>> page = served_page(SERVED, b'{"name": "</script><b>"}')
+    >>> page.count(b"</script>"), json.loads(page[len(SERVED) - 13:-9])
+    (1, {'name': '</script><b>'})
+    """
+    for char, escaped in ((b"<", b"\\u003c"), (b">", b"\\u003e"), (b"&", b"\\u0026")):
+        state = state.replace(char, escaped)
+    return page.replace(SERVED, SERVED.replace(b">null<", b">" + state + b"<"), 1)
+
+
+def load_page(name: str) -> bytes:
+    """The page ``name`` of ``tablekit/web``, its :data:`LIVE` line replaced by ``live.js``
+    (the script every page ends with: the state it was served with, then its stream).
+
+    >>> page = load_page("page.html")
+    >>> LIVE in page, b"new EventSource" in page, page.count(SERVED)
+    (False, True, 1)
+    """
+    folder = resources.files("tablekit.web")
+    return folder.joinpath(name).read_bytes().replace(
+        LIVE, folder.joinpath("live.js").read_bytes().rstrip(b"\n"))
 
 
 _INLINE = re.compile(rb"<(script|style)>(.*?)</\1>", re.DOTALL)

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import sqlite3
 import threading
-from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -113,7 +112,9 @@ def _list(value: Any) -> list[Any]:
 
 def board_page() -> bytes:
     """The board's page (``tablekit/web/board_page.html``)."""
-    return resources.files("tablekit.web").joinpath("board_page.html").read_bytes()
+    from tablekit.web.app import load_page
+
+    return load_page("board_page.html")
 
 
 def start_board_web(bind: str, board: Board, league: Path, report: Any) -> Any:

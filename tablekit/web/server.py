@@ -29,7 +29,6 @@ import socket
 import threading
 import time
 from collections.abc import Sequence
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +36,7 @@ import uvicorn
 from starlette.routing import BaseRoute
 
 from tablekit.errors import TablekitError, one_line
-from tablekit.web.app import Feed, StateSource, security_headers, state_app
+from tablekit.web.app import Feed, StateSource, load_page, security_headers, state_app
 from tablekit.web.process import PageProcess, serve_command
 from tablekit.web.protocol import DeadlineH11Protocol
 from tablekit.web.source import JournalSource
@@ -121,7 +120,7 @@ def listening(address: tuple[str, int]) -> socket.socket:
 
 def table_page() -> bytes:
     """The table's page (``page.html``)."""
-    return resources.files("tablekit.web").joinpath("page.html").read_bytes()
+    return load_page("page.html")
 
 
 def parse_bind(text: str) -> tuple[str, int]:

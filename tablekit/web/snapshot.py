@@ -35,19 +35,25 @@ def table_snapshot(state: TableState) -> dict[str, Any]:
             "last_deltas": list(result.deltas) if result else []}
 
 
+EVENING_HOURS = 12
+"""The evening: the games finished within this many hours before the latest one."""
+
 _EVENING = """
     SELECT g.id, g.played_at, p.name, r.place, r.score_tenths
     FROM games g JOIN results r ON r.game_id = g.id JOIN players p ON p.id = r.player_id
-    WHERE substr(g.played_at, 1, 10) = (SELECT substr(MAX(played_at), 1, 10) FROM games)
+    WHERE julianday(g.played_at) >= (SELECT MAX(julianday(played_at)) FROM games) - ? / 24.0
     ORDER BY g.id, r.place
 """
 
 
 def evening_snapshot(db: sqlite3.Connection) -> list[dict[str, Any]]:
-    """The games of the latest day in the league, each with its places and game points
-    (``players``: 3 for a sanma game)."""
+    """The games of the latest evening in the league (those finished within
+    :data:`EVENING_HOURS` before the latest one, whatever the date in UTC, which an evening in
+    the Americas crosses), each with its places and game points (``players``: 3 for a sanma
+    game); ``played_at`` as recorded (UTC, with its offset: the page shows it in the
+    browser's own time)."""
     games: dict[int, dict[str, Any]] = {}
-    for game_id, played_at, name, place, tenths in db.execute(_EVENING):
+    for game_id, played_at, name, place, tenths in db.execute(_EVENING, (EVENING_HOURS,)):
         game = games.setdefault(game_id, {"played_at": played_at, "results": []})
         game["results"].append({"name": name, "place": place, "score": tenths / 10})
     for game in games.values():

@@ -21,8 +21,13 @@ from tablekit.game.session import JournalFollower
 from tablekit.game.state import TableState
 from tablekit.web.snapshot import evening_snapshot, league_snapshot, table_snapshot
 
-RECORDS = ("evening", "league", "league_three", "league_note")
+RECORDS = ("evening", "league", "league_three", "league_note", "empty")
 """What the page shows of the league file."""
+
+NO_LEAGUE = {"evening": "No game of this evening is kept: start with --league FILE to keep them",
+             "league": "No league: start with --league FILE to keep one"}
+NO_GAME_YET = {"evening": "No game finished yet this evening",
+               "league": "No game in the league yet: a game is added when it is over"}
 
 
 class JournalSource:
@@ -64,9 +69,12 @@ class JournalSource:
     def _records(self) -> dict[str, Any]:
         """The evening and the league (its four-player table, and its three-player one in
         ``league_three``), read without writing anything (a league of another schema: what
-        can be read, and one line saying so)."""
+        can be read, and one line saying so); ``empty``: why a list is empty, in one line."""
         records: dict[str, Any] = {"evening": [], "league": [], "league_three": [],
-                                   "league_note": ""}
+                                   "league_note": "", "empty": {}}
+        if self.league is None:
+            records["empty"] = dict(NO_LEAGUE)
+            return records
         # a league file still empty is one being made: nothing to show yet
         if self.league is not None and self.league.exists() and self.league.stat().st_size:
             from tablekit.league.database import LeagueBusy, behind, busy, read_only
@@ -89,7 +97,28 @@ class JournalSource:
                     records["league_note"] = (str(error) if isinstance(error, TablekitError)
                                               else f"the league file {self.league} cannot be "
                                                    f"read ({one_line(error)})")
+        records["empty"] = why_empty(records)
         return records
+
+
+def why_empty(records: dict[str, Any]) -> dict[str, str]:
+    """Why the evening or the league (four players) shows no game, by what was read: the
+    league file not read now (its note says why), a league of three-player games only, or
+    no game finished yet.
+
+    >>> why_empty({"evening": [], "league": [], "league_three": [], "league_note": ""})["evening"]
+    'No game finished yet this evening'
+    >>> why_empty({"evening": [{}], "league": [], "league_three": [{}], "league_note": ""})
+    {'league': 'No four-player game in the league yet'}
+    """
+    if records.get("unread"):  # the game is writing it: read again in a moment
+        return {part: "Reading the league file…" for part in ("evening", "league")}
+    if records["league_note"] and not (records["league"] or records["league_three"]):
+        return {part: "Not read now: the line below says why" for part in ("evening", "league")}
+    empty = {part: NO_GAME_YET[part] for part in ("evening", "league") if not records[part]}
+    if "league" in empty and records["league_three"]:
+        empty["league"] = "No four-player game in the league yet"
+    return empty
 
 
 def _stamp(path: Path | None) -> tuple:
