@@ -76,6 +76,12 @@ def _iso_time(value: str) -> str:
     return when.isoformat()
 
 
+def _topic(value: str) -> str:
+    if any(char in value for char in "#+\x00"):
+        raise ValueError("holds an MQTT wildcard (# or +) or a NUL")
+    return value
+
+
 def _finite(value: float) -> float:
     if not math.isfinite(value):
         raise ValueError("is not a finite number")
@@ -260,7 +266,7 @@ class OutboxFile(_Wire):
     """One file of a table's outbox: the topic it is sent on (no MQTT wildcard) and the
     game."""
 
-    topic: Annotated[StrictStr, Field(min_length=1, max_length=200, pattern=r"^[^#+\x00]+$")]
+    topic: Annotated[StrictStr, Field(min_length=1, max_length=200), AfterValidator(_topic)]
     payload: GameRecord
 
 

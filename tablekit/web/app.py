@@ -29,6 +29,7 @@ import base64
 import contextlib
 import hashlib
 import json
+import math
 import re
 import time
 from collections.abc import AsyncIterator, Sequence
@@ -52,6 +53,29 @@ class StateSource(Protocol):
     change, the state is a JSON-able dict."""
 
     def current(self) -> tuple[int, dict[str, Any]]: ...
+
+
+def state_json(state: Any) -> bytes:
+    """``state`` as JSON a browser reads: a number that is not finite (NaN, Infinity: what
+    Python's json writes and no browser parses) is written ``null``, never sent as is.
+
+    >>> state_json({"scores": [25000, float("nan")], "at": float("inf")})
+    b'{"scores": [25000, null], "at": null}'
+    """
+    try:
+        return json.dumps(state, allow_nan=False).encode()
+    except ValueError:
+        return json.dumps(_finite(state), allow_nan=False).encode()
+
+
+def _finite(value: Any) -> Any:
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {key: _finite(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_finite(item) for item in value]
+    return value
 
 
 class Feed:
@@ -81,7 +105,7 @@ class Feed:
         version, state = await loop.run_in_executor(self._reader, self.source.current)
         self._read_at = time.monotonic()
         if version != self.version:
-            self.version, self.body = version, json.dumps(state).encode()
+            self.version, self.body = version, state_json(state)
             self._wake()
         return self.body
 
