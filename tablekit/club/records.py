@@ -80,7 +80,8 @@ def record_events(record: GameRecord) -> list[Event]:
 
 
 TAKEN_AS_PLAYED = ("multiple_of",)  # an older tablekit's steps (honba in 100s), as played
-LONG_TEXT = ("name", "title", "source")  # and its longer names
+LONG_TEXT = ("name", "title", "source")  # and its longer names, up to LONGEST_TEXT
+LONGEST_TEXT = 300
 
 
 def rules_problem(rules: Rules) -> str | None:
@@ -91,8 +92,11 @@ def rules_problem(rules: Rules) -> str | None:
 
     >>> from dataclasses import replace
     >>> from tablekit.rules.presets import TENHOU
-    >>> rules_problem(replace(TENHOU, honba_value=100)) is None
+    >>> rules_problem(replace(TENHOU, honba_value=100, name="n" * 100)) is None
     True
+    >>> rules_problem(replace(TENHOU, name="n" * 5000))
+    'name is over 300 characters'
+
     >>> rules_problem(replace(TENHOU, start_points=10 ** 12))
     'start_points must be at most 1,000,000, not 1000000000000'
     """
@@ -100,10 +104,12 @@ def rules_problem(rules: Rules) -> str | None:
         RulesSchema.model_validate(rules_to_dict(rules))
     except ValidationError as error:
         for problem in error.errors(include_url=False):
-            if problem["type"] in TAKEN_AS_PLAYED or (
-                    problem["type"] == "string_too_long" and problem["loc"][:1] in [
-                        (name,) for name in LONG_TEXT]):
+            if problem["type"] in TAKEN_AS_PLAYED:
                 continue
+            if problem["type"] == "string_too_long" and problem["loc"][0] in LONG_TEXT:
+                if len(problem["input"]) <= LONGEST_TEXT:
+                    continue
+                return f"{problem['loc'][0]} is over {LONGEST_TEXT} characters"
             return refusal(problem)
     return None
 
