@@ -46,7 +46,7 @@ from tablekit.club.records import record_events, summary_problem
 from tablekit.club.topics import check_table, parse_topic
 from tablekit.errors import TablekitError, one_line
 from tablekit.game.summary import summarise
-from tablekit.league.database import LeagueError, damaged
+from tablekit.league.database import LeagueBusy, LeagueError, damaged
 from tablekit.league.record import forget_game, record_game
 from tablekit.untrusted import Untrusted
 from tablekit.untrusted.json_text import parse_json
@@ -177,11 +177,14 @@ class Board:
                               played_at=record.played_at, key=key)
             if new is not None:
                 self._readable(table, game, key)
-        except (sqlite3.OperationalError, OSError) as error:  # locked, or no room: later
+        except LeagueBusy as error:  # locked by another program: later
             raise NotYet(f"table {table}: game {game} not recorded yet: {one_line(error)}"
                          ) from None
-        except LeagueError as error:
+        except (LeagueError, sqlite3.IntegrityError) as error:  # not a league's game
             raise Refused(f"game {game}: {one_line(error)}") from None
+        except (sqlite3.DatabaseError, OSError) as error:  # locked, no room, damaged: later
+            raise NotYet(f"table {table}: game {game} not recorded yet: {one_line(error)}"
+                         ) from None
         if new is None:
             return False
         self.recorded += 1
