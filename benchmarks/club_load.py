@@ -140,7 +140,7 @@ def main() -> None:
 
     from tablekit.club.outbox import Outbox
     from tablekit.club.publisher import Publisher
-    from tablekit.club.records import game_record
+    from tablekit.club.records import game_id, game_record
     from tablekit.formats.tenhou import import_file
     from tablekit.league.database import games_recorded
 
@@ -183,7 +183,7 @@ def main() -> None:
                 sent[0] += 1
                 if not gave and time.monotonic() - started > game_at[index]:
                     gave, games[0] = True, games[0] + 1
-                    key = f"T{index}-load-{args.seed}"
+                    key = game_id(f"T{index}", None, args.seed)  # T3-0-SEED-0000
                     table.send_game(key, game_record(key, f"T{index}", game, time.time()))
 
         players = [threading.Thread(target=play, args=(i,), daemon=True)

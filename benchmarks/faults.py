@@ -23,6 +23,10 @@ Usage: python benchmarks/faults.py [--quick] [--only NAME,...] [--cuts N] [--pre
   nonsense accepted counted apart, and every screen drawn with 32,000-character names.
 - writes: :mod:`tablekit.sim.write_faults` (a full card under each write, two writers on one
   journal, a locked league, racing league migrations, damaged flow notes).
+- wire: ``benchmarks/wire_faults.py``, what a hostile or broken table sends: 10,000 fuzzed
+  MQTT payloads (quick: 1,000) to the club's board on a real league, valid games
+  interleaved, and 1,000 fuzzed outbox files (quick: 100) through a table's publisher;
+  crashes, nonsense recorded and games lost counted.
 
 The full run: 1,000 power cuts, 10,000 bit flips, 10,000 presses, an arm for 30 s and a
 frozen picture for a minute, four hours of frames. ``--quick``: 20 cuts, 1,000 flips,
@@ -49,7 +53,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-STEPS = ("cuts", "journal", "bitflips", "presses", "camera", "evening", "inputs", "writes")
+STEPS = ("cuts", "journal", "bitflips", "presses", "camera", "evening", "inputs", "writes",
+         "wire")
 LOGS = ROOT / ".." / "shared" / "data" / "tenhou" / "logs"
 
 
@@ -188,6 +193,13 @@ def writes(folder: Path) -> dict:
     return figures
 
 
+def wire(messages: int, files: int, seed: int, folder: Path) -> dict:
+    """Fuzzed MQTT payloads to the board and fuzzed outbox files (``wire_faults.py``)."""
+    from wire_faults import fuzz_wire
+
+    return fuzz_wire(messages, files, folder, seed=seed)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="a small version (minutes)")
@@ -224,6 +236,8 @@ def main() -> int:
             "evening": lambda: long_evening(frames, folder / "evening"),
             "inputs": lambda: inputs(100 if quick else 1000, args.seed, folder / "inputs"),
             "writes": lambda: writes(folder / "writes"),
+            "wire": lambda: wire(1000 if quick else 10_000, 100 if quick else 1000, args.seed,
+                                 folder / "wire"),
         }
         for name, step in steps.items():
             if only and name not in only:
@@ -236,7 +250,7 @@ def main() -> int:
             figures.update(result)
     figures["crashes"] = sum(figures.pop(key, 0) for key in (
         "press_crashes", "camera_crashes", "evening_crashes", "bit_flip_crashes",
-        "input_crashes", "write_crashes"))
+        "input_crashes", "write_crashes", "wire_crashes"))
     figures["seconds"] = round(time.perf_counter() - started)
     text = json.dumps(figures)
     if args.json is not None:

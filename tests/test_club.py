@@ -37,7 +37,7 @@ DATA = Path(__file__).resolve().parents[1] / "tablekit" / "data"
 GAME = import_file(DATA / "tenhou-python-bot-28.xml").events  # a finished game
 
 
-def _record(game: str = "A-1", table: str = "A") -> dict:
+def _record(game: str = "A-0-1-0000", table: str = "A") -> dict:
     return game_record(game, table, GAME, 1_800_000_000.0)
 
 
@@ -65,18 +65,19 @@ def test_a_game_delivered_twice_is_recorded_once(tmp_path):
     lines: list[str] = []
     board = Board(connect(tmp_path / "club.sqlite"), say=lines.append)
     payload = json.dumps(_record()).encode()
-    board.take(game_topic("A", "A-1"), payload)
-    board.take(game_topic("A", "A-1"), payload)
-    assert board.recorded == 1 and _games(tmp_path / "club.sqlite") == ["club:A-1"]
-    assert len(lines) == 1 and lines[0].startswith("table A: game A-1 recorded: ")
+    board.take(game_topic("A", "A-0-1-0000"), payload)
+    board.take(game_topic("A", "A-0-1-0000"), payload)
+    assert board.recorded == 1 and _games(tmp_path / "club.sqlite") == ["club:A:A-0-1-0000"]
+    assert len(lines) == 1 and lines[0].startswith("table A: game A-0-1-0000 recorded: ")
 
 
 def test_a_message_the_board_cannot_take_is_one_line_and_nothing_recorded(tmp_path):
     lines: list[str] = []
     board = Board(connect(tmp_path / "club.sqlite"), say=lines.append)
-    board.take(game_topic("A", "A-1"), b"{not json")
-    board.take(game_topic("B", "A-1"), json.dumps(_record()).encode())
-    board.take(game_topic("A", "A-2"), b'{"game_id": "A-2", "table": "A", "events": [1]}')
+    board.take(game_topic("A", "A-0-1-0000"), b"{not json")
+    board.take(game_topic("B", "A-0-1-0000"), json.dumps(_record()).encode())
+    board.take(game_topic("A", "A-0-2-0000"),
+               b'{"game_id": "A-0-2-0000", "table": "A", "events": [1]}')
     assert board.recorded == 0 and _games(tmp_path / "club.sqlite") == []
     assert len(lines) == 3 and all("\n" not in line and "not" in line for line in lines)
 
@@ -88,10 +89,10 @@ def test_a_game_the_league_cannot_take_now_is_given_again_not_lost(tmp_path):
     other.execute("BEGIN EXCLUSIVE")  # another program writing the league
     payload = json.dumps(_record()).encode()
     with pytest.raises(NotYet, match="not recorded yet"):
-        board.take(game_topic("A", "A-1"), payload)
+        board.take(game_topic("A", "A-0-1-0000"), payload)
     other.execute("ROLLBACK")
-    board.take(game_topic("A", "A-1"), payload)
-    assert board.recorded == 1 and _games(path) == ["club:A-1"]
+    board.take(game_topic("A", "A-0-1-0000"), payload)
+    assert board.recorded == 1 and _games(path) == ["club:A:A-0-1-0000"]
 
 
 def test_a_table_is_silent_after_30_seconds_without_a_word():
@@ -160,7 +161,7 @@ def test_a_finished_game_waits_on_disk_and_nothing_waits_on_the_network(tmp_path
     publisher = Publisher("A", dead, Outbox(tmp_path / "outbox"), report=lines.append).start()
     started = time.perf_counter()
     publisher.send_state({"round": "East 1"})
-    publisher.send_game("A-1", _record())
+    publisher.send_game("A-0-1-0000", _record())
     assert time.perf_counter() - started < 0.5
     assert publisher.close() == 1 and len(Outbox(tmp_path / "outbox").waiting()) == 1
     assert any(line.startswith("cannot reach the broker") for line in lines)
@@ -263,7 +264,7 @@ def test_a_game_finished_while_the_broker_is_down_arrives_once_it_is_up(club):
     _joined(club, table, "East 1")
     club.broker.stop()
     started = time.perf_counter()
-    table.send_game("A-1", _record())
+    table.send_game("A-0-1-0000", _record())
     assert time.perf_counter() - started < 0.5  # the loop only wrote the outbox
     time.sleep(1.5)
     assert table.waiting() == 1 and club.board.recorded == 0
@@ -271,19 +272,19 @@ def test_a_game_finished_while_the_broker_is_down_arrives_once_it_is_up(club):
     assert _wait(lambda: club.board.recorded == 1)
     assert _wait(lambda: table.waiting() == 0)
     club.board.close()
-    assert _games(club.path / "club.sqlite") == ["club:A-1"]
+    assert _games(club.path / "club.sqlite") == ["club:A:A-0-1-0000"]
 
 
 def test_a_game_the_broker_delivers_twice_is_recorded_once(club):
     table = club.table("A")
     _joined(club, table, "East 1")
-    table.send_game("A-1", _record())
-    table.send_game("A-1", _record())  # as after a power cut at the game's end
+    table.send_game("A-0-1-0000", _record())
+    table.send_game("A-0-1-0000", _record())  # as after a power cut at the game's end
     assert _wait(lambda: table.waiting() == 0)
     _joined(club, table, "after")  # everything sent before it has been delivered
     assert club.board.recorded == 1 and club.board.tables["A"]["games"] == 1
     club.board.close()
-    assert _games(club.path / "club.sqlite") == ["club:A-1"]
+    assert _games(club.path / "club.sqlite") == ["club:A:A-0-1-0000"]
 
 
 def test_a_restarted_table_sends_what_waits_in_its_outbox(club):
@@ -292,14 +293,14 @@ def test_a_restarted_table_sends_what_waits_in_its_outbox(club):
     before.close()  # one process per table: the same client id
     club.broker.stop()
     first = Publisher("A", club.broker.address, Outbox(club.path / "A.outbox")).start()
-    first.send_game("A-7", _record("A-7"))
+    first.send_game("A-0-7-0000", _record("A-0-7-0000"))
     assert first.close() == 1  # the process stops with the game not sent
     club.broker.start()
     again = club.table("A")  # the table's process started again: same outbox
     assert _wait(lambda: club.board.recorded == 1)
     assert _wait(lambda: again.waiting() == 0)
     club.board.close()
-    assert _games(club.path / "club.sqlite") == ["club:A-7"]
+    assert _games(club.path / "club.sqlite") == ["club:A:A-0-7-0000"]
 
 
 def test_the_documented_acl_keeps_a_table_to_its_own_topics(tmp_path, quick):
@@ -363,7 +364,7 @@ def test_a_game_finished_at_a_table_is_recorded_once_however_often_it_starts(clu
     assert len(club.board.tables["A"]["state"]["scores"]) == 4
     club.board.close()
     [key] = _games(club.path / "club.sqlite")
-    assert key == f"club:{game_id('A', journal, 0)}" and "-0-" in key
+    assert key == f"club:A:{game_id('A', journal, 0)}" and "-0-" in key
     assert "club: connected to the broker" in capsys.readouterr().err
 
 
@@ -373,6 +374,6 @@ def test_a_card_that_cannot_keep_the_outbox_is_one_line_and_the_game_is_still_se
     dead = ("127.0.0.1", free_port())
     publisher = Publisher("A", dead, Outbox(tmp_path / "file" / "outbox"),
                           report=lines.append).start()
-    publisher.send_game("A-1", _record())  # no exception into the game loop
-    assert any(line.startswith("cannot keep game A-1 in ") for line in lines)
+    publisher.send_game("A-0-1-0000", _record())  # no exception into the game loop
+    assert any(line.startswith("cannot keep game A-0-1-0000 in ") for line in lines)
     assert publisher.close() == 0  # nothing on disk: it waited in memory

@@ -54,8 +54,8 @@ def test_the_page_state_has_every_table_and_the_league_after_a_game(tmp_path):
     assert state["league"] == []
 
     game = import_file(DATA / "tenhou-python-bot-28.xml").events
-    board.take(game_topic("T1", "T1-1"), json.dumps(
-        game_record("T1-1", "T1", game, 1_800_000_000.0)).encode())
+    board.take(game_topic("T1", "T1-0-1-0000"), json.dumps(
+        game_record("T1-0-1-0000", "T1", game, 1_800_000_000.0)).encode())
     version2, state = source.current()
     assert version2 > version
     assert state["tables"][0]["games"] == 1

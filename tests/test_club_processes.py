@@ -119,10 +119,10 @@ def test_four_tables_and_a_board_record_every_game_once_through_failures(tmp_pat
     games: dict[str, dict[str, int]] = {}
     for key, name, points in rows:
         games.setdefault(key, {})[name] = points
-    tables_seen = sorted(key.split(":", 1)[1].split("-", 1)[0] for key in games)
+    tables_seen = sorted(key.split(":")[1] for key in games)  # club:TABLE:GAME-ID
     assert tables_seen == ["T0", "T1", "T2", "T3"], sorted(games)
     for key, points in games.items():
-        log = logs[int(key.split(":", 1)[1].split("-", 1)[0][1:])]
+        log = logs[int(key.split(":")[1][1:])]
         assert points == _owari(log), key
     recorded = (tmp_path / "board.out").read_text().splitlines()
     assert len([line for line in recorded if " recorded: " in line]) == 4

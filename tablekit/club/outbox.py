@@ -4,10 +4,21 @@ network is down is sent when it is back, after a power cut too.
 
 >>> import tempfile
 >>> box = Outbox(Path(tempfile.mkdtemp()) / "game.jsonl.club-outbox")
->>> name = box.put("tablekit/club/tables/A/games/A-1", {"game_id": "A-1"})
->>> [(n == name, topic) for n, topic, _ in box.waiting()]
-[(True, 'tablekit/club/tables/A/games/A-1')]
+>>> game = {"game_id": "A-0-1-0000", "table": "A", "events": [{"type": "game_started"}]}
+>>> name = box.put("tablekit/club/tables/A/games/A-0-1-0000", game)
+>>> [(n == name, topic) for n, topic, _ in box.waiting("A")]
+[(True, 'tablekit/club/tables/A/games/A-0-1-0000')]
 >>> box.remove(name); box.waiting()
+[]
+
+Each file is checked as the board checks a message (:mod:`tablekit.untrusted.wire`), and
+for a table, that its topic is the table's own game topic: a file that is not (a topic with
+a wildcard, JSON nested too deep, a game with no events) is moved aside as ``NAME.bad``,
+said in one line, and never sent:
+
+>>> _ = (box.folder / "x.json").write_text('{"topic": "tablekit/club/tables/A/games/#"}')
+>>> box.waiting("A", say=print)  # doctest: +ELLIPSIS
+outbox file .../x.json set aside as x.json.bad: topic: holds an MQTT wildcard (# or +) or a NUL
 []
 """
 
@@ -17,8 +28,15 @@ import contextlib
 import hashlib
 import json
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+from tablekit.club.topics import game_topic
+from tablekit.untrusted import Untrusted
+from tablekit.untrusted.files import read_bytes
+from tablekit.untrusted.json_text import MAX_BYTES, parse_json
+from tablekit.untrusted.wire import read_outbox_file
 
 
 def outbox_for(journal: Path) -> Path:
@@ -40,28 +58,54 @@ class Outbox:
         name = hashlib.sha1(topic.encode()).hexdigest()[:16] + ".json"
         text = json.dumps({"topic": topic, "payload": payload}, ensure_ascii=False)
         part = self.folder / (name + ".part")
-        with part.open("w", encoding="utf-8") as file:
-            file.write(text)
-            file.flush()
-            os.fsync(file.fileno())
-        os.replace(part, self.folder / name)
+        try:
+            with part.open("w", encoding="utf-8") as file:
+                file.write(text)
+                file.flush()
+                os.fsync(file.fileno())
+            os.replace(part, self.folder / name)
+        except BaseException:  # a full card: no empty or torn .part is left behind
+            with contextlib.suppress(OSError):
+                part.unlink()
+            raise
         _sync_folder(self.folder)
         return name
 
-    def waiting(self) -> list[tuple[str, str, bytes]]:
-        """(name, topic, payload as sent) of each message waiting, oldest first; a file that
-        cannot be read (torn by a power cut before its rename) is left out."""
+    def waiting(self, table: str | None = None, say: Callable[[str], None] = lambda line: None
+                ) -> list[tuple[str, str, bytes]]:
+        """(name, topic, payload as sent) of each message waiting, oldest first. A file that
+        cannot be read now is left out; one that is no game for ``table``'s own topic is
+        moved aside (``NAME.bad``) and said to ``say``, once."""
         if not self.folder.is_dir():
             return []
         found = []
         for path in sorted(self.folder.glob("*.json"), key=_age):
             try:
-                data = json.loads(path.read_text(encoding="utf-8"))
-                payload = json.dumps(data["payload"], ensure_ascii=False).encode()
-                found.append((path.name, str(data["topic"]), payload))
-            except (OSError, ValueError, KeyError, TypeError):
+                data = parse_json(read_bytes(path, limit=MAX_BYTES, follow=False))
+                checked = read_outbox_file(data)
+                game = checked.payload.game_id
+                if table is not None and checked.topic != game_topic(table, game):
+                    raise Untrusted(f"its topic {checked.topic[:80]!r} is not table "
+                                    f"{table}'s for game {game}")
+                payload = json.dumps(data["payload"], ensure_ascii=False,
+                                     allow_nan=False).encode()
+            except Untrusted as error:
+                self._set_aside(path, str(error), say)
                 continue
+            except OSError:
+                continue
+            found.append((path.name, checked.topic, payload))
         return found
+
+    def _set_aside(self, path: Path, why: str, say: Callable[[str], None]) -> None:
+        aside = path.with_name(path.name + ".bad")
+        try:
+            os.replace(path, aside)
+        except OSError as error:
+            say(f"outbox file {path} cannot be sent ({why}) nor set aside "
+                f"({error.strerror or error})")
+            return
+        say(f"outbox file {path} set aside as {aside.name}: {why}")
 
     def remove(self, name: str) -> None:
         """The broker has ``name``: it waits no more."""

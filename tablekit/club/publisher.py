@@ -47,7 +47,7 @@ class Publisher:
 
     def start(self) -> Publisher:
         """Connect in the background and send what waits in the outbox first."""
-        for item in self.outbox.waiting():
+        for item in self.outbox.waiting(self.table, self.report):
             self._games.put(item)
         if not self._games.empty():
             self.report(f"{self._games.qsize()} game(s) waiting in {self.outbox.folder} "
@@ -76,7 +76,7 @@ class Publisher:
 
     def waiting(self) -> int:
         """How many games are not acknowledged by the broker yet."""
-        return len(self.outbox.waiting())
+        return len(self.outbox.waiting(self.table, self.report))
 
     def close(self, wait: float = 0.0) -> int:
         """Stop, after waiting up to ``wait`` seconds for the outbox to empty; how many
@@ -100,7 +100,10 @@ class Publisher:
                 self.client.publish(state_topic(self.table), state, qos=1, retain=True)
             while not self._games.empty():
                 name, topic, payload = self._games.get()
-                self._sent[self.client.publish(topic, payload, qos=1).mid] = name
+                try:
+                    self._sent[self.client.publish(topic, payload, qos=1).mid] = name
+                except (ValueError, TypeError) as error:  # never the thread's end
+                    self.report(f"game on {topic[:80]!r} cannot be sent: {error}")
             while not self._acked.empty():  # taken here: a PUBACK may beat publish's return
                 name = self._sent.pop(self._acked.get(), None)
                 if name:

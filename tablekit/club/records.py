@@ -13,16 +13,22 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import mmap
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from tablekit.game.events import BadEvent, Event, from_dict, to_dict
+from pydantic import ValidationError
+
+from tablekit.game.events import BadEvent, Event, GameStarted, from_dict, to_dict
 from tablekit.game.journal import unseal
 from tablekit.game.state import TableState
-from tablekit.game.summary import default_name
+from tablekit.game.summary import GameSummary, default_name
+from tablekit.rules.presets import Rules, rules_to_dict
+from tablekit.rules.schema import RulesSchema, refusal
+from tablekit.untrusted.wire import SCORE_LIMIT, GameRecord
 
 
 def live_state(state: TableState, hands: int, changed_at: float) -> dict[str, Any]:
@@ -44,10 +50,80 @@ def game_record(game_id: str, table: str, events: Sequence[Event], finished_at: 
             "events": [to_dict(event) for event in events]}
 
 
-def record_events(record: dict[str, Any]) -> list[Event]:
-    """The events of a :func:`game_record` (a :class:`~tablekit.game.events.BadEvent` or a
-    KeyError/TypeError for one that is not)."""
-    return [from_dict(data) for data in record["events"]]
+def record_events(record: GameRecord) -> list[Event]:
+    """The events of a :func:`game_record` checked by its model: one game, from its start,
+    its names one per player of its rules, and its rules within the limits of the rules'
+    schema (:func:`rules_problem`); a :class:`~tablekit.game.events.BadEvent` says why not.
+
+    >>> from tablekit.untrusted.wire import read_game
+    >>> start = {"type": "game_started", "names": ["Ana", "Ben", "Cho"]}
+    >>> try:
+    ...     record_events(read_game({"game_id": "A-0-1-0000", "table": "A",
+    ...                              "events": [start]}))
+    ... except BadEvent as error:
+    ...     print(error)
+    the game names 3 players for rules of 4
+    """
+    events = [from_dict(data) for data in record.event_dicts()]
+    start = events[0]
+    if not isinstance(start, GameStarted):
+        raise BadEvent("the game's events do not start with its start")
+    if any(isinstance(event, GameStarted) for event in events[1:]):
+        raise BadEvent("the game's events hold more than one game")
+    players = start.rules.players
+    if start.names and len(start.names) != players:
+        raise BadEvent(f"the game names {len(start.names)} players for rules of {players}")
+    problem = rules_problem(start.rules)
+    if problem is not None:
+        raise BadEvent(f"its rules: {problem}")
+    return events
+
+
+TAKEN_AS_PLAYED = ("multiple_of",)  # an older tablekit's steps (honba in 100s), as played
+LONG_TEXT = ("name", "title", "source")  # and its longer names, up to LONGEST_TEXT
+LONGEST_TEXT = 300
+
+
+def rules_problem(rules: Rules) -> str | None:
+    """Why a game's ``rules`` are past the limits of the rules' schema, in one line (None:
+    they are within them). A game played under an older tablekit's options (honba in 100s,
+    a long name) is read as played, as its journal is; a number past the schema's bounds
+    (start points of 10**12) is not.
+
+    >>> from dataclasses import replace
+    >>> from tablekit.rules.presets import TENHOU
+    >>> rules_problem(replace(TENHOU, honba_value=100, name="n" * 100)) is None
+    True
+    >>> rules_problem(replace(TENHOU, name="n" * 5000))
+    'name is over 300 characters'
+
+    >>> rules_problem(replace(TENHOU, start_points=10 ** 12))
+    'start_points must be at most 1,000,000, not 1000000000000'
+    """
+    try:
+        RulesSchema.model_validate(rules_to_dict(rules))
+    except ValidationError as error:
+        for problem in error.errors(include_url=False):
+            if problem["type"] in TAKEN_AS_PLAYED:
+                continue
+            if problem["type"] == "string_too_long" and problem["loc"][0] in LONG_TEXT:
+                if len(problem["input"]) <= LONGEST_TEXT:
+                    continue
+                return f"{problem['loc'][0]} is over {LONGEST_TEXT} characters"
+            return refusal(problem)
+    return None
+
+
+def summary_problem(summary: GameSummary) -> str | None:
+    """Why a game's result is past what the league keeps, in one line (None: it is not):
+    a seat's points or penalties past :data:`~tablekit.untrusted.wire.SCORE_LIMIT`."""
+    for player in summary.players:
+        if abs(player.points) > SCORE_LIMIT or abs(player.penalty) > SCORE_LIMIT:
+            return (f"{player.name}'s points or penalties are past "
+                    f"{SCORE_LIMIT:,} either way")
+        if not math.isfinite(player.score) or abs(player.score) > SCORE_LIMIT:
+            return f"{player.name}'s game points are past {SCORE_LIMIT:,}"
+    return None
 
 
 def game_id(table: str, journal: Path | None, index: int) -> str:

@@ -21,6 +21,7 @@ STATE_TOPICS = f"{ROOT}/+/state"
 GAME_TOPICS = f"{ROOT}/+/games/+"
 CLOCK_TOPIC = "tablekit/club/clock"  # the organiser's round clock, retained, for every table
 _NAME = re.compile(r"[A-Za-z0-9_.-]{1,40}")
+RESERVED = frozenset({"board", "organiser"})  # the broker users of the board and organiser
 
 
 def check_table(name: str) -> str:
@@ -33,9 +34,17 @@ def check_table(name: str) -> str:
     ... except ClubError as error:
     ...     print(error)
     a table's name is 1-40 letters, digits, '_', '.' or '-', not 'a/#'
+    >>> try:
+    ...     check_table("Board")
+    ... except ClubError as error:
+    ...     print(error)
+    'Board' cannot name a table: board and organiser are the club's own broker users
     """
     if not _NAME.fullmatch(name):
         raise ClubError(f"a table's name is 1-40 letters, digits, '_', '.' or '-', not {name!r}")
+    if name.lower() in RESERVED:
+        raise ClubError(f"{name!r} cannot name a table: board and organiser are the club's "
+                        "own broker users")
     return name
 
 

@@ -92,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
     from tablekit.club.address import parse_broker, read_credentials
     from tablekit.club.board import Board
     from tablekit.club.listener import listen
-    from tablekit.league.database import connect
+    from tablekit.league.database import connect, readable
     from tablekit.web.board import start_board_web
 
     def report(line: str) -> None:
@@ -101,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         broker = parse_broker(args.broker)
         credentials = read_credentials(args.club_auth) if args.club_auth else None
-        db = connect(args.db)
+        db = readable(connect(args.db), args.db)  # a league it cannot read back: refused
     except (TablekitError, OSError) as error:
         report(one_line(error))
         return 2
@@ -124,5 +124,5 @@ def run(args: argparse.Namespace) -> int:
         if web is not None:
             web.stop()
         db.close()
-    report(f"stopped; {board.recorded} game(s) recorded")
+    report(f"stopped; {board.recorded} game(s) recorded, {board.refused} message(s) refused")
     return 0

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import signal
 import sys
+from collections.abc import Callable
 from contextlib import suppress
 from pathlib import Path
 from typing import Any
@@ -107,7 +108,7 @@ def run(args: argparse.Namespace) -> int:
             report(f"record: {error}")
             return 2
     try:
-        names = _players(args, rules.players)
+        names = _players(args, rules.players, warn=report)
         roster = tuple(read_roster(args.roster, rules.players)) if args.roster else ()
     except (TablekitError, OSError) as error:
         report(f"players: {one_line(error)}")
@@ -272,15 +273,17 @@ def _seat_boxes(text: str | None, players: int) -> tuple[int, ...]:
     return THREE if text is None else parse_boxes(text)
 
 
-def _players(args: argparse.Namespace, seats: int = 4) -> tuple[str, ...]:
+def _players(args: argparse.Namespace, seats: int = 4,
+             warn: Callable[[str], None] | None = None) -> tuple[str, ...]:
     """The names for a new game of ``seats`` players from --players (checked against
-    --roster), maybe drawn (the seats are reported when the game starts)."""
+    --roster), maybe drawn (the seats are reported when the game starts); names that look
+    alike (in the roster, or typed) are said to ``warn``."""
     if args.players is None:
         return ()
     from tablekit.league.roster import choose_players, draw_seats, read_roster
 
-    roster = read_roster(args.roster, seats) if args.roster else None
-    names = choose_players(args.players, roster, seats)
+    roster = read_roster(args.roster, seats, warn) if args.roster else None
+    names = choose_players(args.players, roster, seats, None if roster else warn)
     return draw_seats(names, args.seed) if args.draw else names
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -55,7 +56,8 @@ def run_seat(args: argparse.Namespace) -> int:
         raise BadInput(f"--rounds {args.rounds}: a plan has {MOST_ROUNDS} rounds at most")
     if args.out.is_dir():
         raise BadInput(f"--out {args.out} is a folder: name the plan's file")
-    names = read_roster(args.players)
+    names = read_roster(args.players, warn=lambda line: print(f"tablekit tournament: {line}",
+                                                              file=sys.stderr))
     refuse_count(len(names))
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10 ** 6)
     drawn = random.Random(seed).sample(range(len(names)), len(names))  # who is who in the plan

@@ -242,3 +242,32 @@ def _version(db: sqlite3.Connection) -> int:
 
 def _statements(script: str) -> list[str]:
     return [part.strip() for part in script.split(";") if part.strip()]
+
+
+def damaged(db: sqlite3.Connection) -> str | None:
+    """Why the league file open as ``db`` cannot be read back, in one line (None: it can).
+    SQLite appends a game to a file whose older pages are damaged without a word, while
+    reading the league (``tablekit league``) then stops at them ("database disk image is
+    malformed"): its quick check reads every page.
+
+    >>> import tempfile
+    >>> print(damaged(connect(Path(tempfile.mkdtemp()) / "league.sqlite")))
+    None
+    """
+    try:
+        rows = db.execute("PRAGMA quick_check(1)").fetchall()
+    except sqlite3.DatabaseError as error:
+        return str(error)
+    problem = rows[0][0] if rows else "no answer to its check"
+    return None if problem == "ok" else str(problem).replace("\n", " ")[:200]
+
+
+def readable(db: sqlite3.Connection, path: Path | str) -> sqlite3.Connection:
+    """``db`` if the league file at ``path`` can be read back (:func:`damaged`); else it is
+    closed and :class:`LeagueError` says why, in one line, before anything is written."""
+    problem = damaged(db)
+    if problem is None:
+        return db
+    db.close()
+    raise LeagueError(f"the league file {path} cannot be read back ({problem}): restore it "
+                      "from a copy, or start another with --db")

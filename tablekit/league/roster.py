@@ -21,7 +21,7 @@ Three players (sanma) are three names, seated East, South and West:
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from pydantic import TypeAdapter, ValidationError
@@ -30,6 +30,7 @@ from tablekit.errors import one_line
 from tablekit.league.database import LeagueError
 from tablekit.rules.schema import shown
 from tablekit.untrusted.fields import PlayerName
+from tablekit.untrusted.names import confusable_names
 
 SEATS = 4
 COUNTS = {3: "three", 4: "four"}
@@ -59,10 +60,20 @@ def player_name(text: str, where: str) -> str:
         raise LeagueError(f"{where}: the name {shown(text.strip())} {reason}") from None
 
 
-def read_roster(path: Path, seats: int = SEATS) -> list[str]:
+def read_roster(path: Path, seats: int = SEATS, warn: Callable[[str], None] | None = None
+                ) -> list[str]:
     """The names in a roster file, in its order (NFC; a byte-order mark is skipped): at
     least a game's ``seats`` (four, or three for sanma), none written twice, no control
-    characters."""
+    characters. Names that look alike (a Cyrillic "А" for an "A") are said to ``warn``, one
+    line each (:func:`~tablekit.untrusted.names.confusable_names`).
+
+    >>> import tempfile
+    >>> path = Path(tempfile.mkdtemp()) / "roster.txt"
+    >>> _ = path.write_text("Aki\\nBen\\nCho\\n\u0410ki\\n", encoding="utf-8")
+    >>> len(read_roster(path, warn=print))  # doctest: +ELLIPSIS
+    the roster ...: 'Aki' and 'Аki' look alike (U+0410 ...): one player or two?
+    4
+    """
     try:
         if Path(path).stat().st_size > LARGEST_ROSTER:
             raise LeagueError(f"the roster {path} is over {LARGEST_ROSTER >> 20} MiB")
@@ -85,13 +96,20 @@ def read_roster(path: Path, seats: int = SEATS) -> list[str]:
     if len(lines) < seats:
         raise LeagueError(f"the roster {path} names {len(lines)} player"
                           f"{'' if len(lines) == 1 else 's'}: a game needs {seats}")
+    for line in confusable_names(lines) if warn is not None else ():
+        warn(f"the roster {path}: {line}")
     return list(lines)
 
 
-def choose_players(text: str, roster: Sequence[str] | None = None, seats: int = SEATS
-                   ) -> tuple[str, ...]:
+def choose_players(text: str, roster: Sequence[str] | None = None, seats: int = SEATS,
+                   warn: Callable[[str], None] | None = None) -> tuple[str, ...]:
     """Four names typed as ``A, B, C, D`` (three for sanma, ``seats`` 3; seat order, first
-    dealer first), each on the roster when there is one.
+    dealer first), each on the roster when there is one. Names that look alike are said to
+    ``warn``, one line each.
+
+    >>> choose_players("Aki, Ben, Cho, \u0410ki", warn=print)  # doctest: +ELLIPSIS
+    players: 'Aki' and 'Аki' look alike (U+0410 ...): one player or two?
+    ('Aki', 'Ben', 'Cho', 'Аki')
 
     >>> choose_players("Aki, Ben, Cho, Dai", seats=3)
     Traceback (most recent call last):
@@ -108,6 +126,8 @@ not 'Aki, Ben, Cho, Dai'
     unknown = [name for name in names if name not in known]
     if unknown:
         raise LeagueError(f"not on the roster: {', '.join(unknown)}")
+    for line in confusable_names(names) if warn is not None else ():
+        warn(f"players: {line}")
     return names
 
 

@@ -7,6 +7,10 @@ outbox files, recordings, plans, rosters, journals and rules files.
   size bound, and never follows a symlink out of a folder it was asked to stay in.
 - :mod:`~tablekit.untrusted.fields` holds the pydantic field types with their limits (text,
   points), shared by the rules' schema and every payload's model.
+- :mod:`~tablekit.untrusted.wire` holds the models of what the club's tables send (a live
+  state, a finished game and its events, an outbox file), built from those field types.
+- :mod:`~tablekit.untrusted.names` finds names that look alike ("Аki" with a Cyrillic "А"
+  and "Aki"): a warning, not a refusal.
 
 A refusal is an :class:`Untrusted` error: one line, never a traceback.
 """

@@ -66,6 +66,29 @@ class StateSource(Protocol):
     def current(self) -> tuple[int, dict[str, Any]]: ...
 
 
+def state_json(state: Any) -> bytes:
+    """``state`` as JSON a browser reads: a number that is not finite (NaN, Infinity: what
+    Python's json writes and no browser parses) is written ``null``, never sent as is.
+
+    >>> state_json({"scores": [25000, float("nan")], "at": float("inf")})
+    b'{"scores": [25000, null], "at": null}'
+    """
+    try:
+        return json.dumps(state, allow_nan=False).encode()
+    except ValueError:
+        return json.dumps(_finite(state), allow_nan=False).encode()
+
+
+def _finite(value: Any) -> Any:
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {key: _finite(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_finite(item) for item in value]
+    return value
+
+
 class Feed:
     """The state of ``source`` for every client of one server, read in one worker thread:
     :meth:`now` reads it, :meth:`follow` reads it every :data:`POLL_SECONDS` and wakes the
