@@ -229,29 +229,6 @@ class ReadOnly:
         await self.app(scope, receive, send)
 
 
-def state_json(state: Any) -> bytes:
-    """``state`` as JSON, never with NaN or Infinity (not JSON: a browser's ``JSON.parse``
-    refuses the whole message, and the page would show nothing new): such a number is null.
-
-    >>> state_json({"points": float("nan"), "rows": [1.5, float("-inf")], "name": "Aki"})
-    b'{"points": null, "rows": [1.5, null], "name": "Aki"}'
-    """
-    try:
-        return json.dumps(state, allow_nan=False).encode()
-    except ValueError:  # a number that is not one, somewhere: sent as null
-        return json.dumps(_finite(state), allow_nan=False).encode()
-
-
-def _finite(value: Any) -> Any:
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    if isinstance(value, dict):
-        return {key: _finite(item) for key, item in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_finite(item) for item in value]
-    return value
-
-
 def served_page(page: bytes, state: bytes) -> bytes:
     """``page`` with the JSON ``state`` written into its :data:`SERVED` block, each ``<``,
     ``>`` and ``&`` escaped (a name cannot end the block: it stays text).
