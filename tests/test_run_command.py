@@ -180,6 +180,38 @@ def test_players_after_a_finished_game_start_a_new_one_under_their_names(tmp_pat
     session.close()
 
 
+def test_three_player_rules_for_a_four_player_game_in_progress_are_refused(tmp_path, capsys):
+    journal = tmp_path / "game.jsonl"
+    assert run(tmp_path, "--journal", str(journal), "--players", "Aki,Ben,Cho,Dai") == 0
+    session = Session.open(journal)
+    session.submit(HandStarted())
+    session.close()
+    capsys.readouterr()
+    before = journal.read_bytes()
+    assert run(tmp_path, "--journal", str(journal), "--rules", "tenhou-sanma") == 2
+    line = one_line(capsys)
+    assert line.startswith(f"tablekit: journal: {journal} holds a game in progress (East 1) "
+                           "under tenhou rules: --rules tenhou-sanma starts a new game")
+    assert "run without --rules to resume it" in line and "--journal" in line
+    assert journal.read_bytes() == before
+    assert run(tmp_path, "--journal", str(journal), "--rules", "tenhou") == 0  # its own rules
+    assert "resumed the game" in capsys.readouterr().err
+    assert journal.read_bytes() == before
+
+
+def test_three_player_rules_after_a_finished_game_start_a_three_player_game(tmp_path, capsys):
+    journal = tmp_path / "game.jsonl"
+    assert run(tmp_path, "--journal", str(journal), "--players", "Aki,Ben,Cho,Dai") == 0
+    session = Session.open(journal)
+    session.submit(GameEnded())
+    session.close()
+    assert run(tmp_path, "--journal", str(journal), "--rules", "tenhou-sanma") == 0
+    session = Session.open(journal)  # four names do not fit three seats: players not named
+    assert session.state.rules.players == 3 and session.state.names == ()
+    assert session.state.phase is not Phase.GAME_OVER
+    session.close()
+
+
 # -- a file that was never a journal ------------------------------------------------------
 
 def test_a_file_that_is_not_a_journal_is_refused_and_left_as_it_is(tmp_path, capsys):

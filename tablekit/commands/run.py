@@ -28,8 +28,9 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--display", default="auto", metavar="window|kmsdrm|headless:DIR")
     parser.add_argument("--size", default=None, metavar="WxH", help="e.g. 800x480")
     parser.add_argument("--layout", default="facing", choices=("facing", "centre"))
-    parser.add_argument("--rules", default="tenhou", metavar="PRESET|FILE.toml",
-                        help="rules for a new game (a resumed game keeps its own)")
+    parser.add_argument("--rules", default=None, metavar="PRESET|FILE.toml",
+                        help="rules for a new game (default tenhou); refused while the "
+                             "journal holds a game under other rules in progress")
     parser.add_argument("--journal", type=Path, default=None,
                         help="game journal (default: ~/.local/state/tablekit/game.jsonl)")
     parser.add_argument("--pinout", type=Path, default=None, metavar="FILE.toml",
@@ -124,7 +125,8 @@ def run(args: argparse.Namespace) -> int:
             report(f"web: {error}")
             return 2
         # with a roster and no --players, the seat buttons choose the players
-        session = open_session(journal, rules, report, names, start=not roster or bool(names))
+        session = open_session(journal, rules, report, names, start=not roster or bool(names),
+                               named_rules=args.rules is not None)
     except (TablekitError, OSError) as error:
         lock.release()
         if web is not None:
