@@ -212,6 +212,19 @@ def test_three_player_rules_after_a_finished_game_start_a_three_player_game(tmp_
     session.close()
 
 
+def test_three_names_under_four_player_rules_are_told_of_the_three_player_rules(
+        tmp_path, capsys):
+    assert run(tmp_path, "--journal", str(tmp_path / "game.jsonl"),
+               "--players", "Aki,Ben,Cho") == 2
+    line = one_line(capsys)
+    assert line.startswith("tablekit: players: a game needs four different players")
+    assert line.endswith("(three players: --rules tenhou-sanma, or a rules file with "
+                         "players = 3)")
+    assert run(tmp_path, "--journal", str(tmp_path / "game.jsonl"), "--rules", "tenhou-sanma",
+               "--players", "Aki,Ben,Cho,Dai") == 2
+    assert one_line(capsys).endswith("(four players: four-player rules, e.g. --rules tenhou)")
+
+
 # -- a file that was never a journal ------------------------------------------------------
 
 def test_a_file_that_is_not_a_journal_is_refused_and_left_as_it_is(tmp_path, capsys):
