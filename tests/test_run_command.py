@@ -28,7 +28,7 @@ from tablekit.game.events import GameEnded, HandStarted
 from tablekit.game.lock import JournalLock
 from tablekit.game.session import Session
 from tablekit.game.state import Phase
-from tablekit.io.buttons import KeyboardButtons
+from tablekit.io.buttons import ButtonName, ButtonPress, KeyboardButtons
 from tablekit.rules.presets import TENHOU
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -223,6 +223,51 @@ def test_three_names_under_four_player_rules_are_told_of_the_three_player_rules(
     assert run(tmp_path, "--journal", str(tmp_path / "game.jsonl"), "--rules", "tenhou-sanma",
                "--players", "Aki,Ben,Cho,Dai") == 2
     assert one_line(capsys).endswith("(four players: four-player rules, e.g. --rules tenhou)")
+
+
+# -- the flow's note on a resume ---------------------------------------------------------
+
+def resumed_app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *argv: str,
+                presses: tuple[ButtonPress, ...] = ()) -> App:
+    """The app of a ``tablekit run`` (one frame, taking ``presses``), kept for a look after
+    it stopped."""
+    apps: list[App] = []
+    played = App.run
+
+    def run_once(app: App, **kw: object) -> None:
+        apps.append(app)
+        for press in presses:
+            app.inbox.put(press)
+        played(app, **kw)
+
+    monkeypatch.setattr(App, "run", run_once)
+    assert run(tmp_path, *argv) == 0
+    return apps[0]
+
+
+def test_a_message_the_note_kept_goes_with_the_next_action_after_a_resume(
+        tmp_path, capsys, monkeypatch):
+    journal = tmp_path / "game.jsonl"
+    flow = Flow(open_session(journal, TENHOU, lambda line: None))
+    for press in (ButtonPress(ButtonName.OK), ButtonPress(ButtonName.RIICHI, 0),
+                  ButtonPress(ButtonName.UNDO)):
+        flow.handle(press)
+    assert flow.message == "took back the last action"
+    flow.session.close()
+    app = resumed_app(tmp_path, monkeypatch, "--journal", str(journal),
+                      presses=(ButtonPress(ButtonName.RIICHI, 1),))
+    assert "took back" not in capsys.readouterr().err  # not a fault of the start
+    assert app.screen is not None
+    assert not any("took back" in line for line in (*app.screen.warnings, app.screen.message))
+
+
+def test_a_damaged_note_is_still_said_in_the_banner_at_start(tmp_path, capsys, monkeypatch):
+    journal = tmp_path / "game.jsonl"
+    assert run(tmp_path, "--journal", str(journal)) == 0
+    journal.with_suffix(".flow.json").write_text("{not json")
+    app = resumed_app(tmp_path, monkeypatch, "--journal", str(journal))
+    assert any("kept aside as game.flow.json.damaged" in line for line in app.flow.warnings)
+    assert "kept aside as game.flow.json.damaged" in capsys.readouterr().err
 
 
 # -- a file that was never a journal ------------------------------------------------------

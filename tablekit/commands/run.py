@@ -148,8 +148,8 @@ def run(args: argparse.Namespace) -> int:
         if app.buttons is not None:
             report(f"buttons: reading keys from this terminal; {HELP}")
             app.flow.quit_key = "Esc"
-    if app.flow.message and app.flow.message != session.notice:
-        fault(app.flow.message)  # the flow's note was damaged: set aside
+    if app.flow.note_damaged:  # set aside; a message the note kept is not a fault (it
+        fault(app.flow.note_damaged)  # would stay in the banner through later hands)
     if args.league is not None:  # each game that ends goes into the league
         _keep_league(app, args.league, journal, fault)
     club = _join_club(args, app, journal, report, fault)
