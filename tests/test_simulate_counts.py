@@ -45,6 +45,21 @@ def test_a_hand_that_never_ends_is_a_failed_hand_and_fails_the_check(
     assert main(["simulate", str(LOG), "--hands", "1"]) == 0   # without --check: said only
 
 
+def test_hands_0_means_every_hand_of_the_log_as_in_demo(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    from tablekit.formats.tenhou import import_file
+
+    every = len(import_file(LOG, three_players=True).hands)
+    monkeypatch.setattr(tablekit.simulate, "SimulatedCamera", EmptyTable)
+    assert main(["simulate", str(LOG), "--hands", "0"]) == 0
+    summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert summary["hands"] == every > 1  # not 0/0 hands
+    with pytest.raises(SystemExit) as refused:  # argparse's one line and usage
+        main(["simulate", str(LOG), "--hands", "-1"])
+    assert refused.value.code == 2
+    assert "-1 hands: give a count of hands, 0 for every hand" in capsys.readouterr().err
+
+
 def test_reports_add_up_the_hands_that_never_ended() -> None:
     total = tablekit.simulate.SimReport(hands=3, hands_ok=3)
     total.add(tablekit.simulate.SimReport(hands=2, hands_ok=1, hands_never_ended=1))

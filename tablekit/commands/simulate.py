@@ -46,7 +46,8 @@ def add_parser(subparsers: Any) -> None:
                              "as a classifier that never separates two faces; repeatable")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--fps", type=float, default=4.0)
-    parser.add_argument("--hands", type=int, default=None, help="only the first N hands")
+    parser.add_argument("--hands", type=hand_count, default=0, metavar="N",
+                        help="only the first N hands (default 0: every hand)")
     parser.add_argument("--frames-out", type=Path, default=None, help="keep the frames here")
     parser.add_argument("--league", type=Path, default=None, metavar="DB",
                         help="record each finished game in this league file, under the "
@@ -57,6 +58,27 @@ def add_parser(subparsers: Any) -> None:
     add_record_options(parser, " (one log only; play it back with tablekit recording play)")
     add_table_options(parser)
     parser.set_defaults(run=run)
+
+
+def hand_count(text: str) -> int:
+    """``--hands N``: the first N hands of a log; 0 means every hand (in ``simulate``,
+    ``demo`` and the benchmarks alike).
+
+    >>> hand_count("0"), hand_count("3")
+    (0, 3)
+    >>> hand_count("-1")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: -1 hands: give a count of hands, 0 for every hand
+    """
+    try:
+        count = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of hands") from None
+    if count < 0:
+        raise argparse.ArgumentTypeError(f"{count} hands: give a count of hands, 0 for "
+                                         "every hand")
+    return count
 
 
 def confusions(args: argparse.Namespace) -> tuple[tuple[str, str], ...]:
