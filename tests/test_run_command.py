@@ -270,6 +270,19 @@ def test_a_damaged_note_is_still_said_in_the_banner_at_start(tmp_path, capsys, m
     assert "kept aside as game.flow.json.damaged" in capsys.readouterr().err
 
 
+def test_a_folder_named_as_the_league_is_refused_before_the_game(tmp_path, capsys):
+    folder = tmp_path / "league"
+    folder.mkdir()
+    journal = tmp_path / "game.jsonl"
+    assert run(tmp_path, "--journal", str(journal), "--league", str(folder)) == 2
+    assert one_line(capsys) == (f"tablekit: league: {folder} is a folder, not a league file: "
+                                f"name a file, e.g. {folder / 'league.sqlite'}")
+    assert not journal.exists() and not any(folder.iterdir())
+    log = ROOT / "tablekit" / "data" / "tenhou-python-bot-28.xml"
+    assert main(["simulate", str(log), "--league", str(folder)]) == 2
+    assert one_line(capsys).startswith(f"tablekit simulate: {folder} is a folder, not a")
+
+
 # -- a file that was never a journal ------------------------------------------------------
 
 def test_a_file_that_is_not_a_journal_is_refused_and_left_as_it_is(tmp_path, capsys):

@@ -107,6 +107,14 @@ def run(args: argparse.Namespace) -> int:
         except TablekitError as error:
             report(f"record: {error}")
             return 2
+    if args.league is not None:  # a folder: the evening's games would go unrecorded
+        from tablekit.league.database import require_league
+
+        try:
+            require_league(args.league)
+        except TablekitError as error:
+            report(f"league: {error}")
+            return 2
     try:
         names = _players(args, rules.players)
         roster = tuple(read_roster(args.roster, rules.players)) if args.roster else ()

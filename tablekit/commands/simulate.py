@@ -156,6 +156,10 @@ def run(args: argparse.Namespace) -> int:
         from tablekit.recording.manifest import require_new_folder
 
         require_new_folder(args.record)
+    if args.league is not None:  # a folder: the games would go unrecorded
+        from tablekit.league.database import require_league
+
+        require_league(args.league)
     total, skipped = SimReport(), 0
     club = _join_club(args)
     try:
