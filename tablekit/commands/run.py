@@ -25,7 +25,9 @@ def add_parser(subparsers: Any) -> None:
                         metavar="picamera2|opencv:N|folder:DIR|sim|none")
     parser.add_argument("--buttons", default="auto",
                         choices=("auto", "gpio", "keyboard", "none"))
-    parser.add_argument("--display", default="auto", metavar="window|kmsdrm|headless:DIR")
+    parser.add_argument("--display", default="auto", metavar="window|kmsdrm|headless:DIR",
+                        help="without a screen the scoreboard is a PNG file, said at start: "
+                             "in DIR, else in the state directory's screens/")
     parser.add_argument("--size", default=None, metavar="WxH", help="e.g. 800x480")
     parser.add_argument("--layout", default="facing", choices=("facing", "centre"))
     parser.add_argument("--rules", default=None, metavar="PRESET|FILE.toml",
@@ -145,7 +147,7 @@ def run(args: argparse.Namespace) -> int:
     reader = feed.tracker if feed is not None else None
     app = App(Flow(session, reader=reader, layout=args.layout, roster=roster, rules=rules,
                    seed=args.seed, boxes=boxes),
-              open_display(pick_display(args.display), _size(args.size), fault))
+              open_display(pick_display(args.display), _size(args.size), fault, report))
     app.camera = feed
     app.buttons, app.keyboard = open_buttons(args.buttons, app.inbox, fault, args.pinout)
     if app.keyboard is not None and isinstance(app.display, WindowDisplay):
