@@ -98,6 +98,10 @@ class Progress:
                                   width))
         self._last = moment
 
+    def restart(self) -> None:
+        """Time a new step from now (its time left from its own pace)."""
+        self.started = self.clock()
+
     def clear(self) -> None:
         """Take the line off the terminal (the next update writes it again)."""
         if self.enabled and self._written:
