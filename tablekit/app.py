@@ -173,12 +173,12 @@ class DrivenClock:
 
 
 def open_session(journal: Path, rules: Rules, report: Report, names: tuple[str, ...] = (),
-                 start: bool = True, named_rules: bool = False) -> Session:
+                 start: bool = True, named_rules: str | None = None) -> Session:
     """Resume the journal's game, or start a new one under ``rules`` with ``names``
     (``start`` False: the flow starts it once its players are chosen). ``names`` that are
     not the players of the game in the journal start a new game when that one is over, and
     are refused (:class:`TablekitError`, one line) while it is in progress; so are ``rules``
-    the user named (``named_rules``, ``--rules``) that are not the rules of that game. A
+    the user named (``named_rules``: ``--rules`` as typed) that are not that game's. A
     finished game's next game under other named rules keeps its players when there are as
     many seats."""
     session = Session.open(journal)
@@ -186,13 +186,14 @@ def open_session(journal: Path, rules: Rules, report: Report, names: tuple[str, 
         report(f"journal: {session.notice}")
     state = session.state
     others = bool(names) and set(names) != set(state.names)
-    other_rules = named_rules and state.phase is not Phase.NOT_STARTED and state.rules != rules
+    other_rules = (named_rules is not None and state.phase is not Phase.NOT_STARTED
+                   and state.rules != rules)
     if state.phase in (Phase.HAND_IN_PLAY, Phase.HAND_OVER) and (others or other_rules):
         session.close()
         if others:
             raise TablekitError(in_progress(journal, state.round_label, state.names))
         raise TablekitError(rules_in_progress(journal, state.round_label, state.rules.name,
-                                              rules.name))
+                                              named_rules or rules.name))
     new_game = state.phase is Phase.GAME_OVER and (others or (other_rules and start))
     if state.phase is not Phase.NOT_STARTED and not new_game:
         report(f"resumed the game in {journal} at {state.round_label}")

@@ -136,7 +136,7 @@ def run(args: argparse.Namespace) -> int:
             return 2
         # with a roster and no --players, the seat buttons choose the players
         session = open_session(journal, rules, report, names, start=not roster or bool(names),
-                               named_rules=args.rules is not None)
+                               named_rules=args.rules)
     except (TablekitError, OSError) as error:
         lock.release()
         if web is not None:
