@@ -197,6 +197,10 @@ def open_session(journal: Path, rules: Rules, report: Report, names: tuple[str, 
     new_game = state.phase is Phase.GAME_OVER and (others or (other_rules and start))
     if state.phase is not Phase.NOT_STARTED and not new_game:
         report(f"resumed the game in {journal} at {state.round_label}")
+        if other_rules:  # a finished game, the seat buttons to choose the next one's players
+            report(f"rules: the seat buttons choose the next game's players under the "
+                   f"finished game's rules ({state.rules.name}); --players starts one under "
+                   f"--rules {named_rules}")
     elif not start:
         report("players: choose them with the seat buttons")
     else:

@@ -212,6 +212,22 @@ def test_three_player_rules_after_a_finished_game_start_a_three_player_game(tmp_
     session.close()
 
 
+def test_other_rules_after_a_finished_game_with_the_seat_buttons_to_choose_are_said(
+        tmp_path, capsys):
+    journal, roster = tmp_path / "game.jsonl", tmp_path / "roster.txt"
+    roster.write_text("Aki\nBen\nCho\nDai\n", encoding="utf-8")
+    assert run(tmp_path, "--journal", str(journal), "--players", "Aki,Ben,Cho,Dai") == 0
+    session = Session.open(journal)
+    session.submit(GameEnded())
+    session.close()
+    capsys.readouterr()
+    assert run(tmp_path, "--journal", str(journal), "--roster", str(roster),
+               "--rules", "tenhou-sanma") == 0
+    assert ("tablekit: rules: the seat buttons choose the next game's players under the "
+            "finished game's rules (tenhou); --players starts one under --rules tenhou-sanma"
+            in capsys.readouterr().err.splitlines())
+
+
 def test_three_names_under_four_player_rules_are_told_of_the_three_player_rules(
         tmp_path, capsys):
     assert run(tmp_path, "--journal", str(tmp_path / "game.jsonl"),
