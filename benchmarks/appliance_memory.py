@@ -54,9 +54,11 @@ def replay(log: Path, folder: Path, hands: int, screens: Path) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from tablekit.commands.simulate import hand_count
+
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("log", type=Path, nargs="?", default=FIXTURE)
-    parser.add_argument("--hands", type=int, default=2)
+    parser.add_argument("--hands", type=hand_count, default=2, help="0: every hand")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", type=Path, default=None)
     parser.add_argument("--replay", type=Path, default=None, help=argparse.SUPPRESS)

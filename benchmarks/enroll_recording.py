@@ -36,6 +36,7 @@ from enroll_sim import enroll_rig, read_moments, table_rows  # noqa: E402
 from vision_sim import held_out_logs  # noqa: E402
 
 from tablekit.cli import main as tablekit  # noqa: E402
+from tablekit.commands.simulate import hand_count  # noqa: E402
 from tablekit.sim.script import Script  # noqa: E402
 from tablekit.sim.source import SimulatedCamera  # noqa: E402
 from tablekit.vision.calibration import calibrate  # noqa: E402
@@ -64,7 +65,7 @@ def class_accuracy(count: Count) -> float:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--art", default="kde-default")
-    parser.add_argument("--hands", type=int, default=2)
+    parser.add_argument("--hands", type=hand_count, default=2, help="0: every hand")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--frames", type=int, default=8)
     parser.add_argument("--record", type=Path, default=None, metavar="DIR")

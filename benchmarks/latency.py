@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 def main() -> int:
     from simulate_games import four_player_logs
 
-    from tablekit.commands.simulate import make_pipeline
+    from tablekit.commands.simulate import hand_count, make_pipeline
     from tablekit.sim.stopwatch import BUDGET, figures
     from tablekit.simulate import SimReport, simulate_game
 
@@ -40,7 +40,8 @@ def main() -> int:
     parser.add_argument("--every", type=int, default=40)
     parser.add_argument("--reader", choices=("vision", "truth"), default="vision")
     parser.add_argument("--fps", type=float, default=4.0)
-    parser.add_argument("--hands", type=int, default=None)
+    parser.add_argument("--hands", type=hand_count, default=0,
+                        help="only each log's first N hands (0: every hand)")
     args = parser.parse_args()
     logs = args.logs or four_player_logs(args.every, args.games)
     total = SimReport()

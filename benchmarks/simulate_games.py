@@ -11,10 +11,10 @@ the game's index), keeps each game's output under ``--out`` and prints one JSON 
 game and the totals last (``--enroll``: each game's tile set enrolled first from one mat on
 its simulated table, ``tablekit simulate --enroll``; ``--art NAME``: every game's table
 drawn with that art set, e.g. ``hongkong``, which no model was trained on; ``--hands N``:
-only each log's first N hands; ``--first I``: from the I-th chosen game on, its seed still
-I), with the latency over all games (p50, p95 and max of placed -> shown, lying still ->
-shown and WIN -> scored, :mod:`tablekit.sim.stopwatch`). Every hand of every log is counted:
-a hand the simulated table never ended is a failed hand (in ``hands`` and
+only each log's first N hands (0: every hand); ``--first I``: from the I-th chosen game on,
+its seed still I), with the latency over all games (p50, p95 and max of placed -> shown,
+lying still -> shown and WIN -> scored, :mod:`tablekit.sim.stopwatch`). Every hand of every log is
+counted: a hand the simulated table never ended is a failed hand (in ``hands`` and
 ``hands_never_ended``, never in ``hands_ok``), and so is each hand of a game whose run gave
 no summary (it stopped, or was skipped); ``hands_fixed`` adds up the wins the app could not
 score that a simulated person put right, ``wins_put_right`` those it scored from tiles other
@@ -129,6 +129,8 @@ def latency(results: list[dict]) -> dict:
 
 
 def main() -> int:
+    from tablekit.commands.simulate import hand_count
+
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--reader", choices=("vision", "truth"), default="vision")
@@ -139,8 +141,8 @@ def main() -> int:
                         help="enroll each game's set from one simulated mat first")
     parser.add_argument("--art", default=None, metavar="NAME",
                         help="every game's table in this art set (e.g. hongkong, never trained)")
-    parser.add_argument("--hands", type=int, default=None, metavar="N",
-                        help="only each log's first N hands")
+    parser.add_argument("--hands", type=hand_count, default=0, metavar="N",
+                        help="only each log's first N hands (0: every hand)")
     parser.add_argument("--first", type=int, default=0, metavar="I",
                         help="start at the I-th chosen game (its seed stays I)")
     parser.add_argument("--players", type=int, choices=(3, 4), default=4,

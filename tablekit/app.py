@@ -173,31 +173,57 @@ class DrivenClock:
 
 
 def open_session(journal: Path, rules: Rules, report: Report, names: tuple[str, ...] = (),
-                 start: bool = True) -> Session:
+                 start: bool = True, named_rules: str | None = None) -> Session:
     """Resume the journal's game, or start a new one under ``rules`` with ``names``
     (``start`` False: the flow starts it once its players are chosen). ``names`` that are
     not the players of the game in the journal start a new game when that one is over, and
-    are refused (:class:`TablekitError`, one line) while it is in progress."""
+    are refused (:class:`TablekitError`, one line) while it is in progress; so are ``rules``
+    the user named (``named_rules``: ``--rules`` as typed) that are not that game's. A
+    finished game's next game under other named rules keeps its players when there are as
+    many seats."""
     session = Session.open(journal)
     if session.notice:
         report(f"journal: {session.notice}")
     state = session.state
     others = bool(names) and set(names) != set(state.names)
-    if state.phase in (Phase.HAND_IN_PLAY, Phase.HAND_OVER) and others:
+    other_rules = (named_rules is not None and state.phase is not Phase.NOT_STARTED
+                   and state.rules != rules)
+    if state.phase in (Phase.HAND_IN_PLAY, Phase.HAND_OVER) and (others or other_rules):
         session.close()
-        raise TablekitError(in_progress(journal, state.round_label, state.names))
-    if state.phase is not Phase.NOT_STARTED and not (state.phase is Phase.GAME_OVER and others):
+        if others:
+            raise TablekitError(in_progress(journal, state.round_label, state.names))
+        raise TablekitError(rules_in_progress(journal, state.round_label, state.rules.name,
+                                              named_rules or rules.name))
+    new_game = state.phase is Phase.GAME_OVER and (others or (other_rules and start))
+    if state.phase is not Phase.NOT_STARTED and not new_game:
         report(f"resumed the game in {journal} at {state.round_label}")
+        if other_rules:  # a finished game, the seat buttons to choose the next one's players
+            report(f"rules: the seat buttons choose the next game's players under the "
+                   f"finished game's rules ({state.rules.name}); --players starts one under "
+                   f"--rules {named_rules}")
     elif not start:
         report("players: choose them with the seat buttons")
     else:
         from tablekit.game.events import GameStarted
         from tablekit.league.roster import seating_text
 
+        if not names and len(state.names) == rules.players:
+            names = state.names  # a finished game's players, under the rules named
         if names:
             report(f"seats: {seating_text(names)}")
         session.submit(GameStarted(rules, names))
     return session
+
+
+def rules_in_progress(journal: Path, round_label: str, kept: str, named: str) -> str:
+    """Why other rules are refused on a journal whose game is still being played.
+
+    >>> rules_in_progress(Path("game.jsonl"), "East 2", "tenhou", "tenhou-sanma")[:60]
+    'game.jsonl holds a game in progress (East 2) under tenhou ru'
+    """
+    return (f"{journal} holds a game in progress ({round_label}) under {kept} rules: "
+            f"--rules {named} starts a new game once it is over; run without --rules to "
+            "resume it, end it from the menu (hold UNDO), or name another file with --journal")
 
 
 def in_progress(journal: Path, round_label: str, names: tuple[str, ...]) -> str:

@@ -3,8 +3,8 @@ one-line report for every fallback.
 
 >>> on_raspberry_pi(model_file="/nonexistent")
 False
->>> pick_display("auto", environ={}, pi=False)
-'headless:out/screens'
+>>> pick_display("auto", environ={"XDG_STATE_HOME": "/home/a/.state"}, pi=False)
+'headless:/home/a/.state/tablekit/screens'
 >>> pick_display("auto", environ={"DISPLAY": ":0"}, pi=False)
 'window'
 >>> state_dir({"STATE_DIRECTORY": "/var/lib/tablekit"})
@@ -47,33 +47,54 @@ def state_dir(environ: Mapping[str, str] | None = None) -> Path:
 def pick_display(spec: str, environ: Mapping[str, str] | None = None, pi: bool | None = None
                  ) -> str:
     """``auto`` becomes kmsdrm on a desktop-less Pi, a window where there is a desktop,
-    PNG files otherwise."""
+    PNG files in the state directory otherwise (the one place the scoreboard goes without a
+    screen, as when a screen fails: :func:`screens_dir`)."""
     if spec != "auto":
         return spec
     environ = os.environ if environ is None else environ
     if environ.get("DISPLAY") or environ.get("WAYLAND_DISPLAY"):
         return "window"
-    return "kmsdrm" if (on_raspberry_pi() if pi is None else pi) else "headless:out/screens"
+    if on_raspberry_pi() if pi is None else pi:
+        return "kmsdrm"
+    return f"headless:{screens_dir(environ)}"
 
 
-def open_display(spec: str, size: tuple[int, int] | None, report: Report) -> Any:
-    """A display for ``window``, ``kmsdrm`` or ``headless:DIR``; whatever fails (no video
-    driver, no screen, a folder that cannot be written) falls back to PNG files in the state
-    directory, never to a folder relative to a working directory that may be read-only."""
+def screens_dir(environ: Mapping[str, str] | None = None) -> Path:
+    """Where the scoreboard's PNG goes without a screen, unless ``--display headless:DIR``
+    names a folder: ``screens`` in the state directory (never a folder relative to a working
+    directory that may be read-only).
+
+    >>> screens_dir({"STATE_DIRECTORY": "/var/lib/tablekit"})
+    PosixPath('/var/lib/tablekit/screens')
+    """
+    return state_dir(environ) / "screens"
+
+
+def open_display(spec: str, size: tuple[int, int] | None, report: Report,
+                 say: Report | None = None) -> Any:
+    """A display for ``window``, ``kmsdrm`` or ``headless:DIR`` (``headless``: the state
+    directory's :func:`screens_dir`); whatever fails (no video driver, no screen, a folder
+    that cannot be written) falls back to PNG files in :func:`screens_dir`, said in
+    ``report``. Where PNG files go is always said: in the fallback's line, or else in
+    ``say``'s."""
     from tablekit.display.backends import PngDisplay, WindowDisplay
     from tablekit.display.backends import open_display as open_backend
 
     kind, _, folder = spec.partition(":")
     try:
         if kind == "headless":
-            return PngDisplay(folder or "out/screens", size or (800, 480), numbered=False,
-                              report=report)
+            display = PngDisplay(folder or screens_dir(), size or (800, 480), numbered=False,
+                                 report=report)
+            if say is not None:
+                say(f"display: no window; the scoreboard goes to "
+                    f"{display.folder / 'scoreboard.png'}")
+            return display
         display = open_backend(kind, size)
         if isinstance(display, WindowDisplay):
             display.open()
         return display
     except Exception as error:  # any display that fails at start is a fallback, not a crash
-        fallback = state_dir() / "screens"
+        fallback = screens_dir()
         report(f"display: {one_line(error)}; the scoreboard goes to {fallback}/scoreboard.png")
         return PngDisplay(fallback, size or (800, 480), numbered=False, report=report)
 

@@ -332,9 +332,10 @@ def simulate_game(log: Path, pipeline: FramePipeline | ReadFrame | None = None,
     where the game's journal is kept (a new game is started in it; default: a
     temporary file); ``patience``: seconds a person waits for the scored hand on the
     screen before pressing OK anyway (or putting it right); ``art``: the table's tile art
-    (docs/tile-sets.md; default: the seed's, from the training sets)."""
+    (docs/tile-sets.md; default: the seed's, from the training sets); ``max_hands``: only
+    the log's first hands (None or 0: every hand)."""
     game = import_file(log, three_players=True)
-    if max_hands is not None:
+    if max_hands:  # None or 0: every hand, as ``--hands 0`` means everywhere
         game = ImportedGame(game.rules, game.start, game.hands[:max_hands])
     script = Script.from_game(game)
     source = ReplayedFrames(script, frames_in, fps) if frames_in is not None else \

@@ -1,5 +1,5 @@
 """Shared fixtures: paths to committed fixtures and to the optional shared data; the run's
-last lines list the tests skipped for want of a package or the shared data
+last lines name every test skipped, those for want of a package or the shared data first
 (:mod:`missing_packages`)."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Skips for what this machine lacks (a program from a Debian package, the shared data next
-to the clone), and the lines at the end of the test run that list them with how to get it:
-a skip there is a test that did not run, not one that passed.
+to the clone), and the lines at the end of the test run that name every skip, those with
+how to get what they lack first: a skip there is a test that did not run, not one that passed.
 
 >>> reason_of(("tests/test_web.py", 95, "Skipped: chromium: not installed here "
 ...            "(sudo apt-get install chromium)"))
@@ -50,14 +50,18 @@ def wanting(reasons: Iterable[str]) -> list[str]:
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:
-    """After the run, before its totals: the tests skipped for want of a package or the
-    shared data, and how to get it."""
+    """After the run, before its totals: every test skipped, by its reason, each counted:
+    first those for want of a package or the shared data (with how to get it), then the
+    others (a skip there is a test that did not run, whatever the reason)."""
     reasons = Counter(reason_of(report.longrepr)
                       for report in terminalreporter.stats.get("skipped", ()))
-    lines = wanting(reasons)
-    if not lines:
+    if not reasons:
         return
-    terminalreporter.write_sep("-", "not run: this machine lacks what they need")
+    lacking = wanting(reasons)
+    lines = [*lacking, *sorted(reason for reason in reasons if reason not in lacking)]
+    total = sum(reasons.values())
+    terminalreporter.write_sep("-", f"not run: {total} test{'s' * (total > 1)} skipped"
+                               + (" (this machine lacks what the first need)" if lacking else ""))
     for reason in lines:
         count = reasons[reason]
         terminalreporter.write_line(f"{count} test{'s' * (count > 1)} skipped: {reason}")

@@ -78,6 +78,23 @@ def test_a_display_that_fails_falls_back_to_png_in_the_state_directory(tmp_path,
     assert not (tmp_path / "out").exists()
 
 
+@pytest.mark.parametrize("display", ["auto", "headless"])
+def test_without_a_window_the_scoreboard_goes_to_one_place_said_at_start(
+        display, tmp_path, monkeypatch, capsys):
+    for name in ("DISPLAY", "WAYLAND_DISPLAY"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("STATE_DIRECTORY", str(tmp_path / "state"))
+    monkeypatch.setattr("tablekit.devices.on_raspberry_pi", lambda: False)
+    monkeypatch.chdir(tmp_path)
+    for _ in range(2):  # the second time too
+        assert main(["run", "--display", display, "--camera", "none", "--buttons", "none",
+                     "--journal", str(tmp_path / "game.jsonl"), "--frames", "1"]) == 0
+        shown = tmp_path / "state" / "screens" / "scoreboard.png"
+        assert (f"tablekit: display: no window; the scoreboard goes to {shown}"
+                in capsys.readouterr().err.splitlines())
+        assert shown.is_file() and not (tmp_path / "out").exists()
+
+
 def test_a_broken_pin_map_falls_back_to_the_keyboard(tmp_path):
     pinout = tmp_path / "pinout.toml"
     pinout.write_text("[seat.0]\nriichi = 99\n")

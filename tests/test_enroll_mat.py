@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import io
+import sys
+
 import cv2
 import numpy as np
 import pytest
@@ -45,11 +48,36 @@ def test_enroll_from_a_mat_photo(mat_photo, tmp_path, capsys):
     out = tmp_path / "set"
     assert tablekit(["enroll", "--image", str(photo), "--out", str(out)]) == 0
     err = capsys.readouterr().err
-    assert "slots empty: 3p" in err
+    assert "slots empty: 3p" in err and "\r" not in err   # no progress line: not a terminal
     tileset = TileSet.load(out)
     assert tileset.info["slots"]["0p"] == "ok" and "3p" not in tileset.info["faces"]
     # the head learns this set's faces, held near the trained one (not all fit)
     assert tileset.info["trained_accuracy"] + 0.05 < tileset.info["train_accuracy"] < 1.0
+
+
+class Terminal(io.StringIO):
+    """Standard error as a terminal."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_enroll_on_a_terminal_shows_how_far_the_fit_has_got(mat_photo, tmp_path,
+                                                            monkeypatch, capsys):
+    photo = tmp_path / "mat.png"
+    cv2.imwrite(str(photo), mat_photo)
+    terminal = Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    monkeypatch.setattr("tablekit.commands.progress.EVERY", 0.0)
+    monkeypatch.setenv("COLUMNS", "120")
+    assert tablekit(["enroll", "--image", str(photo), "--out", str(tmp_path / "set")]) == 0
+    written = terminal.getvalue()
+    assert "\rtablekit enroll: reading the faces: " in written
+    assert "\rtablekit enroll: fitting the classifier to the faces: 300/300 [" in written
+    assert " left" in written
+    said = written[written.index("tablekit enroll: slots empty: 3p"):]  # on a clean line
+    assert written[:len(written) - len(said)].endswith("\r")
+    assert "\r" not in capsys.readouterr().err   # not a terminal (the test above): nothing
 
 
 def test_enroll_without_a_mat_in_view_says_so(tmp_path, capsys):

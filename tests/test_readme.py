@@ -53,6 +53,42 @@ def test_every_page_is_linked_from_the_readme_and_its_links_lead_somewhere() -> 
             assert (page.parent / target).exists(), f"{page.name}: {target}"
 
 
+def test_the_test_instructions_name_every_package_ci_installs() -> None:
+    """``.ci/run`` installs what the tests need; the README and docs/development.md name the
+    same packages in their ``sudo apt install`` line."""
+    packages = re.findall(r"missing\+=\(([\w-]+)\)", (ROOT / ".ci" / "run").read_text())
+    assert "mosquitto" in packages
+    for page in (ROOT / "README.md", ROOT / "docs" / "development.md"):
+        text = " ".join(page.read_text().split())
+        line = re.search(r"sudo apt install ([\w\s-]+)", text)
+        assert line and set(packages) <= set(line.group(1).split()), page.name
+
+
+def test_the_readme_s_hands_exact_are_rows_of_the_figures() -> None:
+    """A figure of hands read exactly in the README is one measured (docs/figures.md), not a
+    sum of rows taken at different commits."""
+    figures = " ".join((ROOT / "docs" / "figures.md").read_text().split())
+    found = re.findall(r"(\d[\d,]*) of (\d[\d,]*) hands exact", " ".join(README.split()))
+    assert found
+    for right, of in found:
+        assert f"{right} of {of} hands exact" in figures, f"{right} of {of}"
+
+
+def test_no_page_says_three_player_games_are_refused_or_not_taken() -> None:
+    """Three-player games are played (run), exported, simulated and kept in the league."""
+    for page in PAGES:
+        text = " ".join(page.read_text().split())
+        for said in ("refuses three-player rules", "do not take three-player",
+                     "takes four-player games only"):
+            assert said not in text, f"{page.name}: {said}"
+
+
+def test_a_time_measured_in_the_development_notes_is_dated() -> None:
+    for paragraph in (ROOT / "docs" / "development.md").read_text().split("\n\n"):
+        if re.search(r"\d+\.\d+ minutes", paragraph):
+            assert re.search(r"\d{4}-\d{2}-\d{2}", paragraph), paragraph[:80]
+
+
 @pytest.mark.parametrize("line", [
     pytest.param(line, marks=pytest.mark.slow) if "tablekit simulate" in line else line
     for line in RUN])   # a game on the simulated table takes a minute or more

@@ -244,10 +244,9 @@ def test_a_simulated_hand_recorded_plays_back_through_the_vision_models_event_fo
     assert played["hands"] == live["hands"] == 1
     assert main(["recording", "check", str(folder), "--against", str(GAME), "--json"]) == 0
     lines = capsys.readouterr().out.strip().splitlines()
-    exact = json.loads(lines[-1])          # the hand played is exact; the log's others unread
-    assert exact["hands_read"] == exact["hands_exact"] == 1 and exact["hands"] == 6
-    assert all(line.endswith("in the record, not read") for line in lines[:-1])
-    assert exact["differences"] == len(lines) - 1 == 5
+    exact = json.loads(lines[-1])          # the hand played is exact; the log's others named
+    assert exact["hands_read"] == exact["hands_exact"] == exact["hands"] == 1
+    assert len(exact["not_recorded"]) == 5 and exact["differences"] == len(lines) - 1 == 0
 
     misread = tmp_path / "misread.jsonl"   # played again, made to misread
     assert main(["recording", "play", str(folder), "--misread", "0.05", "--seed", "1",
@@ -418,6 +417,28 @@ def test_recording_play_says_in_one_line_that_a_recording_was_cut(tmp_path, caps
     assert summary["cut"] is True and summary["until"] == 4.5
     assert f"the same as the recording's first {summary['events']}" in err
     assert 2 < summary["events"] < len(read_journal(journal).events)
+
+
+def test_recording_check_of_a_part_counts_the_hands_recorded_and_names_the_rest(
+        tmp_path, capsys):
+    from tablekit.game.events import AbortiveDraw, HandStarted
+
+    folder, journal = record_by_hand(tmp_path)   # one hand read, the next one begun
+    record = tmp_path / "record.jsonl"           # the evening's record goes on
+    shutil.copy(journal, record)
+    session = Session.open(record)
+    for event in (AbortiveDraw("nine_terminals"), HandStarted(),
+                  AbortiveDraw("nine_terminals")):
+        session.submit(event)
+    session.close()
+    assert main(["recording", "check", str(folder), "--against", str(record)]) == 0
+    out = capsys.readouterr().out.strip().splitlines()
+    assert out == [f"{folder}: 1/1 hands exact, 1/1 tiles right, 0 differences (1 hands "
+                   "read; not recorded: E2-0, E2-1)"]
+    assert main(["recording", "check", str(folder), "--against", str(record), "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert (summary["hands"], summary["hands_exact"], summary["differences"]) == (1, 1, 0)
+    assert summary["not_recorded"] == ["E2-0", "E2-1"]
 
 
 def test_recording_check_against_the_record_kept(tmp_path, capsys):

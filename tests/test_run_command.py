@@ -28,7 +28,7 @@ from tablekit.game.events import GameEnded, HandStarted
 from tablekit.game.lock import JournalLock
 from tablekit.game.session import Session
 from tablekit.game.state import Phase
-from tablekit.io.buttons import KeyboardButtons
+from tablekit.io.buttons import ButtonName, ButtonPress, KeyboardButtons
 from tablekit.rules.presets import TENHOU
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -178,6 +178,125 @@ def test_players_after_a_finished_game_start_a_new_one_under_their_names(tmp_pat
     assert session.state.names == ("Emi", "Fay", "Gus", "Hal")
     assert session.state.phase is not Phase.GAME_OVER
     session.close()
+
+
+def test_three_player_rules_for_a_four_player_game_in_progress_are_refused(tmp_path, capsys):
+    journal = tmp_path / "game.jsonl"
+    assert run(tmp_path, "--journal", str(journal), "--players", "Aki,Ben,Cho,Dai") == 0
+    session = Session.open(journal)
+    session.submit(HandStarted())
+    session.close()
+    capsys.readouterr()
+    before = journal.read_bytes()
+    assert run(tmp_path, "--journal", str(journal), "--rules", "tenhou-sanma") == 2
+    line = one_line(capsys)
+    assert line.startswith(f"tablekit: journal: {journal} holds a game in progress (East 1) "
+                           "under tenhou rules: --rules tenhou-sanma starts a new game")
+    assert "run without --rules to resume it" in line and "--journal" in line
+    assert journal.read_bytes() == before
+    assert run(tmp_path, "--journal", str(journal), "--rules", "tenhou") == 0  # its own rules
+    assert "resumed the game" in capsys.readouterr().err
+    assert journal.read_bytes() == before
+
+
+def test_three_player_rules_after_a_finished_game_start_a_three_player_game(tmp_path, capsys):
+    journal = tmp_path / "game.jsonl"
+    assert run(tmp_path, "--journal", str(journal), "--players", "Aki,Ben,Cho,Dai") == 0
+    session = Session.open(journal)
+    session.submit(GameEnded())
+    session.close()
+    assert run(tmp_path, "--journal", str(journal), "--rules", "tenhou-sanma") == 0
+    session = Session.open(journal)  # four names do not fit three seats: players not named
+    assert session.state.rules.players == 3 and session.state.names == ()
+    assert session.state.phase is not Phase.GAME_OVER
+    session.close()
+
+
+def test_other_rules_after_a_finished_game_with_the_seat_buttons_to_choose_are_said(
+        tmp_path, capsys):
+    journal, roster = tmp_path / "game.jsonl", tmp_path / "roster.txt"
+    roster.write_text("Aki\nBen\nCho\nDai\n", encoding="utf-8")
+    assert run(tmp_path, "--journal", str(journal), "--players", "Aki,Ben,Cho,Dai") == 0
+    session = Session.open(journal)
+    session.submit(GameEnded())
+    session.close()
+    capsys.readouterr()
+    assert run(tmp_path, "--journal", str(journal), "--roster", str(roster),
+               "--rules", "tenhou-sanma") == 0
+    assert ("tablekit: rules: the seat buttons choose the next game's players under the "
+            "finished game's rules (tenhou); --players starts one under --rules tenhou-sanma"
+            in capsys.readouterr().err.splitlines())
+
+
+def test_three_names_under_four_player_rules_are_told_of_the_three_player_rules(
+        tmp_path, capsys):
+    assert run(tmp_path, "--journal", str(tmp_path / "game.jsonl"),
+               "--players", "Aki,Ben,Cho") == 2
+    line = one_line(capsys)
+    assert line.startswith("tablekit: players: a game needs four different players")
+    assert line.endswith("(three players: --rules tenhou-sanma, or a rules file with "
+                         "players = 3)")
+    assert run(tmp_path, "--journal", str(tmp_path / "game.jsonl"), "--rules", "tenhou-sanma",
+               "--players", "Aki,Ben,Cho,Dai") == 2
+    assert one_line(capsys).endswith("(four players: four-player rules, e.g. --rules tenhou)")
+
+
+# -- the flow's note on a resume ---------------------------------------------------------
+
+def resumed_app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *argv: str,
+                presses: tuple[ButtonPress, ...] = ()) -> App:
+    """The app of a ``tablekit run`` (one frame, taking ``presses``), kept for a look after
+    it stopped."""
+    apps: list[App] = []
+    played = App.run
+
+    def run_once(app: App, **kw: object) -> None:
+        apps.append(app)
+        for press in presses:
+            app.inbox.put(press)
+        played(app, **kw)
+
+    monkeypatch.setattr(App, "run", run_once)
+    assert run(tmp_path, *argv) == 0
+    return apps[0]
+
+
+def test_a_message_the_note_kept_goes_with_the_next_action_after_a_resume(
+        tmp_path, capsys, monkeypatch):
+    journal = tmp_path / "game.jsonl"
+    flow = Flow(open_session(journal, TENHOU, lambda line: None))
+    for press in (ButtonPress(ButtonName.OK), ButtonPress(ButtonName.RIICHI, 0),
+                  ButtonPress(ButtonName.UNDO)):
+        flow.handle(press)
+    assert flow.message == "took back the last action"
+    flow.session.close()
+    app = resumed_app(tmp_path, monkeypatch, "--journal", str(journal),
+                      presses=(ButtonPress(ButtonName.RIICHI, 1),))
+    assert "took back" not in capsys.readouterr().err  # not a fault of the start
+    assert app.screen is not None
+    assert not any("took back" in line for line in (*app.screen.warnings, app.screen.message))
+
+
+def test_a_damaged_note_is_still_said_in_the_banner_at_start(tmp_path, capsys, monkeypatch):
+    journal = tmp_path / "game.jsonl"
+    assert run(tmp_path, "--journal", str(journal)) == 0
+    journal.with_suffix(".flow.json").write_text("{not json")
+    app = resumed_app(tmp_path, monkeypatch, "--journal", str(journal))
+    assert any("kept aside as game.flow.json.damaged" in line for line in app.flow.warnings)
+    assert "kept aside as game.flow.json.damaged" in capsys.readouterr().err
+
+
+def test_a_folder_named_as_the_league_is_refused_before_the_game(tmp_path, capsys):
+    folder = tmp_path / "league"
+    folder.mkdir()
+    journal = tmp_path / "game.jsonl"
+    assert run(tmp_path, "--journal", str(journal), "--league", str(folder)) == 2
+    assert one_line(capsys) == (f"tablekit: league: {folder} is a folder, not a league file: "
+                                f"name a file, e.g. {folder / 'league.sqlite'}")
+    assert not journal.exists() and not any(folder.iterdir())
+    log = ROOT / "tablekit" / "data" / "tenhou-python-bot-28.xml"
+    assert main(["simulate", str(log), "--league", str(folder)]) == 2
+    assert one_line(capsys).startswith(f"tablekit simulate: {folder} is a folder, not a")
 
 
 # -- a file that was never a journal ------------------------------------------------------

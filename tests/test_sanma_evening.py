@@ -60,7 +60,7 @@ def test_run_starts_a_sanma_game_under_three_names(tmp_path, capsys):
                  "--players", "Aki,Ben,Cho,Dai"]) == 2
     err = capsys.readouterr().err.strip()
     assert err == ("tablekit: players: a game of three needs three different players, not "
-                   "'Aki,Ben,Cho,Dai'")
+                   "'Aki,Ben,Cho,Dai' (four players: four-player rules, e.g. --rules tenhou)")
     assert not other.exists()
 
 

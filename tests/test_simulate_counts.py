@@ -3,7 +3,9 @@ simulated table never ends is a failed hand, and ``--check`` fails on it."""
 
 from __future__ import annotations
 
+import io
 import json
+import sys
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -43,6 +45,46 @@ def test_a_hand_that_never_ends_is_a_failed_hand_and_fails_the_check(
     assert summary["hands_never_ended"] == 2
     assert any("hand 0: never ended on the simulated table" in line for line in out)
     assert main(["simulate", str(LOG), "--hands", "1"]) == 0   # without --check: said only
+
+
+def test_hands_0_means_every_hand_of_the_log_as_in_demo(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    from tablekit.formats.tenhou import import_file
+
+    every = len(import_file(LOG, three_players=True).hands)
+    monkeypatch.setattr(tablekit.simulate, "SimulatedCamera", EmptyTable)
+    assert main(["simulate", str(LOG), "--hands", "0"]) == 0
+    summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert summary["hands"] == every > 1  # not 0/0 hands
+    with pytest.raises(SystemExit) as refused:  # argparse's one line and usage
+        main(["simulate", str(LOG), "--hands", "-1"])
+    assert refused.value.code == 2
+    assert "-1 hands: give a count of hands, 0 for every hand" in capsys.readouterr().err
+
+
+class Terminal(io.StringIO):
+    """Standard error as a terminal."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_on_a_terminal_simulate_shows_its_progress_and_elsewhere_nothing(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(tablekit.simulate, "SimulatedCamera", EmptyTable)
+    assert main(["simulate", str(LOG), "--hands", "2"]) == 0
+    assert "\r" not in capsys.readouterr().err     # a log or a test: as it was
+    terminal = Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    monkeypatch.setattr("tablekit.commands.progress.EVERY", 0.0)  # every step written
+    monkeypatch.setenv("COLUMNS", "120")
+    assert main(["simulate", str(LOG), "--hands", "2"]) == 0
+    written = terminal.getvalue()
+    assert f"\rtablekit simulate: game 1/1 {LOG.name}: 0/2 hands, frame " in written
+    assert "/~" in written and "] " in written and "% " in written and " left" in written
+    result = f"{LOG}: 0/2 hands"
+    before = written[:written.index(result)]
+    assert before.endswith("\r") and before.rstrip("\r").split("\r")[-1].strip() == ""
 
 
 def test_reports_add_up_the_hands_that_never_ended() -> None:

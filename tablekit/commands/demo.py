@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from tablekit.commands.simulate import hand_count
 from tablekit.errors import TablekitError, one_line
 
 DEFAULT_HANDS = 3
@@ -25,7 +26,7 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--log", type=Path, default=None,
                         help="a Tenhou mjlog (default: the game committed with tablekit)")
     parser.add_argument("--display", default="auto", metavar="window|headless:DIR")
-    parser.add_argument("--hands", type=int, default=DEFAULT_HANDS,
+    parser.add_argument("--hands", type=hand_count, default=DEFAULT_HANDS, metavar="N",
                         help=f"only the first N hands (default {DEFAULT_HANDS}; 0: all)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--fps", type=float, default=4.0)

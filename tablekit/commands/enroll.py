@@ -28,6 +28,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from tablekit.commands.progress import Progress
 from tablekit.errors import TablekitError
 
 
@@ -108,9 +109,13 @@ def from_labels(args: argparse.Namespace) -> int:
     photos = decoded(images)
     if not photos:
         raise TileSetError(f"{folder}/images: none of its photos can be read")
-    boxes = choose_overlap(detector, photos)
-    samples = samples_from_photos(photos, detector, model.size, overlap=boxes["overlap"])
-    tileset = save_tileset(args.out, enroll(samples, model), CLASSIFIER_PATH,
+    progress = Progress("tablekit enroll")  # on a terminal only
+    with progress.running(f"cutting the faces from {len(photos)} photos"):
+        boxes = choose_overlap(detector, photos)
+        samples = samples_from_photos(photos, detector, model.size, overlap=boxes["overlap"])
+    enrollment = enroll(samples, model, on_step=_shown(progress))
+    progress.clear()
+    tileset = save_tileset(args.out, enrollment, CLASSIFIER_PATH,
                            f"{len(images)} labelled photos in {folder}", {"detector": boxes})
     print(f"{args.out}: {tileset.summary()} in {time.perf_counter() - start:.1f} s")
     shown = kinds_shown(samples.counts())
@@ -132,7 +137,11 @@ def from_recording(args: argparse.Namespace) -> int:
     on = TileSet.load(args.on) if args.on is not None else None  # not a set: one line
     start = time.perf_counter()
     model = FeatureModel(on.classifier if on else CLASSIFIER_PATH)
-    found = harvest(args.from_recording, model.size, base=on.folder if on else None)
+    progress = Progress("tablekit enroll")  # on a terminal only
+    count = len(args.from_recording)
+    with progress.running(f"cutting the confirmed faces from {count} recording"
+                          f"{'s' * (count > 1)}"):
+        found = harvest(args.from_recording, model.size, base=on.folder if on else None)
     if not sum(found.used.values()):
         names = " ".join(str(folder) for folder in args.from_recording)
         raise TileSetError(f"{names}: no confirmed faces to learn from (a hand won with its "
@@ -140,7 +149,9 @@ def from_recording(args: argparse.Namespace) -> int:
     print(found.report())
     sources = ", ".join(str(folder) for folder in args.from_recording)
     source = f"recordings {sources}" + (f" on top of tile set '{on.name}'" if on else "")
-    enrollment = enroll(found.samples, model, pull=PULL, red_split=True)
+    enrollment = enroll(found.samples, model, pull=PULL, red_split=True,
+                        on_step=_shown(progress))
+    progress.clear()
     tileset = save_tileset(args.out, enrollment, CLASSIFIER_PATH, source,
                            {"recorded_faces": dict(found.used),
                             **({"on": on.info.get("source", on.name)} if on else {})})
@@ -180,11 +191,29 @@ def from_mat(args: argparse.Namespace) -> int:
 
     profile = Profile.load(args.calibration) if args.calibration else None
     source = ", ".join(str(p) for p in args.image) if args.image else args.camera
-    tileset, report = enroll_from_mat_images(images, args.out, source, profile)
+    progress = Progress("tablekit enroll")  # on a terminal only
+    tileset, report = enroll_from_mat_images(images, args.out, source, profile,
+                                             on_step=_shown(progress))
+    progress.clear()
     for line in report:
         _say(line)
     print(f"{args.out}: {tileset.summary()} in {time.perf_counter() - start:.1f} s")
     return 0
+
+
+def _shown(progress: Progress) -> Any:
+    """An enrollment's ``on_step`` that keeps ``progress``'s line (None: not a terminal)."""
+    if not progress.enabled:
+        return None
+    steps = [""]
+
+    def shown(done: int, total: int, what: str) -> None:
+        if what != steps[-1]:  # the faces read, then the fit: each timed on its own
+            steps.append(what)
+            progress.restart()
+        progress.update(done, total, f"{what}: {done}/{total}", now=done == total)
+
+    return shown
 
 
 def _images(args: argparse.Namespace) -> list:

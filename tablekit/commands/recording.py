@@ -132,9 +132,7 @@ def run_check(args: argparse.Namespace) -> int:
         return 2
     for line in check.lines:
         print(line)
-    print(f"{args.folder}: {check.hands_exact}/{check.hands} hands exact, "
-          f"{check.tiles_right}/{check.tiles} tiles right, {len(check.lines)} differences "
-          f"({check.hands_read} hands read)", file=sys.stderr if args.json else sys.stdout)
+    print(check.text(str(args.folder)), file=sys.stderr if args.json else sys.stdout)
     if args.json:
         print(json.dumps({"recording": str(args.folder), "against": str(args.against),
                           **check.summary()}))

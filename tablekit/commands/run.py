@@ -26,11 +26,14 @@ def add_parser(subparsers: Any) -> None:
                         metavar="picamera2|opencv:N|folder:DIR|sim|none")
     parser.add_argument("--buttons", default="auto",
                         choices=("auto", "gpio", "keyboard", "none"))
-    parser.add_argument("--display", default="auto", metavar="window|kmsdrm|headless:DIR")
+    parser.add_argument("--display", default="auto", metavar="window|kmsdrm|headless:DIR",
+                        help="without a screen the scoreboard is a PNG file, said at start: "
+                             "in DIR, else in the state directory's screens/")
     parser.add_argument("--size", default=None, metavar="WxH", help="e.g. 800x480")
     parser.add_argument("--layout", default="facing", choices=("facing", "centre"))
-    parser.add_argument("--rules", default="tenhou", metavar="PRESET|FILE.toml",
-                        help="rules for a new game (a resumed game keeps its own)")
+    parser.add_argument("--rules", default=None, metavar="PRESET|FILE.toml",
+                        help="rules for a new game (default tenhou); refused while the "
+                             "journal holds a game under other rules in progress")
     parser.add_argument("--journal", type=Path, default=None,
                         help="game journal (default: ~/.local/state/tablekit/game.jsonl)")
     parser.add_argument("--pinout", type=Path, default=None, metavar="FILE.toml",
@@ -107,6 +110,14 @@ def run(args: argparse.Namespace) -> int:
         except TablekitError as error:
             report(f"record: {error}")
             return 2
+    if args.league is not None:  # a folder: the evening's games would go unrecorded
+        from tablekit.league.database import require_league
+
+        try:
+            require_league(args.league)
+        except TablekitError as error:
+            report(f"league: {error}")
+            return 2
     try:
         names = _players(args, rules.players, warn=report)
         roster = tuple(read_roster(args.roster, rules.players)) if args.roster else ()
@@ -125,7 +136,8 @@ def run(args: argparse.Namespace) -> int:
             report(f"web: {error}")
             return 2
         # with a roster and no --players, the seat buttons choose the players
-        session = open_session(journal, rules, report, names, start=not roster or bool(names))
+        session = open_session(journal, rules, report, names, start=not roster or bool(names),
+                               named_rules=args.rules)
     except (TablekitError, OSError) as error:
         lock.release()
         if web is not None:
@@ -136,7 +148,7 @@ def run(args: argparse.Namespace) -> int:
     reader = feed.tracker if feed is not None else None
     app = App(Flow(session, reader=reader, layout=args.layout, roster=roster, rules=rules,
                    seed=args.seed, boxes=boxes),
-              open_display(pick_display(args.display), _size(args.size), fault))
+              open_display(pick_display(args.display), _size(args.size), fault, report))
     app.camera = feed
     app.buttons, app.keyboard = open_buttons(args.buttons, app.inbox, fault, args.pinout)
     if app.keyboard is not None and isinstance(app.display, WindowDisplay):
@@ -147,8 +159,8 @@ def run(args: argparse.Namespace) -> int:
         if app.buttons is not None:
             report(f"buttons: reading keys from this terminal; {HELP}")
             app.flow.quit_key = "Esc"
-    if app.flow.message and app.flow.message != session.notice:
-        fault(app.flow.message)  # the flow's note was damaged: set aside
+    if app.flow.note_damaged:  # set aside; a message the note kept is not a fault (it
+        fault(app.flow.note_damaged)  # would stay in the banner through later hands)
     if args.league is not None:  # each game that ends goes into the league
         _keep_league(app, args.league, journal, fault)
     club = _join_club(args, app, journal, report, fault)

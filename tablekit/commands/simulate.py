@@ -11,6 +11,7 @@ from typing import Any
 
 from tablekit.commands.club import add_table_options, join_club, leave_club
 from tablekit.commands.inputs import require_files
+from tablekit.commands.progress import Progress
 from tablekit.commands.recording import add_record_options
 from tablekit.errors import TablekitError, one_line
 
@@ -46,7 +47,8 @@ def add_parser(subparsers: Any) -> None:
                              "as a classifier that never separates two faces; repeatable")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--fps", type=float, default=4.0)
-    parser.add_argument("--hands", type=int, default=None, help="only the first N hands")
+    parser.add_argument("--hands", type=hand_count, default=0, metavar="N",
+                        help="only the first N hands (default 0: every hand)")
     parser.add_argument("--frames-out", type=Path, default=None, help="keep the frames here")
     parser.add_argument("--league", type=Path, default=None, metavar="DB",
                         help="record each finished game in this league file, under the "
@@ -57,6 +59,27 @@ def add_parser(subparsers: Any) -> None:
     add_record_options(parser, " (one log only; play it back with tablekit recording play)")
     add_table_options(parser)
     parser.set_defaults(run=run)
+
+
+def hand_count(text: str) -> int:
+    """``--hands N``: the first N hands of a log; 0 means every hand (in ``simulate``,
+    ``demo`` and the benchmarks alike).
+
+    >>> hand_count("0"), hand_count("3")
+    (0, 3)
+    >>> hand_count("-1")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: -1 hands: give a count of hands, 0 for every hand
+    """
+    try:
+        count = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of hands") from None
+    if count < 0:
+        raise argparse.ArgumentTypeError(f"{count} hands: give a count of hands, 0 for "
+                                         "every hand")
+    return count
 
 
 def confusions(args: argparse.Namespace) -> tuple[tuple[str, str], ...]:
@@ -134,12 +157,18 @@ def run(args: argparse.Namespace) -> int:
         from tablekit.recording.manifest import require_new_folder
 
         require_new_folder(args.record)
+    if args.league is not None:  # a folder: the games would go unrecorded
+        from tablekit.league.database import require_league
+
+        require_league(args.league)
     total, skipped = SimReport(), 0
     club = _join_club(args)
+    progress = Progress("tablekit simulate")  # on a terminal only: logs are as they were
     try:
         for index, log in enumerate(args.logs):
             with tempfile.TemporaryDirectory(prefix="tablekit-set-") as scratch:
-                report = _play(args, index, log, Path(scratch), club)
+                report = _play(args, index, log, Path(scratch), club, progress)
+            progress.clear()
             if report is None:
                 skipped += 1
                 continue
@@ -149,6 +178,7 @@ def run(args: argparse.Namespace) -> int:
                   f"{report.tiles_ok}/{report.tiles_read} tiles", file=sys.stderr, flush=True)
             total.add(report)
     finally:
+        progress.clear()
         leave_club(club, _say)
     print(json.dumps({"reader": args.reader, **({"enrolled": True} if args.enroll else {}),
                       **total.summary()}))
@@ -180,25 +210,33 @@ def _club_step(club: Any) -> Any:
 
 
 def _play(args: argparse.Namespace, index: int, log: Path, scratch: Path,
-          club: Any = None) -> Any:
+          club: Any = None, progress: Progress | None = None) -> Any:
     """One game's report (None: skipped, said why); an enrolled set is kept in ``scratch``;
-    ``club``: the table's publisher, told of the game as it goes."""
+    ``club``: the table's publisher, told of the game as it goes; ``progress``: the
+    terminal's progress line, kept up as the game goes."""
     from tablekit.simulate import Hooks, simulate_game
 
     seed = args.seed + index
+    progress = progress or Progress("tablekit simulate", enabled=False)
+    game = f"game {index + 1}/{len(args.logs)} {log.name}"
     try:
-        tileset = enrolled_set(log, seed, scratch / "set", args.art) \
-            if args.enroll and args.reader == "vision" else None
+        tileset = None
+        if args.enroll and args.reader == "vision":
+            with progress.running(f"{game}: enrolling its tile set from a simulated mat"):
+                tileset = enrolled_set(log, seed, scratch / "set", args.art)
         pipeline = make_pipeline(args.reader, args.misread, seed, tileset, confusions(args))
         recorder = _recorder(args, log, seed, tileset)
+        steps = [step for step in (_club_step(club), _progress_step(
+            progress, game, index, len(args.logs), args.fps)) if step is not None]
         try:
             return simulate_game(
                 log, pipeline, seed=seed, fps=args.fps, max_hands=args.hands,
                 journal=args.journal, art=args.art,
                 hooks=Hooks(frames_out=args.frames_out, on_hand=_league_hook(args.league, log),
                             on_start=recorder.attach if recorder else None,
-                            on_step=_club_step(club)))
+                            on_step=_each(steps)))
         finally:
+            progress.clear()
             if recorder is not None:
                 kept = recorder.close()
                 print(f"{log}: recorded in {args.record}: {kept['frames_kept']} frames kept, "
@@ -207,6 +245,32 @@ def _play(args: argparse.Namespace, index: int, log: Path, scratch: Path,
     except TablekitError as error:
         print(f"{log}: skipped: {error}", file=sys.stderr)
         return None
+
+
+def _progress_step(progress: Progress, game: str, index: int, games: int, fps: float
+                   ) -> Any:
+    """The simulator's ``on_step`` that keeps the progress line (None: not a terminal): the
+    hands played and the frames of this game, the share of every game done and the time
+    left (each game's share by its simulated clock)."""
+    if not progress.enabled:
+        return None
+
+    def step(_app: Any, table: Any) -> None:
+        length = max(table.script.length, 1e-9)
+        share = min(table.clock() / length, 1.0)
+        hands, frames = len(table.game.hands), max(round(length * fps), 1)
+        played = min(table.report.hands, hands)
+        progress.update(index + share, games, f"{game}: {played}/{hands} hands, frame "
+                        f"{table.report.frames}/~{frames}")
+
+    return step
+
+
+def _each(steps: list[Any]) -> Any:
+    """One ``on_step`` calling each of ``steps`` (None: none)."""
+    if not steps:
+        return None
+    return lambda app, table: [step(app, table) for step in steps] and None
 
 
 def _recorder(args: argparse.Namespace, log: Path, seed: int, tileset: Path | None) -> Any:

@@ -169,9 +169,10 @@ def _no_screen(driver: str) -> bool:
 
 
 def open_display(kind: str, size: tuple[int, int] | None = None,
-                 folder: Path | str = "out/screens") -> Display:
+                 folder: Path | str = ".") -> Display:
     """``window``, ``kmsdrm`` (full screen at the screen's own size unless ``size`` is
-    given) or ``png`` (numbered files in ``folder``)."""
+    given) or ``png`` (numbered files in ``folder``; ``tablekit run`` names the state
+    directory's ``screens``, :func:`tablekit.devices.screens_dir`, unless told another)."""
     if kind == "window":
         return WindowDisplay(size or DEFAULT_SIZE)
     if kind == "kmsdrm":

@@ -101,6 +101,7 @@ class Flow:
     seating: seats.Seating | None = None  # the players being chosen
     quit_key: str = ""            # the keyboard's key that quits, for the legend ("": none)
     boxes: tuple[int, ...] = THREE  # three players: the seat boxes they use (flow.boxes)
+    note_damaged: str = ""        # why the flow's note was set aside at start ("": it was not)
 
     def __post_init__(self) -> None:
         self.stage = self.resting_stage()

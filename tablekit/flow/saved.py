@@ -91,8 +91,9 @@ def _checked(flow: Flow, path: Path, text: str) -> dict[str, Any]:
         kept = path.with_name(path.name + ".damaged")
         with suppress(OSError):
             os.replace(path, kept)
-        flow.message = (f"{path.name} was damaged ({error}); kept aside as {kept.name}, "
-                        "the game goes on from the journal")
+        flow.message = flow.note_damaged = (
+            f"{path.name} was damaged ({error}); kept aside as {kept.name}, "
+            "the game goes on from the journal")
         raise
 
 

@@ -27,13 +27,24 @@ COLUMNS = ("rules", "hands", "end", "leftover_sticks",
 
 
 def game_row(game: GameSummary) -> dict[str, Any]:
-    """The CSV row of a game, seats in seat order (seat 1 dealt first)."""
+    """The CSV row of a game, seats in seat order (seat 1 dealt first). A game not
+    finished has the points so far, and its places and game points left empty (it has
+    none):
+
+    >>> from tablekit.game.summary import GameSummary, PlayerResult
+    >>> game = GameSummary("tenhou", False, 3, "in progress", (PlayerResult(0, "Aki", 0,
+    ...     31000, 0.0),))
+    >>> row = csv_text([game_row(game)], header=False).split(",")
+    >>> row[4:8]
+    ['Aki', '', '31000', '']
+    """
     row: dict[str, Any] = {"rules": game.rules, "hands": game.hands, "end": game.end_reason,
                            "leftover_sticks": game.leftover_sticks}
     for player in game.players:
         number = player.seat + 1
-        row.update({f"name{number}": player.name, f"place{number}": player.rank,
-                    f"points{number}": player.points, f"score{number}": f"{player.score:.1f}"})
+        place, score = (player.rank, f"{player.score:.1f}") if game.finished else ("", "")
+        row.update({f"name{number}": player.name, f"place{number}": place,
+                    f"points{number}": player.points, f"score{number}": score})
     return row
 
 

@@ -102,6 +102,24 @@ class NoLeague(LeagueError):
     """A command that only reads the league was given a file that does not exist."""
 
 
+def require_league(path: Path) -> None:
+    """Refuse a ``--league`` that names a folder (:class:`LeagueError`, one line) before a
+    game is played, whose games would go unrecorded.
+
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> require_league(folder / "league.sqlite")
+    >>> try:
+    ...     require_league(folder)
+    ... except LeagueError as error:
+    ...     print(str(error).replace(str(folder), "DIR"))
+    DIR is a folder, not a league file: name a file, e.g. DIR/league.sqlite
+    """
+    if Path(path).is_dir():
+        raise LeagueError(f"{path} is a folder, not a league file: name a file, e.g. "
+                          f"{Path(path) / 'league.sqlite'}")
+
+
 def connect(path: Path, timeout: float = BUSY_SECONDS, create: bool = True
             ) -> sqlite3.Connection:
     """Open (or create) the league file at ``path``, migrated to the current schema; a file
@@ -119,6 +137,7 @@ def connect(path: Path, timeout: float = BUSY_SECONDS, create: bool = True
     """
     if not create and not Path(path).is_file():
         raise NoLeague(f"no league file at {path} (recording a game with --league starts one)")
+    require_league(path)
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     deadline = time.monotonic() + timeout
     while True:

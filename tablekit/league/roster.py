@@ -111,17 +111,28 @@ def choose_players(text: str, roster: Sequence[str] | None = None, seats: int = 
     players: 'Aki' and 'Аki' look alike (U+0410 ...): one player or two?
     ('Aki', 'Ben', 'Cho', 'Аki')
 
+    Three different names under four-player rules, or four under three-player ones, are
+    told which rules take them:
+
+    >>> choose_players("Aki, Ben, Cho")
+    Traceback (most recent call last):
+    ...
+    tablekit.league.database.LeagueError: a game needs four different players, not 'Aki, \
+Ben, Cho' (three players: --rules tenhou-sanma, or a rules file with players = 3)
     >>> choose_players("Aki, Ben, Cho, Dai", seats=3)
     Traceback (most recent call last):
     ...
     tablekit.league.database.LeagueError: a game of three needs three different players, \
-not 'Aki, Ben, Cho, Dai'
+not 'Aki, Ben, Cho, Dai' (four players: four-player rules, e.g. --rules tenhou)
     """
     names = tuple(player_name(part, "players") for part in text.split(",") if part.strip())
     if len(names) != seats or len(set(names)) != seats:
         game = "a game" if seats == SEATS else f"a game of {COUNTS[seats]}"
+        hint = {(4, 3): " (three players: --rules tenhou-sanma, or a rules file with "
+                        "players = 3)",
+                (3, 4): " (four players: four-player rules, e.g. --rules tenhou)"}
         raise LeagueError(f"{game} needs {COUNTS[seats]} different players, not "
-                          f"{shown(text, 80)}")
+                          f"{shown(text, 80)}{hint.get((seats, len(set(names))), '')}")
     known = set(roster) if roster is not None else set(names)
     unknown = [name for name in names if name not in known]
     if unknown:

@@ -8,6 +8,9 @@ indicators, the winners' revealed hands. Hands are paired by their label (round,
 honba); every difference is one readable line, and the tiles are counted: ``tiles`` those
 the record has, ``tiles_right`` those read the same (a discard or an indicator in its
 place; a call's or a revealed hand's tiles as a set of tiles, whatever their order).
+A recording of a part of the game is checked on the hands it holds: the record's hands
+after the last one read (and beyond as many as were read) were not recorded; they are
+named in ``not_recorded``, and neither their hands nor their tiles are counted.
 
 >>> from tablekit.game.events import AbortiveDraw, Discard, Draw, GameStarted, HandStarted
 >>> from tablekit.tiles import parse_tiles
@@ -23,6 +26,11 @@ place; a call's or a revealed hand's tiles as a set of tiles, whatever their ord
 (1, 0, 5, 3)
 >>> compare(game("3s", "1z1z1z1z"), game("3s", "1z1z1z1z")).summary()["hands_exact"]
 1
+>>> part = compare(game("3s", "1z1z1z1z"), game("3s", "1z1z1z1z")[:-1] + [
+...     AbortiveDraw("four_winds"), HandStarted(parse_tiles("3s")[0]),
+...     AbortiveDraw("four_winds")])
+>>> part.hands, part.hands_exact, part.tiles, part.not_recorded, part.lines
+(1, 1, 5, ['E1-1'], [])
 """
 
 from __future__ import annotations
@@ -69,11 +77,24 @@ class Check:
     tiles_right: int = 0    # of them, read the same
     hands_read: int = 0     # the hands of the game as read
     lines: list[str] = field(default_factory=list)
+    not_recorded: list[str] = field(default_factory=list)  # the record's hands after them
 
     def summary(self) -> dict[str, Any]:
         return {"hands": self.hands, "hands_exact": self.hands_exact, "tiles": self.tiles,
                 "tiles_right": self.tiles_right, "hands_read": self.hands_read,
-                "differences": len(self.lines)}
+                "differences": len(self.lines), "not_recorded": list(self.not_recorded)}
+
+    def text(self, name: str) -> str:
+        """The summary line, under the recording's ``name``.
+
+        >>> Check(2, 2, 139, 139, 2, not_recorded=["E3-0", "E4-0"]).text("rec")
+        'rec: 2/2 hands exact, 139/139 tiles right, 0 differences (2 hands read; not \
+recorded: E3-0, E4-0)'
+        """
+        rest = f"; not recorded: {', '.join(self.not_recorded)}" if self.not_recorded else ""
+        return (f"{name}: {self.hands_exact}/{self.hands} hands exact, {self.tiles_right}/"
+                f"{self.tiles} tiles right, {len(self.lines)} differences "
+                f"({self.hands_read} hands read{rest})")
 
 
 def hands_seen(events: Iterable[Event]) -> list[HandSeen]:
@@ -108,6 +129,9 @@ def compare(read: Iterable[Event], record: Iterable[Event]) -> Check:
     check = Check()
     mine = {hand.label: hand for hand in _played(read, "the game as read")}
     theirs = _played(record, "the record")
+    read_last = max((i + 1 for i, hand in enumerate(theirs) if hand.label in mine), default=0)
+    recorded = max(read_last, min(len(mine), len(theirs)))
+    theirs, check.not_recorded = theirs[:recorded], [h.label for h in theirs[recorded:]]
     check.hands, check.hands_read = len(theirs), len(mine)
     for hand in theirs:
         got = mine.pop(hand.label, None)

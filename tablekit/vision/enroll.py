@@ -19,6 +19,7 @@ they were. A mat's 38 faces fit in a few seconds on one core.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -36,6 +37,8 @@ SHIFT, SCALE = 0.06, 0.08
 TURN = 40.0
 """Faces are turned by up to this many degrees either way (tiles lie at any angle)."""
 STEPS = 300
+OnStep = Callable[[int, int, str], None]
+"""Told ``(done, total, what)`` as a long step goes (a progress line)."""
 PULL = 1e-2
 """L2 pull of the new head's weights towards the trained head's."""
 
@@ -163,10 +166,15 @@ class FeatureModel:
         self.size = (int(shape[2]), int(shape[3]))
         self.head = read_head(self.path)
 
-    def features(self, crops: np.ndarray, batch: int = 256) -> np.ndarray:
-        """Penultimate features ``(N, 256)`` of a crop batch."""
-        out = [self.session.run([FEATURES], {self.input_name: crops[i:i + batch]})[0]
-               for i in range(0, len(crops), batch)]
+    def features(self, crops: np.ndarray, batch: int = 256, on_step: OnStep | None = None
+                 ) -> np.ndarray:
+        """Penultimate features ``(N, 256)`` of a crop batch (``on_step``: told the crops
+        done after each batch)."""
+        out = []
+        for i in range(0, len(crops), batch):
+            out.append(self.session.run([FEATURES], {self.input_name: crops[i:i + batch]})[0])
+            if on_step is not None:
+                on_step(min(i + batch, len(crops)), len(crops), "reading the faces")
         return np.concatenate(out) if out else np.zeros((0, self.head.weight.shape[1]))
 
 
@@ -177,8 +185,9 @@ def _softmax(logits: np.ndarray) -> np.ndarray:
 
 
 def fit_head(features: np.ndarray, labels: np.ndarray, base: Head, steps: int = STEPS,
-             pull: float = PULL, rate: float = 0.01) -> Head:
-    """Softmax regression from ``base`` on these features, balanced over classes.
+             pull: float = PULL, rate: float = 0.01, on_step: OnStep | None = None) -> Head:
+    """Softmax regression from ``base`` on these features, balanced over classes
+    (``on_step``: told each step done, for a progress line).
 
     >>> rng = np.random.default_rng(0)
     >>> base = Head(np.zeros((3, 2), np.float32), np.zeros(3, np.float32), 1.0)
@@ -207,6 +216,8 @@ def fit_head(features: np.ndarray, labels: np.ndarray, base: Head, steps: int = 
             second[:] = 0.999 * second + 0.001 * grad**2
             lr = rate * np.sqrt(1 - 0.999**step) / (1 - 0.9**step)
             param -= lr * first / (np.sqrt(second) + 1e-8)
+        if on_step is not None:
+            on_step(step, steps, "fitting the classifier to the faces")
     return Head(weight.astype(np.float32), bias.astype(np.float32), base.temperature)
 
 
@@ -249,14 +260,16 @@ def keep_red_split(head: Head, base: Head, labels: np.ndarray) -> Head:
 
 
 def enroll(samples: FaceSamples, model: FeatureModel, steps: int = STEPS,
-           pull: float = PULL, red_split: bool = False) -> Enrollment:
+           pull: float = PULL, red_split: bool = False, on_step: OnStep | None = None
+           ) -> Enrollment:
     """Fit a head for this set's faces (and not-a-tile crops) in ``samples``;
     ``red_split``: each five's red-or-plain split kept as trained where the faces show no
-    red five of its suit (:func:`keep_red_split`)."""
+    red five of its suit (:func:`keep_red_split`); ``on_step``: told how far the faces'
+    features and the fit have got (``done, total, what``)."""
     start = time.perf_counter()
     crops, labels = samples.batch()
-    features = model.features(crops)
-    head = fit_head(features, labels, model.head, steps, pull)
+    features = model.features(crops, on_step=on_step)
+    head = fit_head(features, labels, model.head, steps, pull, on_step=on_step)
     if red_split:
         head = keep_red_split(head, model.head, labels)
     accuracy = float(np.mean(head.logits(features).argmax(axis=1) == labels))

@@ -375,11 +375,13 @@ def mat_samples(images: Sequence[np.ndarray], size: tuple[int, int], seed: int =
 
 
 def enroll_from_mat_images(images: Sequence[np.ndarray], out: Path, source: str,
-                           profile: Any = None) -> tuple[object, list[str]]:
+                           profile: Any = None, on_step: Any = None
+                           ) -> tuple[object, list[str]]:
     """Enroll the set laid on the mat in ``images`` and save it to ``out``; the lines to
     tell the player (slots not seen, empty or holding two tiles). ``profile``: the table's
     calibration, when the mat lies on the calibrated table (faces are then cut as the
-    calibrated reader cuts them)."""
+    calibrated reader cuts them); ``on_step``: told how far the fit has got
+    (:data:`tablekit.vision.enroll.OnStep`)."""
     from tablekit.vision.tileset import TileSetError, save_tileset
 
     model = FeatureModel(CLASSIFIER_PATH)
@@ -398,7 +400,8 @@ def enroll_from_mat_images(images: Sequence[np.ndarray], out: Path, source: str,
             report.append(f"slots {problem}: {' '.join(codes)}")
     if not any(value == "ok" for value in status.values()):
         raise TileSetError("no tile on the mat could be read; " + "; ".join(report))
-    tileset = save_tileset(out, enroll(samples, model, pull=MAT_PULL), CLASSIFIER_PATH,
+    tileset = save_tileset(out, enroll(samples, model, pull=MAT_PULL, on_step=on_step),
+                           CLASSIFIER_PATH,
                            f"enrollment mat ({source})",
                            {"slots": dict(sorted(status.items()))})
     return tileset, report
