@@ -7,6 +7,7 @@ first connection (one line, no league file, when it fails) and ``tablekit club -
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import re
@@ -326,3 +327,21 @@ def test_a_local_club_starts_records_a_tables_game_and_stops_on_ctrl_c(tmp_path)
         if club.poll() is None:
             club.kill()
             club.wait()
+
+
+# --- the flood (benchmarks/club_flood.py, smaller) -----------------------------------------
+
+
+@pytest.mark.slow
+def test_every_game_is_recorded_once_through_a_flood_of_states_with_the_board_stopped(
+        tmp_path):
+    spec = importlib.util.spec_from_file_location("club_flood",
+                                                  ROOT / "benchmarks" / "club_flood.py")
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    # 2,000 states (twice mosquitto's default queue) and 8 games, the board away 5 s
+    result = bench.flood(tmp_path, states=2000, games=8, tables=4, away=5.0, patience=60.0,
+                         say=lambda line: None)
+    assert result["acknowledged"] == result["recorded"] == 8, result
+    assert result["recorded_once"] and result["broker_drop_notices"] == 0, result
