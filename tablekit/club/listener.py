@@ -35,11 +35,13 @@ class Ear:
         self.where = f"mqtt://{broker[0]}:{broker[1]}"
         self.inbox: queue.Queue[Any] = queue.Queue()
         self._first: queue.Queue[str | None] = queue.Queue()  # None: connected
-        self._connected = say_failures  # else the first failure is first_connection's
+        # False until the first connection (first_connection says how it went); then each
+        # loss and return is said
+        self._speaking = say_failures
         self._report = report
         self.client = open_client(client_id, broker, credentials, self._said, manual_ack=True,
                                   on_ready=self._ready, who="the board",
-                                  on_failure=self._first.put)
+                                  on_failure=self._failed)
         self.client.on_message = lambda _client, _data, message: self.inbox.put(message)
         self.client.loop_start()
 
@@ -61,12 +63,17 @@ class Ear:
 
     def _ready(self, client: Any) -> None:
         client.subscribe(SUBSCRIPTIONS)
-        self._first.put(None)
-        self._connected = True
+        if not self._speaking:
+            self._first.put(None)
+        self._speaking = True
+
+    def _failed(self, line: str) -> None:
+        if not self._speaking:
+            self._first.put(line)
 
     def _said(self, line: str) -> None:
         # the first connection, or its failure, is the caller's to say (first_connection)
-        if self._connected:
+        if self._speaking:
             self._report(line)
 
 
