@@ -345,3 +345,11 @@ def test_every_game_is_recorded_once_through_a_flood_of_states_with_the_board_st
                          say=lambda line: None)
     assert result["acknowledged"] == result["recorded"] == 8, result
     assert result["recorded_once"] and result["broker_drop_notices"] == 0, result
+
+
+def test_the_club_command_without_a_broker_or_a_local_club_says_what_to_give(tmp_path, capsys):
+    assert main(["club", "--db", str(tmp_path / "club.sqlite")]) == 2
+    assert capsys.readouterr().err == (
+        "tablekit club: give --broker mqtt://HOST:PORT and --db club.sqlite (or --local DIR "
+        "to try a club on this machine)\n")
+    assert not (tmp_path / "club.sqlite").exists()

@@ -23,8 +23,11 @@ def add_parser(subparsers: Any) -> None:
                     "table is silent after 30 s without a word) and record each finished "
                     "game once in the league, printing one line per game; with --web, "
                     "serve the board page (every table live, the league). Ctrl-C stops. "
-                    "See docs/club.md.")
-    parser.add_argument("--broker", default=None, metavar="mqtt://HOST:PORT")
+                    "--local DIR tries a whole club on this machine; --print-config and "
+                    "--print-acl give the broker's files. See docs/club.md.")
+    parser.add_argument("--broker", default=None, metavar="mqtt://HOST:PORT",
+                        help="the club's broker (a first connection that fails stops the "
+                             "board in one line)")
     parser.add_argument("--db", type=Path, default=None, metavar="club.sqlite",
                         help="the club's league file (made once the broker answers)")
     parser.add_argument("--club-auth", type=Path, default=None, metavar="FILE",
