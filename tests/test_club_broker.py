@@ -130,6 +130,8 @@ def _heard(board: BoardRun, table: Publisher, mark: str) -> None:
 
 
 def test_a_tables_password_cannot_take_the_boards_session_and_its_games(tmp_path, broker):
+    """The board's session (the user's) keeps its game through the intruder and the
+    broker's restart."""
     board = BoardRun(tmp_path / "club.sqlite", broker)
     board.close()  # the board away: the broker keeps its games
     table = _table(tmp_path, broker, "1")
@@ -140,6 +142,8 @@ def test_a_tables_password_cannot_take_the_boards_session_and_its_games(tmp_path
         intruder = _client(broker, "1", "tablekit-board", clean=True)
         intruder.disconnect()
         intruder.loop_stop()
+        broker.stop()  # and the broker restarted: the board's session is in its store
+        broker.start()
         board = BoardRun(tmp_path / "club.sqlite", broker)  # the board back
         assert _wait(lambda: board.board.recorded == 1, 10), "the board's game was lost"
         board.close()
