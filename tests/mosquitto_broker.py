@@ -1,11 +1,15 @@
-"""A real mosquitto for the club's tests: on a free local port, its configuration written
-into a temporary folder (anonymous, or docs/club.md's users and ACL), stopped and started
-again on the same port and store. Skipped cleanly where mosquitto is not installed."""
+"""A real mosquitto for the club's tests, started with the configuration and ACL tablekit
+ships (``tablekit/data/club-mosquitto.conf`` and ``.acl``, as ``tablekit club --print-config``
+prints them), only its port, its files' paths and its store changed: on a free local port,
+its files in a temporary folder, stopped and started again on the same port and store.
+
+With ``users`` (name -> password) it is the club's broker, users and ACL as shipped; without,
+the same configuration open to anonymous clients (no users, no ACL: the tests of other things
+than the broker's rules). Skipped cleanly where mosquitto is not installed."""
 
 from __future__ import annotations
 
 import getpass
-import shutil
 import socket
 import subprocess
 import time
@@ -13,23 +17,14 @@ from pathlib import Path
 
 from missing_packages import missing_program
 
-ACL = """\
-# the board reads every table's topics
-user board
-topic read tablekit/club/#
+from tablekit.club import mosquitto
 
-# each table writes only its own topics, and reads its own seats and the tournament's
-# clock (tournament.md): its user name is its table's name
-pattern write tablekit/club/tables/%u/#
-pattern read tablekit/club/tables/%u/seating
-pattern read tablekit/club/clock
-"""
+ACL = mosquitto.shipped_acl()  # the shipped ACL (a test may add to it)
 
 
 def mosquitto_program() -> str:
     """The mosquitto binary (Debian puts it in /usr/sbin), or a skip."""
-    found = shutil.which("mosquitto") or next(
-        (p for p in ("/usr/sbin/mosquitto",) if Path(p).is_file()), None)
+    found = mosquitto.mosquitto_program()
     if found is None:
         missing_program("mosquitto", "mosquitto")
     return found
@@ -42,30 +37,26 @@ def free_port() -> int:
 
 
 class Broker:
-    """A mosquitto of the test's own; ``users``: name -> password, with the ACL above."""
+    """A mosquitto of the test's own; ``users``: name -> password, with the shipped ACL.
+    ``config``: the shipped configuration's text by default (a test may give an older one)."""
 
-    def __init__(self, folder: Path, users: dict[str, str] | None = None) -> None:
+    def __init__(self, folder: Path, users: dict[str, str] | None = None,
+                 config: str | None = None) -> None:
         self.program, self.folder, self.port = mosquitto_program(), Path(folder), free_port()
         self.process: subprocess.Popen | None = None
+        if users:
+            if mosquitto.mosquitto_program("mosquitto_passwd") is None:
+                missing_program("mosquitto_passwd", "mosquitto")
+            mosquitto.write_passwords(self.folder / mosquitto.PASSWORDS, users)
+            (self.folder / mosquitto.ACL).write_text(ACL)
         # as root, mosquitto would become the user mosquitto, who cannot write in the test's
         # folder (then nothing is kept over a restart): it stays the test's user
-        lines = [f"listener {self.port} 127.0.0.1", f"user {getpass.getuser()}",
-                 "persistence true",
-                 f"persistence_location {self.folder}/", "autosave_interval 1"]
-        if users:
-            passwords = self.folder / "passwd"
-            tool = shutil.which("mosquitto_passwd") or missing_program("mosquitto_passwd",
-                                                                        "mosquitto")
-            for index, (user, password) in enumerate(users.items()):
-                subprocess.run([tool, *(["-c"] if index == 0 else []), "-b", str(passwords),
-                                user, password], check=True, capture_output=True)
-            (self.folder / "acl").write_text(ACL)
-            lines += ["allow_anonymous false", f"password_file {passwords}",
-                      f"acl_file {self.folder / 'acl'}"]
-        else:
-            lines += ["allow_anonymous true"]
+        text = mosquitto.local_config(config or mosquitto.shipped_config(), self.port,
+                                      self.folder, user=getpass.getuser(), autosave=1,
+                                      anonymous=not users)
         self.config = self.folder / "mosquitto.conf"
-        self.config.write_text("\n".join(lines) + "\n")
+        self.config.write_text(text)
+        self.log_path = self.folder / "mosquitto.log"
 
     @property
     def url(self) -> str:
@@ -75,9 +66,17 @@ class Broker:
     def address(self) -> tuple[str, int]:
         return "127.0.0.1", self.port
 
+    def log(self) -> str:
+        """What mosquitto said (its stderr) since the test began."""
+        try:
+            return self.log_path.read_text(errors="replace")
+        except OSError:
+            return ""
+
     def start(self) -> Broker:
-        self.process = subprocess.Popen([self.program, "-c", str(self.config)],
-                                        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        with self.log_path.open("ab") as log:
+            self.process = subprocess.Popen([self.program, "-c", str(self.config)],
+                                            stdout=subprocess.DEVNULL, stderr=log)
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:
             try:
@@ -85,8 +84,7 @@ class Broker:
                 return self
             except OSError:
                 if self.process.poll() is not None:
-                    raise RuntimeError(f"mosquitto did not start: {self.process.stderr.read()}"
-                                       ) from None
+                    raise RuntimeError(f"mosquitto did not start: {self.log()}") from None
                 time.sleep(0.05)
         raise RuntimeError("mosquitto did not listen within 10 s")
 

@@ -76,12 +76,16 @@ def test_a_table_whose_message_is_not_whole_is_shown_with_what_it_said():
 
 
 def test_the_board_page_refuses_a_port_in_use_in_one_line(tmp_path, capsys):
+    broker = Broker(tmp_path).start()  # the board connects first, then opens its page
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        assert main(["club", "--broker", "mqtt://127.0.0.1:1", "--db",
-                     str(tmp_path / "club.sqlite"), "--web", f"127.0.0.1:{port}"]) == 2
+        try:
+            assert main(["club", "--broker", broker.url, "--db",
+                         str(tmp_path / "club.sqlite"), "--web", f"127.0.0.1:{port}"]) == 2
+        finally:
+            broker.stop()
     err = capsys.readouterr().err
     assert err.startswith(f"tablekit club: port {port} on 127.0.0.1 is in use")
     assert err.count("\n") == 1

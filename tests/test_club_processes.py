@@ -1,4 +1,5 @@
-"""The club end to end, each part its own process: a real mosquitto, the board
+"""The club end to end, each part its own process: a real mosquitto (the configuration and
+ACL tablekit ships, each table and the board its own user), the board
 (``tablekit club``) and four tables (``tablekit simulate --club``) playing four real games
 (``fixtures/club/``: four short Tenhou logs) with the truth reader. Midway the broker is
 stopped and started again a few seconds later, and one table's process is killed and started
@@ -59,7 +60,11 @@ def _until(condition, seconds: float, what: str) -> None:
 def test_four_tables_and_a_board_record_every_game_once_through_failures(tmp_path):
     logs = [FIXTURES / name for name in LOGS]
     (tmp_path / "broker").mkdir()
-    broker = Broker(tmp_path / "broker").start()
+    users = {"board": "board-pw", **{f"T{i}": f"T{i}-pw" for i in range(4)}}
+    broker = Broker(tmp_path / "broker", users).start()  # the shipped config, users and ACL
+    for user, password in users.items():
+        (tmp_path / f"{user}.auth").write_text(f"{user}\n{password}\n")
+        (tmp_path / f"{user}.auth").chmod(0o600)
     env = {**os.environ, "PYTHONPATH": str(ROOT), "XDG_STATE_HOME": str(tmp_path / "state")}
     processes: list[subprocess.Popen] = []
 
@@ -74,12 +79,14 @@ def test_four_tables_and_a_board_record_every_game_once_through_failures(tmp_pat
     def table(index: int) -> subprocess.Popen:
         return start(f"T{index}", "simulate", str(logs[index]), "--reader", "truth",
                      "--club", broker.url, "--table", f"T{index}",
+                     "--club-auth", str(tmp_path / f"T{index}.auth"),
                      "--journal", str(tmp_path / f"T{index}.jsonl"))
 
     try:
         page = f"http://127.0.0.1:{free_port()}"
         board = start("board", "club", "--broker", broker.url, "--db",
-                      str(tmp_path / "club.sqlite"), "--web", page.removeprefix("http://"))
+                      str(tmp_path / "club.sqlite"), "--web", page.removeprefix("http://"),
+                      "--club-auth", str(tmp_path / "board.auth"))
         _until(lambda: b"connected" in (tmp_path / "board.err").read_bytes(), 60,
                "the board connects")
         tables = [table(index) for index in range(4)]

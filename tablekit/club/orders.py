@@ -7,11 +7,11 @@ to read.
 ...             b' "text": "Round 3, table 2: East A, South B, West C, North D"}')
 >>> orders.seating["round"], orders.version
 (3, 1)
->>> orders.take("tablekit/club/clock", b'{"round": 3, "started": 100.0, "minutes": 60,'
+>>> orders.take("tablekit/club/tables/2/clock", b'{"round": 3, "started": 100.0, "minutes": 60,'
 ...             b' "extra": {"2": 5}}')
 >>> orders.clock_for()
 (100.0, 65, 'finish_hand')
->>> orders.take("tablekit/club/clock", b'not json')
+>>> orders.take("tablekit/club/tables/2/clock", b'not json')
 >>> orders.clock_for(), orders.refused
 ((100.0, 65, 'finish_hand'), 1)
 """
@@ -22,7 +22,7 @@ import json
 import threading
 from typing import Any
 
-from tablekit.club.topics import CLOCK_TOPIC, seating_topic
+from tablekit.club.topics import clock_topic, seating_topic
 
 
 class Orders:
@@ -38,7 +38,7 @@ class Orders:
 
     def topics(self) -> list[tuple[str, int]]:
         """What the table subscribes to (QoS 1)."""
-        return [(seating_topic(self.table), 1), (CLOCK_TOPIC, 1)]
+        return [(seating_topic(self.table), 1), (clock_topic(self.table), 1)]
 
     def take(self, topic: str, payload: bytes) -> None:
         """One message (on paho's thread); one that is not a JSON object is counted, not
@@ -51,7 +51,7 @@ class Orders:
             self.refused += 1
             return
         with self._lock:
-            if topic == CLOCK_TOPIC:
+            if topic == clock_topic(self.table):
                 self.clock = data
             elif topic == seating_topic(self.table):
                 if data is not None and not _four_names(data.get("seats")):

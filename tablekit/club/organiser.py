@@ -28,7 +28,7 @@ def send_retained(broker: tuple[str, int], credentials: Credentials | None,
         said.append(line.split("; tried again")[0])
         report(line)
 
-    client = open_client(ORGANISER_ID, broker, credentials, heard)
+    client = open_client(ORGANISER_ID, broker, credentials, heard, who="the organiser")
     client.loop_start()
     try:
         deadline = time.monotonic() + wait

@@ -19,7 +19,6 @@ from tablekit.club.address import ClubError
 ROOT = "tablekit/club/tables"
 STATE_TOPICS = f"{ROOT}/+/state"
 GAME_TOPICS = f"{ROOT}/+/games/+"
-CLOCK_TOPIC = "tablekit/club/clock"  # the organiser's round clock, retained, for every table
 _NAME = re.compile(r"[A-Za-z0-9_.-]{1,40}")
 RESERVED = frozenset({"board", "organiser"})  # the broker users of the board and organiser
 
@@ -59,6 +58,12 @@ def game_topic(table: str, game_id: str) -> str:
 def seating_topic(table: str) -> str:
     """The organiser's seating for ``table`` (retained)."""
     return f"{ROOT}/{table}/seating"
+
+
+def clock_topic(table: str) -> str:
+    """The organiser's round clock for ``table`` (retained; the same clock for every table,
+    sent to each: the broker's ACL lets a table read only its own topics)."""
+    return f"{ROOT}/{table}/clock"
 
 
 def parse_topic(topic: str) -> tuple[str, str, str] | None:

@@ -264,12 +264,12 @@ def _send(args: argparse.Namespace, t: tour.Tournament, tables: list[str],
         return
     from tablekit.club.address import parse_broker, read_credentials
     from tablekit.club.organiser import send_retained
-    from tablekit.club.topics import CLOCK_TOPIC, seating_topic
+    from tablekit.club.topics import clock_topic, seating_topic
 
     broker = parse_broker(args.broker)
     credentials = read_credentials(args.club_auth) if args.club_auth else None
     messages = [(seating_topic(table), tour.seating_message(t, t.round, table))
                 for table in tables]
     if clock:
-        messages.append((CLOCK_TOPIC, tour.clock_message(t)))
+        messages += [(clock_topic(table), tour.clock_message(t)) for table in t.tables]
     send_retained(broker, credentials, messages)
