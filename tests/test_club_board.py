@@ -150,8 +150,8 @@ def test_a_screenshot_of_the_board_shows_the_tables_and_the_league_under_heading
         assert 'id="points-T1-0">25,000<' in page and ">as of " in page
         assert "No game recorded in the league yet." in page
         game = import_file(DATA / "tenhou-python-bot-28.xml").events
-        board.take(game_topic("T2", "T2-1"), json.dumps(
-            game_record("T2-1", "T2", game, 1_800_000_000.0)).encode())
+        board.take(game_topic("T2", "T2-0-1-0000"), json.dumps(
+            game_record("T2-0-1-0000", "T2", game, 1_800_000_000.0)).encode())
         page = screenshot_shows(tmp_path, server.url + "/?static")
     finally:
         server.stop()

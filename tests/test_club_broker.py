@@ -136,7 +136,7 @@ def test_a_tables_password_cannot_take_the_boards_session_and_its_games(tmp_path
     board.close()  # the board away: the broker keeps its games
     table = _table(tmp_path, broker, "1")
     try:
-        table.send_game("1-1", _record("1-1", "1"))
+        table.send_game("1-0-1-0000", _record("1-0-1-0000", "1"))
         assert _wait(lambda: table.waiting() == 0)  # acknowledged to the table
         # table 1's password, the board's client id, a clean session
         intruder = _client(broker, "1", "tablekit-board", clean=True)
@@ -172,8 +172,8 @@ def test_the_board_and_the_organiser_cannot_publish_a_game(tmp_path, broker, use
     sender = _client(broker, user, f"x-{user}")
     try:
         for table in (user, "1"):  # under its own name (the %u pattern), and a table's
-            record = json.dumps(_record(f"{table}-9", table)).encode()
-            sender.publish(game_topic(table, f"{table}-9"), record, qos=1).wait_for_publish(5)
+            record = json.dumps(_record(f"{table}-0-9-0000", table)).encode()
+            sender.publish(game_topic(table, f"{table}-0-9-0000"), record, qos=1).wait_for_publish(5)
             sender.publish(state_topic(table), b'{"round": "South 4"}', qos=1
                            ).wait_for_publish(5)
         _heard(board, one, "East 1")  # what it sent before this has come, if it came
@@ -203,11 +203,11 @@ def test_the_board_is_kept_games_not_states_while_it_is_away(tmp_path, broker):
     board.close()
     flood = _client(broker, "1", "1-flood")  # a table sending 1,500 states
     for n in range(1500):
-        info = flood.publish(state_topic("1"), json.dumps({"round": n}).encode(), qos=1,
+        info = flood.publish(state_topic("1"), json.dumps({"round": f"R{n}"}).encode(), qos=1,
                              retain=True)
     info.wait_for_publish(30)
-    game = json.dumps(_record("1-1", "1")).encode()
-    flood.publish(game_topic("1", "1-1"), game, qos=1).wait_for_publish(10)
+    game = json.dumps(_record("1-0-1-0000", "1")).encode()
+    flood.publish(game_topic("1", "1-0-1-0000"), game, qos=1).wait_for_publish(10)
     flood.disconnect()
     flood.loop_stop()
     board = BoardRun(tmp_path / "club.sqlite", broker)
@@ -215,7 +215,7 @@ def test_the_board_is_kept_games_not_states_while_it_is_away(tmp_path, broker):
         assert _wait(lambda: board.board.recorded == 1, 15), "the game was pushed out"
         time.sleep(0.5)
         assert board.board.states <= 2  # the table's latest (retained), not 1,500
-        assert board.board.tables["1"]["state"] == {"round": 1499}
+        assert board.board.tables["1"]["state"] == {"round": "R1499"}
     finally:
         board.close()
 

@@ -133,6 +133,9 @@ def test_a_retained_deep_state_does_not_kill_a_fresh_board(tmp_path, quick):  # 
     evil.disconnect()
     evil.loop_stop()
     board = BoardRun(tmp_path / "club.sqlite", broker)
+    deadline = time.monotonic() + 30  # the board subscribed: a game is kept for it from now
+    while board.board.refused < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
     table = Publisher("A", broker.address, Outbox(tmp_path / "A.outbox")).start()
     try:
         table.send_game(ID, _record())
