@@ -286,7 +286,27 @@ class FeedSource:
 
 SimClock = DrivenClock
 """The loop's time on the simulated table: ``sleep`` moves it on by whole steps, and while
-it sleeps the people at the table press their buttons (``on_sleep``)."""
+it sleeps the people at the table press their buttons (``on_sleep``). Everything that
+happens in a game on the simulated table is timed by it, never by the wall clock: the
+camera's frames (frame ``i`` at ``i / fps``), the feed's cadence, the tracker's and the
+flow's waits, the people's presses, the game timer (:func:`on_clock`); a loop that reads
+slowly (a busy machine) only takes longer, so a seed gives the same game whatever the load
+(``tests/test_simulate_load.py``). Only the figures of time spent (``ms_per_frame``,
+``render_ms_per_frame``) and the journal's start time are the wall clock's."""
+
+
+def on_clock(clock: Callable[[], float], start: float | None = None) -> Callable[[], float]:
+    """A wall clock (the game timer's, :attr:`tablekit.flow.Flow.wall`) that runs on the
+    driven ``clock`` from ``start`` (default: now), so a timed game on the simulated table
+    times what its table played, not how long the machine took to play it.
+
+    >>> clock = SimClock()
+    >>> wall = on_clock(clock, start=1000.0)
+    >>> clock.sleep(60.0); wall()
+    1060.0
+    """
+    begun = time.time() if start is None else start
+    return lambda: begun + clock()
 
 
 @dataclass
@@ -373,6 +393,7 @@ class SimulatedTable:
         self.clock = SimClock()
         tracker = Tracker(lambda: session.state)
         flow = Flow(session, reader=tracker, clock=self.clock)
+        flow.wall = on_clock(self.clock)   # the game timer runs on the table's time too
         flow.start_game(game.rules, game.start.names, game.start.first_dealer)
         self.camera = FeedSource(source, hooks.frames_out)
         self.app = App(flow, display, clock=self.clock, sleep=self.clock.sleep)
