@@ -21,6 +21,7 @@ from tablekit.simulate import Hooks, SimulatedTable, TruthPipeline, simulate_gam
 from tablekit.vision.frame_log import FrameWriter, read_lines
 
 GAME = DATA / "tenhou-python-bot-28.xml"
+SANMA = DATA / "tenhou-sanma-00b9.xml"   # its first hand is a win, 93 s on the table
 SPENT = ("ms_per_frame", "render_ms_per_frame", "peak_mb")
 """The summary's figures of time and memory spent: the machine's, not the game's."""
 
@@ -50,11 +51,12 @@ class CpuHog:
 
 
 def _game(tmp_path: Path, name: str, capsys: Any) -> tuple[dict[str, Any], list[Any], float]:
-    """One hand read by the models: the summary less the figures of time spent, the
+    """The first hand of the sanma log read by the models (a win: the double-ron window,
+    the person's patience, the win screen): the summary less the figures of time spent, the
     journal's events (no timestamps), and the wall time it took."""
     journal = tmp_path / f"{name}.jsonl"
     started = time.perf_counter()
-    code = main(["simulate", str(GAME), "--hands", "1", "--reader", "vision", "--seed", "0",
+    code = main(["simulate", str(SANMA), "--hands", "1", "--reader", "vision", "--seed", "0",
                  "--journal", str(journal)])
     seconds = time.perf_counter() - started
     assert code == 0
@@ -70,7 +72,9 @@ def test_a_hand_read_by_the_models_is_the_same_beside_a_cpu_hog(tmp_path, capsys
     quiet, quiet_events, quiet_seconds = _game(tmp_path, "quiet", capsys)
     with CpuHog(3):
         busy, busy_events, busy_seconds = _game(tmp_path, "busy", capsys)
-    assert quiet["hands"] == 1 and quiet["frames"] > 100
+    assert quiet["hands"] == 1 and quiet["frames"] > 300
+    assert quiet["latency"]["win_to_scored_ron"]["n"] + quiet["latency"]["win_to_scored_tsumo"][
+        "n"] == 1
     assert busy == quiet
     assert busy_events == quiet_events
     print(f"quiet {quiet_seconds:.0f} s, beside the hog {busy_seconds:.0f} s")
