@@ -91,6 +91,9 @@ class SimReport:
     never_shown: int = 0   # discards placed that no screen showed after (called tiles)
     fixing: bool = False   # a person is putting the current hand's tiles right
     shown_win: Won | None = None   # the win the screen showed before a person corrected it
+    art: list[str] = field(default_factory=list)
+    """Each game's tile art, as its seed drew it among the training sets found here (or as
+    named): the same seed on a checkout with other art sets draws other art."""
 
     def add(self, other: SimReport) -> None:
         for name in ("hands", "hands_ok", "hands_fixed", "hands_never_ended", "wins_put_right",
@@ -99,6 +102,7 @@ class SimReport:
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.peak_mb = max(self.peak_mb, other.peak_mb)
         self.mismatches.extend(other.mismatches)
+        self.art.extend(other.art)
         for kind, values in other.latency.items():
             self.latency[kind].extend(values)
 
@@ -120,7 +124,7 @@ class SimReport:
                 "peak_mb": round(self.peak_mb, 1),
                 "latency": {kind: {**figures(values), "counts": counts(values)}
                             for kind, values in self.latency.items()},
-                "discards_never_shown": self.never_shown}
+                "discards_never_shown": self.never_shown, "art": self.art}
 
 
 class PinDriver:
@@ -369,7 +373,9 @@ def simulate_game(log: Path, pipeline: FramePipeline | ReadFrame | None = None,
             table = SimulatedTable(game, script, session, source, pipeline, fps, display,
                                    hooks or Hooks(), patience)
             try:
-                return table.play()
+                report = table.play()
+                report.art = _art(source)
+                return report
             finally:
                 table.close()
         finally:
@@ -555,6 +561,13 @@ class SimulatedTable:
         if index >= len(self.game.hands):
             return None
         return next((e for e in self.game.hands[index].events if isinstance(e, Won)), None)
+
+
+def _art(source: Any) -> list[str]:
+    """The tile art the table was drawn with (none: frames played again, or a test's camera
+    without a rig)."""
+    look = getattr(getattr(source, "rig", None), "look", None)
+    return [look.art] if look is not None else []
 
 
 def _logged_values(game: ImportedGame, index: int) -> dict[int, HandValue]:

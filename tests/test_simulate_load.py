@@ -17,6 +17,8 @@ from conftest import DATA
 
 from tablekit.cli import main
 from tablekit.game.journal import read_journal
+from tablekit.sim.art import training_art
+from tablekit.sim.rig import make_rig
 from tablekit.simulate import Hooks, SimulatedTable, TruthPipeline, simulate_game
 from tablekit.vision.frame_log import FrameWriter, read_lines
 
@@ -119,8 +121,10 @@ def test_the_game_timer_on_the_simulated_table_runs_on_its_clock():
         time.sleep(0.01)   # a slow step (the wall clock moves on, the table's does not)
         app.running = app.frames < 20
 
-    simulate_game(GAME, max_hands=1, hooks=Hooks(on_step=step))
+    report = simulate_game(GAME, max_hands=1, hooks=Hooks(on_step=step))
     assert len(offsets) == 20 and len(set(offsets)) == 1
+    assert report.summary()["art"] == [make_rig(0).look.art]   # what the seed drew, said
+    assert report.art[0] in training_art()
 
 
 def test_a_writer_made_to_wait_keeps_every_frame_of_a_driven_loop(tmp_path):
