@@ -91,6 +91,9 @@ class SimReport:
     never_shown: int = 0   # discards placed that no screen showed after (called tiles)
     fixing: bool = False   # a person is putting the current hand's tiles right
     shown_win: Won | None = None   # the win the screen showed before a person corrected it
+    art: list[str] = field(default_factory=list)
+    """Each game's tile art, as its seed drew it among the training sets found here (or as
+    named): the same seed on a checkout with other art sets draws other art."""
 
     def add(self, other: SimReport) -> None:
         for name in ("hands", "hands_ok", "hands_fixed", "hands_never_ended", "wins_put_right",
@@ -99,6 +102,7 @@ class SimReport:
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.peak_mb = max(self.peak_mb, other.peak_mb)
         self.mismatches.extend(other.mismatches)
+        self.art.extend(other.art)
         for kind, values in other.latency.items():
             self.latency[kind].extend(values)
 
@@ -120,7 +124,7 @@ class SimReport:
                 "peak_mb": round(self.peak_mb, 1),
                 "latency": {kind: {**figures(values), "counts": counts(values)}
                             for kind, values in self.latency.items()},
-                "discards_never_shown": self.never_shown}
+                "discards_never_shown": self.never_shown, "art": self.art}
 
 
 class PinDriver:
@@ -286,7 +290,27 @@ class FeedSource:
 
 SimClock = DrivenClock
 """The loop's time on the simulated table: ``sleep`` moves it on by whole steps, and while
-it sleeps the people at the table press their buttons (``on_sleep``)."""
+it sleeps the people at the table press their buttons (``on_sleep``). Everything that
+happens in a game on the simulated table is timed by it, never by the wall clock: the
+camera's frames (frame ``i`` at ``i / fps``), the feed's cadence, the tracker's and the
+flow's waits, the people's presses, the game timer (:func:`on_clock`); a loop that reads
+slowly (a busy machine) only takes longer, so a seed gives the same game whatever the load
+(``tests/test_simulate_load.py``). Only the figures of time spent (``ms_per_frame``,
+``render_ms_per_frame``) and the journal's start time are the wall clock's."""
+
+
+def on_clock(clock: Callable[[], float], start: float | None = None) -> Callable[[], float]:
+    """A wall clock (the game timer's, :attr:`tablekit.flow.Flow.wall`) that runs on the
+    driven ``clock`` from ``start`` (default: now), so a timed game on the simulated table
+    times what its table played, not how long the machine took to play it.
+
+    >>> clock = SimClock()
+    >>> wall = on_clock(clock, start=1000.0)
+    >>> clock.sleep(60.0); wall()
+    1060.0
+    """
+    begun = time.time() if start is None else start
+    return lambda: begun + clock()
 
 
 @dataclass
@@ -350,7 +374,9 @@ def simulate_game(log: Path, pipeline: FramePipeline | ReadFrame | None = None,
             table = SimulatedTable(game, script, session, source, pipeline, fps, display,
                                    hooks or Hooks(), patience)
             try:
-                return table.play()
+                report = table.play()
+                report.art = _art(source)
+                return report
             finally:
                 table.close()
         finally:
@@ -374,6 +400,7 @@ class SimulatedTable:
         self.clock = SimClock()
         tracker = Tracker(lambda: session.state)
         flow = Flow(session, reader=tracker, clock=self.clock)
+        flow.wall = on_clock(self.clock)   # the game timer runs on the table's time too
         flow.start_game(game.rules, game.start.names, game.start.first_dealer)
         self.camera = FeedSource(source, hooks.frames_out)
         self.app = App(flow, display, clock=self.clock, sleep=self.clock.sleep)
@@ -535,6 +562,13 @@ class SimulatedTable:
         if index >= len(self.game.hands):
             return None
         return next((e for e in self.game.hands[index].events if isinstance(e, Won)), None)
+
+
+def _art(source: Any) -> list[str]:
+    """The tile art the table was drawn with (none: frames played again, or a test's camera
+    without a rig)."""
+    look = getattr(getattr(source, "rig", None), "look", None)
+    return [look.art] if look is not None else []
 
 
 def _logged_values(game: ImportedGame, index: int) -> dict[int, HandValue]:

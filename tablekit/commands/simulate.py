@@ -283,4 +283,5 @@ def _recorder(args: argparse.Namespace, log: Path, seed: int, tileset: Path | No
                "reader": args.reader, "misread": args.misread}
     return Recorder(args.record, details, args.record_images,
                     tileset=str(tileset) if tileset else None,
-                    report=lambda line: print(f"{log}: {line}", file=sys.stderr, flush=True))
+                    report=lambda line: print(f"{log}: {line}", file=sys.stderr, flush=True),
+                    wait=True)   # the table's clock waits for the card: no frame dropped

@@ -46,13 +46,14 @@ class Recorder:
 
     ``details``: what the manifest says of where the game came from (``source``, the
     ``camera``, the ``reader``); ``calibration`` and ``tileset`` are copied in, so the
-    recording plays back without the table's files.
+    recording plays back without the table's files. ``wait``: the loop waits for the
+    writer rather than drop a frame (a loop on a driven clock, the simulated table's).
     """
 
     def __init__(self, folder: Path, details: dict[str, Any] | None = None,
                  images: str = "jpg", calibration: Path | None = None,
                  tileset: str | None = None, min_free: int = MIN_FREE,
-                 report: Report = lambda line: None) -> None:
+                 report: Report = lambda line: None, wait: bool = False) -> None:
         require_new_folder(folder)
         folder.mkdir(parents=True, exist_ok=True)
         self.folder, self.report = folder, report
@@ -67,7 +68,7 @@ class Recorder:
             "calibration": _copy(calibration, folder / CALIBRATION),
             "tileset": _copy(Path(tileset), folder / TILESET) if tileset else None,
         }
-        self.writer = FrameWriter(folder, images, min_free=min_free)
+        self.writer = FrameWriter(folder, images, min_free=min_free, wait=wait)
         self.journal: Path | None = None
         self._copied = 0
         self._t0 = 0.0

@@ -3,7 +3,9 @@ back at their times.
 
 :class:`FrameWriter` is a thread behind a bounded queue: the loop hands it a frame and
 goes on (when ``max_pending`` frames wait, the frame is dropped and counted, the loop is
-never blocked); lines of other files (presses, the journal's new bytes) are never dropped.
+never blocked; with ``wait``, for a loop on a driven clock such as the simulated table's,
+the loop waits for the writer instead, so that what is kept does not depend on how busy
+the machine is); lines of other files (presses, the journal's new bytes) are never dropped.
 Each image is written and fsynced before its line in ``frames.jsonl``, so a recording cut
 by a power cut is playable up to the cut. Frames stop, with one line (``notice``), when
 the card's free space falls under ``min_free`` bytes; the other lines go on (the journal
@@ -73,10 +75,10 @@ class FrameWriter:
     into ``folder`` from its own thread."""
 
     def __init__(self, folder: Path, images: str = "jpg", max_pending: int = MAX_PENDING,
-                 min_free: int = MIN_FREE, write: Callable[[Path, bytes], None] | None = None
-                 ) -> None:
+                 min_free: int = MIN_FREE, write: Callable[[Path, bytes], None] | None = None,
+                 wait: bool = False) -> None:
         self.folder, self.images = Path(folder), images
-        self.max_pending, self.min_free = max_pending, min_free
+        self.max_pending, self.min_free, self.wait = max_pending, min_free, wait
         self._write = write or _write_synced
         (self.folder / FRAME_FOLDER).mkdir(parents=True, exist_ok=True)
         self._items: deque[_Item] = deque()
@@ -95,8 +97,12 @@ class FrameWriter:
         self._thread.start()
 
     def frame(self, image: Any, t: float) -> None:
-        """Hand over a frame read at loop time ``t``; never blocks (a full queue drops it)."""
+        """Hand over a frame read at loop time ``t``; never blocks (a full queue drops it),
+        unless the writer was made to ``wait``: then it waits for room."""
         with self._wake:
+            while self.wait and self._pending >= self.max_pending and not self.notice and (
+                    self._thread.is_alive()):   # (a writer that died waits for nothing)
+                self._wake.wait(1.0)
             self.count += 1
             if self._pending >= self.max_pending or self.notice:
                 self.dropped += not self.notice
@@ -106,20 +112,20 @@ class FrameWriter:
             else:
                 self._pending += 1
                 self._items.append(_Item("frame", t, image))
-            self._wake.notify()
+            self._wake.notify_all()
 
     def line(self, name: str, record: dict[str, Any] | bytes) -> None:
         """Append a JSON line (or raw bytes) to the file ``name``; never dropped."""
         text = record if isinstance(record, bytes) else (json.dumps(record) + "\n").encode()
         with self._wake:
             self._items.append(_Item("line", name=name, text=text))
-            self._wake.notify()
+            self._wake.notify_all()
 
     def close(self) -> None:
         """Write what is waiting, then stop the thread."""
         with self._wake:
             self._closing = True
-            self._wake.notify()
+            self._wake.notify_all()
         self._thread.join()
 
     def _run(self) -> None:
@@ -132,6 +138,7 @@ class FrameWriter:
                     return
                 item = self._items.popleft()
                 self._pending -= item.kind == "frame"
+                self._wake.notify_all()   # a loop that waits for room (``wait``)
             if item.kind == "line":
                 self._append(item.name, item.text)
                 continue
