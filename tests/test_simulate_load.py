@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import multiprocessing
+import os
 import threading
 import time
 from pathlib import Path
@@ -29,8 +30,13 @@ SPENT = ("ms_per_frame", "render_ms_per_frame", "peak_mb")
 
 
 def _spin() -> None:  # pragma: no cover - runs in the hog's processes
+    os.nice(HOG_NICENESS)
     while True:
         pass
+
+
+HOG_NICENESS = 5  # the hog takes much of the CPU, not all of it: the suite's other worker
+# (pytest-xdist), whose tests have time limits of their own, still gets its share
 
 
 class CpuHog:
@@ -69,10 +75,10 @@ def _game(tmp_path: Path, name: str, capsys: Any) -> tuple[dict[str, Any], list[
 
 @pytest.mark.slow
 def test_a_hand_read_by_the_models_is_the_same_beside_a_cpu_hog(tmp_path, capsys):
-    """The same seed, once alone and once beside three busy processes: the same summary
+    """The same seed, once alone and once beside two busy processes: the same summary
     (hands, tiles, frames, latencies on the table's clock) and the same journal."""
     quiet, quiet_events, quiet_seconds = _game(tmp_path, "quiet", capsys)
-    with CpuHog(3):
+    with CpuHog(2):
         busy, busy_events, busy_seconds = _game(tmp_path, "busy", capsys)
     assert quiet["hands"] == 1 and quiet["frames"] > 300
     assert quiet["latency"]["win_to_scored_ron"]["n"] + quiet["latency"]["win_to_scored_tsumo"][
