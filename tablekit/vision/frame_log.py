@@ -37,6 +37,8 @@ from typing import Any
 import cv2
 import numpy as np
 
+from tablekit.untrusted.recording import check_frame_line, recording_file
+from tablekit.untrusted.recording import read_lines as recorded_lines
 from tablekit.vision.frames import CameraFrame, FrameSource
 
 FRAMES = "frames.jsonl"
@@ -230,9 +232,9 @@ class RecordedFrames:
     def __init__(self, folder: Path, clock: Callable[[], float], ahead: float = 0.0) -> None:
         self.folder, self.clock, self.ahead = Path(folder), clock, ahead
         self.lines: list[dict[str, Any]] = []
-        for record in read_lines(self.folder / FRAMES):
+        for record in recorded_lines(self.folder / FRAMES, self.folder, check_frame_line):
             name = record.get("file")
-            if name is not None and not (self.folder / name).is_file():
+            if name is not None and not recording_file(self.folder, name).is_file():
                 break
             self.lines.append(record)
         self.last = self.lines[-1]["t"] if self.lines else 0.0
