@@ -6,11 +6,18 @@ line with exit status 2 (never a traceback, a hang or a write outside the record
 from __future__ import annotations
 
 import json
+import os
+import socket
+import subprocess
+import sys
 from pathlib import Path
 
+import pytest
 from test_recording import record_by_hand
 
 from tablekit.cli import main
+from tablekit.game.lock import JournalBusy, JournalLock
+from tablekit.game.session import Session
 from tablekit.recording.manifest import FORMAT, read_manifest, write_manifest
 
 
@@ -55,6 +62,7 @@ def test_no_file_of_a_recording_is_read_through_a_symlink(tmp_path, capsys):
     assert not (tmp_path / "out.jsonl").exists()
 
 
+ROOT = Path(__file__).resolve().parents[1]
 NESTED = "[" * 100_000 + "]" * 100_000
 
 
@@ -117,3 +125,96 @@ def test_recording_play_check_never_calls_a_missing_or_empty_journal_the_same(
         assert summary["same_journal"] is False and summary["recorded_journal"] == state
         assert f"the recording's journal is {state}" in err
     journal.write_bytes(kept)
+
+
+# --- files that are not files ------------------------------------------------------------
+
+RUN = ["run", "--camera", "none", "--buttons", "none", "--frames", "2"]
+
+
+def run_cli(tmp_path: Path, *argv: str, timeout: float = 60) -> subprocess.CompletedProcess:
+    """``tablekit argv`` in a process of its own (a hang is a timeout, not a stuck test)."""
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "PYTHONPATH": str(ROOT)}
+    return subprocess.run([sys.executable, "-m", "tablekit.cli", *argv], capture_output=True,
+                          text=True, env=env, cwd=tmp_path, timeout=timeout)
+
+
+def one_line_refusal(done: subprocess.CompletedProcess) -> str:
+    err = done.stderr.strip()
+    assert done.returncode == 2 and len(err.splitlines()) == 1, (done.returncode, err)
+    assert "Traceback" not in err
+    return err
+
+
+def test_a_fifo_as_the_journal_is_refused_in_one_line_by_run_and_replay(tmp_path):
+    fifo = tmp_path / "game.jsonl"
+    os.mkfifo(fifo)
+    line = one_line_refusal(run_cli(tmp_path, *RUN, "--display",
+                                    f"headless:{tmp_path / 'screens'}", "--journal", str(fifo)))
+    assert "not a regular file (a FIFO)" in line
+    assert "not a regular file (a FIFO)" in one_line_refusal(run_cli(tmp_path, "replay",
+                                                                     str(fifo)))
+    for command in (["export", str(fifo)], ["tournament", "seat", "--players", str(fifo),
+                                            "--rounds", "2", "--out", "plan.json"]):
+        assert "a FIFO" in one_line_refusal(run_cli(tmp_path, *command))
+
+
+def test_replay_refuses_a_device_and_says_what_a_picture_is(tmp_path, capsys):
+    assert "not a regular file (a character device)" in refusal(capsys, ["replay",
+                                                                         "/dev/zero"])
+    picture = tmp_path / "game.xml"
+    picture.write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(256)))
+    assert "it looks like a PNG image" in refusal(capsys, ["replay", str(picture)])
+
+
+def test_tournament_seat_never_reads_a_device_as_its_roster(tmp_path):
+    line = one_line_refusal(run_cli(tmp_path, "tournament", "seat", "--players", "/dev/zero",
+                                    "--rounds", "2", "--out", "plan.json"))
+    assert "not a regular file (a character device)" in line
+
+
+def test_tournament_start_refuses_a_deeply_nested_plan_in_one_line(tmp_path, capsys):
+    plan = tmp_path / "plan.json"
+    plan.write_text('{"rounds": ' + NESTED + "}")
+    start = ["tournament", "start", "--plan", str(plan), "--db", str(tmp_path / "club.db")]
+    assert "nested more than" in refusal(capsys, start)
+    plan.write_text('{"rounds": [[["Aki", "Ben", "Cho"]]]}')
+    assert "3 items, fewer than 4" in refusal(capsys, start)
+
+
+def test_a_deleted_lock_file_never_lets_a_second_run_open_the_journal(tmp_path, capsys):
+    journal = tmp_path / "game.jsonl"
+    with JournalLock(journal):
+        for stray in tmp_path.glob("game.jsonl.*"):  # what a person might delete
+            stray.unlink()
+        line = refusal(capsys, [*RUN, "--display", f"headless:{tmp_path / 'screens'}",
+                                "--journal", str(journal)])
+        assert "another tablekit is using the journal" in line
+    assert [path.name for path in tmp_path.iterdir()] == []   # no lock file beside it
+
+
+def test_the_lock_follows_a_journal_moved_aside_by_recovery(tmp_path):
+    journal = tmp_path / "game.jsonl"
+    journal.write_text('{"type": "journal", "format": 99}\n')  # from the future: moved
+    lock = JournalLock(journal).acquire()
+    try:
+        Session.open(journal).close()
+        assert any(".damaged-" in path.name for path in tmp_path.iterdir())
+        lock.follow()
+        with pytest.raises(JournalBusy):
+            JournalLock(journal).acquire()
+    finally:
+        lock.release()
+    JournalLock(journal).acquire().release()
+
+
+def test_a_web_port_in_use_leaves_no_file_behind(tmp_path, capsys):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        line = refusal(capsys, [*RUN, "--display", f"headless:{tmp_path / 'screens'}",
+                                "--journal", str(tmp_path / "game.jsonl"), "--web",
+                                f"127.0.0.1:{port}"])
+    assert line.startswith("tablekit: web:")
+    assert sorted(path.name for path in tmp_path.iterdir()) == []

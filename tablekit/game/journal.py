@@ -44,6 +44,7 @@ import json
 import mmap
 import os
 import re
+import stat
 import time
 import zlib
 from collections.abc import Callable, Sequence
@@ -62,6 +63,7 @@ from tablekit.game.events import (
     from_dict,
     to_dict,
 )
+from tablekit.untrusted.files import kind_of
 
 FORMAT = 3
 HEADER = {"type": "journal", "format": FORMAT}
@@ -118,6 +120,7 @@ class Journal:
         self.path = Path(path)
         self.writer, self.clock = writer, clock
         self._fd = -1
+        require_regular(self.path)
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             _trim_torn_tail(self.path)
@@ -224,6 +227,30 @@ def unseal(line: bytes) -> bytes:
     return text
 
 
+def require_regular(path: Path) -> None:
+    """Raise :class:`JournalError` (one line) when ``path`` is there and is no regular
+    file: a FIFO would hang every read and write of it, a device such as ``/dev/zero``
+    never ends. Told by ``fstat`` on a non-blocking open, never by reading.
+
+    >>> require_regular(Path("/dev/zero"))
+    Traceback (most recent call last):
+    ...
+    tablekit.game.journal.JournalError: /dev/zero is not a regular file (a character \
+device): left it as it is; name a file with --journal
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:
+        return  # no file (a new journal), or one that cannot be opened: opening says why
+    try:
+        mode = os.fstat(fd).st_mode
+    finally:
+        os.close(fd)
+    if not stat.S_ISREG(mode):
+        raise JournalError(f"{path} is not a regular file ({kind_of(mode)}): left it as it "
+                           "is; name a file with --journal")
+
+
 def is_journal(path: Path) -> bool:
     """Whether ``path`` may hold a tablekit journal: no file, an empty one, or one with at
     least one line tablekit writes (its header, even torn, or an event's line, even damaged).
@@ -241,6 +268,7 @@ def is_journal(path: Path) -> bool:
     [False, True, True, False, True]
     """
     try:
+        require_regular(Path(path))  # a FIFO is never opened to be read here
         with Path(path).open("rb") as handle:
             if not os.fstat(handle.fileno()).st_size:
                 return True
@@ -249,7 +277,7 @@ def is_journal(path: Path) -> bool:
             with mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as data:
                 return any(match[1].decode() in EVENT_TYPES
                            for match in _LINE_START.finditer(data))
-    except OSError:
+    except (OSError, JournalError):
         return True
 
 
@@ -298,6 +326,11 @@ def salvage_tail(path: Path, games: int = 1) -> JournalContents:
 def _salvage(path: Path, tail: int, gap: float | None = None) -> JournalContents:
     contents = JournalContents()
     if not path.exists():
+        return contents
+    try:
+        require_regular(path)
+    except JournalError as error:
+        contents.problem = str(error)
         return contents
     try:
         with path.open("rb") as handle:

@@ -44,13 +44,13 @@ Count = Annotated[StrictInt, Field(ge=0, le=1 << 62)]
 FileName = Text(255)
 
 
-class _Shape(BaseModel):
+class Shape(BaseModel):
     """A record from outside: the fields tablekit reads are checked, others kept."""
 
     model_config = ConfigDict(extra="allow", strict=True)
 
 
-class FlowOptions(_Shape):
+class FlowOptions(Shape):
     """The flow's options a recording was made with."""
 
     layout: Text(32) = "facing"
@@ -58,14 +58,14 @@ class FlowOptions(_Shape):
     roster: list[PlayerName] = Field(default_factory=list, max_length=LONGEST_ROSTER)
 
 
-class End(_Shape):
+class End(Shape):
     """Where recording stopped (a manifest without one was cut)."""
 
     t: Seconds
     steps: Count | None = None
 
 
-class Manifest(_Shape):
+class Manifest(Shape):
     """``recording.json``: the fields tablekit reads back."""
 
     format: Annotated[StrictInt, Field(ge=1, le=1000)]
@@ -79,7 +79,7 @@ class Manifest(_Shape):
     flow_note: FileName | None = None
 
 
-class Press(_Shape):
+class Press(Shape):
     """One line of ``presses.jsonl``: a button pressed at ``t`` (the recording's time)."""
 
     t: Seconds
@@ -91,7 +91,7 @@ class Press(_Shape):
     step: Count | None = None
 
 
-class FrameLine(_Shape):
+class FrameLine(Shape):
     """One line of ``frames.jsonl``: a frame read at ``t``, kept as ``file`` (None:
     not kept)."""
 
@@ -121,10 +121,15 @@ def problem(error: ValidationError) -> str:
     where = ".".join(str(part) for part in first["loc"] if not str(part).startswith(
         ("function-", "constrained-")))
     reason = PHRASES.get(first["type"], first["msg"][0].lower() + first["msg"][1:])
+    ctx = first.get("ctx", {})
     if first["type"] == "value_error":
-        reason = str(first.get("ctx", {}).get("error", reason))
+        reason = str(ctx.get("error", reason))
+    elif first["type"] == "too_short":
+        reason = f"{ctx.get('actual_length')} items, fewer than {ctx.get('min_length')}"
+    elif first["type"] == "too_long":
+        reason = f"more than {ctx.get('max_length')} items"
     value = first.get("input")
-    shown = "" if first["type"] == "missing" else f", {_shown(value)}"
+    shown = "" if first["type"] in ("missing", "too_long") else f", {_shown(value)}"
     return f"{where}: {reason}{shown}" if where else f"{reason}{shown}"
 
 
@@ -136,7 +141,9 @@ def _shown(value: Any, longest: int = 40) -> str:
     return text if len(text) <= longest else text[:longest - 1] + "…"
 
 
-def _checked(model: type[_Shape], value: Any, where: str, what: str) -> dict[str, Any]:
+def validated(model: type[Shape], value: Any, where: str, what: str) -> dict[str, Any]:
+    """``value`` checked as ``model`` (a dict, extra fields kept, missing ones at their
+    defaults), or :class:`Untrusted`: ``where: not what (field: reason, value)``."""
     if not isinstance(value, dict):
         raise Untrusted(f"{where}: not {what} (not an object, {_shown(value)})")
     try:
@@ -150,17 +157,17 @@ def check_manifest(value: Any, where: str) -> dict[str, Any]:
     """``value`` (a parsed ``recording.json``) as a dict whose fields tablekit reads have
     their types (a missing one at its default; a roster's names in NFC), or
     :class:`Untrusted` naming ``where`` and the first field at fault."""
-    return _checked(Manifest, value, where, "a recording's manifest")
+    return validated(Manifest, value, where, "a recording's manifest")
 
 
 def check_press(value: Any, where: str) -> dict[str, Any]:
     """One parsed line of ``presses.jsonl`` checked (see :class:`Press`)."""
-    return _checked(Press, value, where, "a press")
+    return validated(Press, value, where, "a press")
 
 
 def check_frame_line(value: Any, where: str) -> dict[str, Any]:
     """One parsed line of ``frames.jsonl`` checked (see :class:`FrameLine`)."""
-    return _checked(FrameLine, value, where, "a frame's line")
+    return validated(FrameLine, value, where, "a frame's line")
 
 
 def recording_file(folder: Path, name: str) -> Path:
