@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import json
 import os
+import resource
 import socket
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -132,11 +134,20 @@ def test_recording_play_check_never_calls_a_missing_or_empty_journal_the_same(
 RUN = ["run", "--camera", "none", "--buttons", "none", "--frames", "2"]
 
 
+MEMORY = 3 << 30  # bytes of address space: reading /dev/zero whole ends in MemoryError
+
+
+def _bounded() -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
+
+
 def run_cli(tmp_path: Path, *argv: str, timeout: float = 60) -> subprocess.CompletedProcess:
-    """``tablekit argv`` in a process of its own (a hang is a timeout, not a stuck test)."""
+    """``tablekit argv`` in a process of its own, its memory bounded (a hang is a timeout
+    and a read without end a MemoryError, not a stuck test or machine)."""
     env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "PYTHONPATH": str(ROOT)}
     return subprocess.run([sys.executable, "-m", "tablekit.cli", *argv], capture_output=True,
-                          text=True, env=env, cwd=tmp_path, timeout=timeout)
+                          text=True, env=env, cwd=tmp_path, timeout=timeout,
+                          preexec_fn=_bounded)
 
 
 def one_line_refusal(done: subprocess.CompletedProcess) -> str:
@@ -160,8 +171,8 @@ def test_a_fifo_as_the_journal_is_refused_in_one_line_by_run_and_replay(tmp_path
 
 
 def test_replay_refuses_a_device_and_says_what_a_picture_is(tmp_path, capsys):
-    assert "not a regular file (a character device)" in refusal(capsys, ["replay",
-                                                                         "/dev/zero"])
+    line = one_line_refusal(run_cli(tmp_path, "replay", "/dev/zero"))
+    assert "not a regular file (a character device)" in line
     picture = tmp_path / "game.xml"
     picture.write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(256)))
     assert "it looks like a PNG image" in refusal(capsys, ["replay", str(picture)])
@@ -218,3 +229,19 @@ def test_a_web_port_in_use_leaves_no_file_behind(tmp_path, capsys):
                                 f"127.0.0.1:{port}"])
     assert line.startswith("tablekit: web:")
     assert sorted(path.name for path in tmp_path.iterdir()) == []
+
+
+def test_a_foreign_sqlite_file_is_refused_before_anything_is_written_to_it(tmp_path, capsys):
+    notes = tmp_path / "notes.sqlite"
+    other = sqlite3.connect(notes)
+    other.execute("CREATE TABLE notes (text)")
+    other.commit()
+    other.close()
+    before = notes.read_bytes()
+    line = refusal(capsys, ["league", "--db", str(notes)])
+    assert "another program's SQLite database (tables: notes)" in line
+    assert notes.read_bytes() == before   # not switched to WAL, no table added
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["notes.sqlite"]
+    picture = tmp_path / "league.png"
+    picture.write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(200))
+    assert "it looks like a PNG image" in refusal(capsys, ["league", "--db", str(picture)])

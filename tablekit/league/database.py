@@ -19,7 +19,11 @@ import sqlite3
 import time
 from pathlib import Path
 
-from tablekit.errors import TablekitError
+from tablekit.errors import TablekitError, one_line
+from tablekit.untrusted import Untrusted
+from tablekit.untrusted.files import looks_like, open_regular
+
+SQLITE_MAGIC = b"SQLite format 3\x00"
 
 MIGRATIONS: tuple[str, ...] = (
     # 1: players, games, and each seat's result (game points in tenths: 45.0 is 450)
@@ -120,6 +124,7 @@ def connect(path: Path, timeout: float = BUSY_SECONDS, create: bool = True
     if not create and not Path(path).is_file():
         raise NoLeague(f"no league file at {path} (recording a game with --league starts one)")
     Path(path).parent.mkdir(parents=True, exist_ok=True)
+    require_league(Path(path), timeout)  # before any pragma or migration writes to it
     deadline = time.monotonic() + timeout
     while True:
         try:
@@ -133,6 +138,59 @@ def connect(path: Path, timeout: float = BUSY_SECONDS, create: bool = True
                 continue
             raise busy(path, error, timeout) or LeagueError(
                 f"{path} is not a league file: {error}") from None
+
+
+LEAGUE_TABLES = frozenset({"players", "games", "results"})
+
+
+def require_league(path: Path, timeout: float = BUSY_SECONDS) -> None:
+    """Raise :class:`LeagueError` (one line) unless ``path`` is tablekit's league, a new
+    file (none, or empty) or an SQLite database with nothing in it yet: another program's
+    database, or a file that is no database at all, is refused before anything is written
+    to it (no switch to WAL mode, no table added). Read only, never through a FIFO.
+
+    >>> import tempfile
+    >>> path = Path(tempfile.mkdtemp()) / "notes.sqlite"
+    >>> other = sqlite3.connect(path)
+    >>> _ = other.execute("CREATE TABLE notes (text)")
+    >>> other.close()
+    >>> require_league(path)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    tablekit.league.database.LeagueError: .../notes.sqlite is another program's SQLite \
+database (tables: notes), not a league file: left it as it is
+    """
+    try:
+        with open_regular(path) as file:
+            head = file.read(len(SQLITE_MAGIC))
+    except FileNotFoundError:
+        return
+    except Untrusted as error:
+        raise LeagueError(f"{error}: not a league file") from None
+    except OSError as error:
+        raise LeagueError(f"cannot read the league file {one_line(error)}") from None
+    if not head:
+        return  # an empty file: made into a league
+    if head != SQLITE_MAGIC:
+        raise LeagueError(f"{path} is not a league file ({looks_like(head)}): left it as it is")
+    db = read_only(path, timeout)
+    try:
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+        tables = sorted(row[0] for row in db.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"))
+    except sqlite3.DatabaseError as error:
+        raise busy(path, error, timeout) or LeagueError(
+            f"{path} is not a league file: {error}") from None
+    finally:
+        db.close()
+    if not tables and not version:
+        return  # an SQLite file with nothing in it: made into a league
+    if version > len(MIGRATIONS):
+        raise LeagueError(f"the league file is from a newer tablekit (schema {version})")
+    if version < 1 or not set(tables) >= LEAGUE_TABLES:
+        shown = ", ".join(tables[:5]) + (", ..." if len(tables) > 5 else "") or "none"
+        raise LeagueError(f"{path} is another program's SQLite database (tables: {shown}), "
+                          "not a league file: left it as it is")
 
 
 def _open(path: Path, timeout: float) -> sqlite3.Connection:
