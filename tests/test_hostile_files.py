@@ -245,3 +245,29 @@ def test_a_foreign_sqlite_file_is_refused_before_anything_is_written_to_it(tmp_p
     picture = tmp_path / "league.png"
     picture.write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(200))
     assert "it looks like a PNG image" in refusal(capsys, ["league", "--db", str(picture)])
+
+
+# --- other readers of files from outside ---------------------------------------------------
+
+def test_a_journal_line_nested_too_deep_is_a_damaged_line_not_a_traceback(tmp_path, capsys):
+    journal = tmp_path / "game.jsonl"
+    journal.write_text('{"type": "journal", "format": 3}\n' + NESTED + "\n")
+    for command in (["export", str(journal)], ["replay", str(journal)]):
+        assert "line 2: not a JSON event" in refusal(capsys, command)
+
+
+def test_a_rules_file_that_is_a_fifo_is_refused_in_one_line(tmp_path):
+    rules = tmp_path / "house.toml"
+    os.mkfifo(rules)
+    line = one_line_refusal(run_cli(tmp_path, *RUN, "--display",
+                                    f"headless:{tmp_path / 'screens'}", "--rules", str(rules),
+                                    timeout=30))
+    assert "not a regular file (a FIFO)" in line
+
+
+def test_a_tile_set_description_of_the_wrong_shape_is_one_line(tmp_path):
+    from tablekit.vision.tileset import TileSet, TileSetError
+
+    (tmp_path / "tileset.json").write_text("[1, 2]")
+    with pytest.raises(TileSetError, match="not a tile-set description"):
+        TileSet.load(tmp_path)

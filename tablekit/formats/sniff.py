@@ -33,10 +33,10 @@ tablekit.untrusted.Untrusted: /dev/zero: not a regular file (a character device)
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from tablekit.untrusted.files import SIGNATURES, open_regular
+from tablekit.untrusted.json_text import parse_json
 
 JOURNAL = "a tablekit journal"
 MJAI = "mjai JSON lines"
@@ -72,7 +72,7 @@ def record_format(path: Path) -> str:
     if text[0] not in "{[":
         return UNKNOWN
     try:
-        first = json.loads(text.split("\n", 1)[0])
+        first = parse_json(text.split("\n", 1)[0])
     except ValueError:
         first = None
     if isinstance(first, dict):

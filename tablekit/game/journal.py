@@ -63,7 +63,9 @@ from tablekit.game.events import (
     from_dict,
     to_dict,
 )
+from tablekit.untrusted import Untrusted
 from tablekit.untrusted.files import kind_of
+from tablekit.untrusted.json_text import parse_json
 
 FORMAT = 3
 HEADER = {"type": "journal", "format": FORMAT}
@@ -408,7 +410,7 @@ def _evening_start(data: mmap.mmap, start: int, size: int, gap: float) -> int:
 def _started_at(line: bytes) -> float | None:
     """When the game a sealed start line begins started (None: it does not say)."""
     try:
-        return datetime.fromisoformat(json.loads(unseal(line))["at"]).timestamp()
+        return datetime.fromisoformat(parse_json(unseal(line))["at"]).timestamp()
     except (BadEvent, ValueError, KeyError, TypeError):
         return None
 
@@ -495,8 +497,8 @@ def _stop(contents: JournalContents, path: Path, line: int, reason: str) -> None
 def _fields(line: bytes, version: int) -> dict:
     """A line's JSON object (its checksum checked and taken off in format 3)."""
     try:
-        data = json.loads(unseal(line) if version >= 3 else line)
-    except (json.JSONDecodeError, UnicodeDecodeError):
+        data = parse_json(unseal(line) if version >= 3 else line)
+    except Untrusted:  # not JSON, nested too deep, NaN, a line over 1 MiB
         raise BadEvent(f"not a JSON event: {_shown(line)!r}") from None
     except BadEvent:
         if not _is_json(line):
@@ -509,8 +511,8 @@ def _fields(line: bytes, version: int) -> dict:
 
 def _is_json(line: bytes) -> bool:
     try:
-        json.loads(line)
-    except (json.JSONDecodeError, UnicodeDecodeError):
+        parse_json(line)
+    except Untrusted:
         return False
     return True
 
@@ -540,7 +542,7 @@ def _format_of(first_line: bytes) -> int:
     if not first.startswith(_HEADER_START):
         return 1
     try:
-        return int(json.loads(first).get("format", 1))
+        return int(parse_json(first).get("format", 1))
     except (ValueError, TypeError, AttributeError):
         return FORMAT + 1  # a header nobody can read: treated as a format from the future
 
@@ -563,7 +565,7 @@ def _count_events(path: Path, version: int, last: bytes) -> int:
     line that does not say) its lines counted."""
     if version >= 2 and last:
         try:
-            number = json.loads(unseal(last) if version >= 3 else last).get("n")
+            number = parse_json(unseal(last) if version >= 3 else last).get("n")
         except (BadEvent, ValueError, AttributeError):
             number = None
         if isinstance(number, int):
