@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import resource
+import signal
 import socket
 import sqlite3
 import subprocess
@@ -271,3 +272,18 @@ def test_a_tile_set_description_of_the_wrong_shape_is_one_line(tmp_path):
     (tmp_path / "tileset.json").write_text("[1, 2]")
     with pytest.raises(TileSetError, match="not a tile-set description"):
         TileSet.load(tmp_path)
+
+
+def test_following_a_journal_that_is_a_fifo_never_blocks(tmp_path):
+    from tablekit.game.session import JournalFollower
+
+    fifo = tmp_path / "game.jsonl"
+    os.mkfifo(fifo)
+    follower = JournalFollower(fifo)
+    previous = signal.signal(signal.SIGALRM, lambda *_: pytest.fail("blocked on the FIFO"))
+    signal.alarm(10)
+    try:
+        assert follower.state().round_label == follower.state().round_label
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)

@@ -200,7 +200,8 @@ class RecordingSource:
 
 
 def read_lines(path: Path) -> list[dict[str, Any]]:
-    """A JSON-lines file's records up to its first line that is not one (a torn tail).
+    """A JSON-lines file's records up to its first line that is not one (a torn tail); read
+    with a size bound, never through a symlink (:mod:`tablekit.untrusted.recording`).
 
     >>> import tempfile
     >>> path = Path(tempfile.mkdtemp()) / "x.jsonl"
@@ -208,17 +209,7 @@ def read_lines(path: Path) -> list[dict[str, Any]]:
     >>> read_lines(path)
     [{'a': 1}, {'a': 2}]
     """
-    records = []
-    try:
-        lines = path.read_bytes().split(b"\n")
-    except FileNotFoundError:
-        return []
-    for line in lines:
-        try:
-            records.append(json.loads(line))
-        except ValueError:
-            break
-    return records
+    return recorded_lines(Path(path), Path(path).parent)
 
 
 class RecordedFrames:
