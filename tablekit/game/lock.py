@@ -121,9 +121,9 @@ JournalError`, and is never opened to be read or written."""
 
 
 def _open(path: Path) -> tuple[int, bool]:
-    """``path`` opened to be locked (never blocking on a FIFO), made if it is not there;
-    and whether it was made here."""
-    flags = os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC
+    """``path`` opened to be locked (for writing, as an exclusive ``flock`` on NFS needs;
+    never blocking on a FIFO), made if it is not there; and whether it was made here."""
+    flags = os.O_RDWR | os.O_NONBLOCK | os.O_CLOEXEC
     for _ in range(TRIES):
         try:
             return os.open(path, flags | os.O_CREAT | os.O_EXCL, 0o644), True
