@@ -287,3 +287,19 @@ def test_following_a_journal_that_is_a_fifo_never_blocks(tmp_path):
     finally:
         signal.alarm(0)
         signal.signal(signal.SIGALRM, previous)
+
+
+def test_recordings_damaged_at_random_are_refused_in_one_line(tmp_path):
+    """A short run of benchmarks/recording_fuzz.py: no crash, no refusal of more than one
+    line, no file outside a recording changed."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("recording_fuzz",
+                                                  ROOT / "benchmarks" / "recording_fuzz.py")
+    assert spec is not None and spec.loader is not None
+    fuzz = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(fuzz)
+    report = fuzz.fuzz_recordings(16, tmp_path, seed=1)
+    assert (report["crashes"], report["lines_over_one"], report["odd_status"],
+            report["outside_changed"]) == (0, 0, 0, 0), report["problems"]
+    assert report["refused"] >= 8
