@@ -130,7 +130,7 @@ def run_command(argv: list[str]) -> tuple[int | None, str, str]:
             return main(argv), err.getvalue(), ""
         except SystemExit as stop:
             return int(stop.code or 0), err.getvalue(), ""
-        except BaseException as error:  # a crash: counted, the fuzzing goes on
+        except Exception as error:  # a crash: counted, the fuzzing goes on
             return None, err.getvalue(), f"{type(error).__name__}: {error}"[:200]
 
 

@@ -299,7 +299,13 @@ def test_recordings_damaged_at_random_are_refused_in_one_line(tmp_path):
     assert spec is not None and spec.loader is not None
     fuzz = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(fuzz)
-    report = fuzz.fuzz_recordings(16, tmp_path, seed=1)
+    previous = signal.signal(signal.SIGALRM, lambda *_: pytest.fail("blocked (a FIFO?)"))
+    signal.alarm(120)
+    try:
+        report = fuzz.fuzz_recordings(16, tmp_path, seed=1)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
     assert (report["crashes"], report["lines_over_one"], report["odd_status"],
             report["outside_changed"]) == (0, 0, 0, 0), report["problems"]
     assert report["refused"] >= 8
