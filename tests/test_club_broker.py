@@ -173,7 +173,8 @@ def test_the_board_and_the_organiser_cannot_publish_a_game(tmp_path, broker, use
     try:
         for table in (user, "1"):  # under its own name (the %u pattern), and a table's
             record = json.dumps(_record(f"{table}-0-9-0000", table)).encode()
-            sender.publish(game_topic(table, f"{table}-0-9-0000"), record, qos=1).wait_for_publish(5)
+            sender.publish(game_topic(table, f"{table}-0-9-0000"), record, qos=1
+                           ).wait_for_publish(5)
             sender.publish(state_topic(table), b'{"round": "South 4"}', qos=1
                            ).wait_for_publish(5)
         _heard(board, one, "East 1")  # what it sent before this has come, if it came

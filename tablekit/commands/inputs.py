@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from tablekit.errors import BadInput
+from tablekit.untrusted.files import kind_of
 
 
 def require_files(paths: Iterable[Path]) -> None:
@@ -21,6 +22,8 @@ def require_files(paths: Iterable[Path]) -> None:
     for path in paths:
         if path.is_dir():
             raise BadInput(f"{path}: is a folder, not a file")
+        if path.exists() and not path.is_file():  # a FIFO, a device: never read
+            raise BadInput(f"{path}: not a regular file ({kind_of(path.stat().st_mode)})")
         if not path.is_file():
             raise BadInput(f"{path}: no such file")
 

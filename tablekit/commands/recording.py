@@ -100,7 +100,11 @@ def run(args: argparse.Namespace) -> int:
         return 2
     summary = playback.summary()
     same = playback.same
-    if playback.cut:
+    if playback.recorded_journal != "kept":  # a missing journal is never "the same"
+        print(f"{args.folder}: the recording's journal is {playback.recorded_journal}: "
+              f"nothing to compare the {summary['events']} events played with",
+              file=sys.stderr)
+    elif playback.cut:
         played = len(playback.played)
         same = playback.played == playback.recorded[:played]
         print(f"{args.folder}: cut off while recording (no end in its manifest: a power "
@@ -121,10 +125,11 @@ def run_check(args: argparse.Namespace) -> int:
     from tablekit.commands.inputs import require_files
     from tablekit.recording.check import compare
     from tablekit.recording.manifest import JOURNAL, read_manifest
+    from tablekit.untrusted.recording import recording_file
 
     try:
         read_manifest(args.folder)
-        journal = args.journal or args.folder / JOURNAL
+        journal = args.journal or recording_file(args.folder, JOURNAL)
         require_files([journal, args.against])
         check = compare(load_events(journal), load_events(args.against))
     except (TablekitError, OSError) as error:
@@ -143,12 +148,13 @@ def run_export(args: argparse.Namespace) -> int:
     from tablekit.commands.export import load_events
     from tablekit.recording.check import plain_record
     from tablekit.recording.manifest import JOURNAL, read_manifest
+    from tablekit.untrusted.recording import recording_file
 
     try:
         read_manifest(args.folder)
         if args.out.exists():
             raise BadInput(f"{args.out}: exists; write the record to a new file")
-        text = plain_record(load_events(args.folder / JOURNAL))
+        text = plain_record(load_events(recording_file(args.folder, JOURNAL)))
         args.out.write_text(text, encoding="utf-8")
     except (TablekitError, OSError) as error:
         print(f"tablekit recording export: {one_line(error)}", file=sys.stderr)

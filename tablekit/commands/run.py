@@ -138,6 +138,11 @@ def run(args: argparse.Namespace) -> int:
         # with a roster and no --players, the seat buttons choose the players
         session = open_session(journal, rules, report, names, start=not roster or bool(names),
                                named_rules=args.rules)
+        try:  # a damaged journal moved aside: the lock goes to the new one
+            lock.follow()
+        except BaseException:
+            session.close()
+            raise
     except (TablekitError, OSError) as error:
         lock.release()
         if web is not None:

@@ -8,15 +8,15 @@ held back where the tournament says so). See docs/tournament.md."""
 from __future__ import annotations
 
 import argparse
-import json
 import time
 from pathlib import Path
 from typing import Any
 
-from tablekit.errors import BadInput
+from tablekit.errors import BadInput, one_line
 from tablekit.flow.saved import write_atomically
 from tablekit.league import tournament as tour
 from tablekit.league import tournament_league as kept
+from tablekit.untrusted.plan import read_plan
 
 
 def add_actions(actions: Any) -> None:
@@ -90,9 +90,9 @@ def run_start(args: argparse.Namespace) -> int:
     if path.exists():
         raise BadInput(f"a tournament is already kept in {path}: remove it to start another")
     try:
-        plan = json.loads(args.plan.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as error:
-        raise BadInput(f"cannot read the plan {args.plan}: {error}") from None
+        plan = read_plan(args.plan)  # bounded, a regular file, the shape of a plan
+    except OSError as error:
+        raise BadInput(f"cannot read the plan {args.plan}: {one_line(error)}") from None
     tables = [name.strip() for name in args.tables.split(",")] if args.tables else []
     if tables:
         from tablekit.club.topics import check_table

@@ -33,7 +33,9 @@ from typing import Any
 from urllib.parse import unquote
 
 from tablekit.errors import InvalidRecord
+from tablekit.formats.sniff import RECORD_LIMIT
 from tablekit.tiles import Tile, to_mpsz
+from tablekit.untrusted.files import looks_like, read_bytes
 
 SANMA = 0x10
 """The GO type bit of a three-player game."""
@@ -276,13 +278,14 @@ def _checked_tile(tile: int, code: int) -> int:
 
 def read_mjlog(path: Path) -> MjlogGame:
     """Read one mjlog file (UTF-8 XML; gzip-compressed files are refused, not guessed at)."""
-    data = Path(path).read_bytes()
+    data = read_bytes(path, limit=RECORD_LIMIT)
     if data[:2] == b"\x1f\x8b":
         raise InvalidRecord(f"{path} is gzip-compressed; decompress it to mjlog XML first")
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as err:
-        raise InvalidRecord(f"{path} is not UTF-8 text ({err.reason})") from err
+        raise InvalidRecord(f"{path} is not UTF-8 text ({err.reason}; "
+                            f"{looks_like(data)})") from err
     try:
         return parse_mjlog(text)
     except InvalidRecord as err:

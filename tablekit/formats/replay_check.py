@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tablekit.errors import InvalidRecord, TablekitError
-from tablekit.formats.sniff import JOURNAL, MJAI, TENHOU6, UNKNOWN, record_format
+from tablekit.formats.sniff import JOURNAL, MJAI, OTHER_FILES, TENHOU6, UNKNOWN, record_format
 from tablekit.formats.tenhou import YAKU_BY_ID, ImportedGame, ImportedHand, import_file
 from tablekit.formats.tenhou6_read import read_tenhou6_file
 from tablekit.formats.tenhou_check import value_mismatches
@@ -86,6 +86,8 @@ def read_game(path: Path, three_players: bool = False) -> ImportedGame:
         return read_tenhou6_file(path)
     if kind in (JOURNAL, MJAI):
         raise OtherRecord(kind, f"{path}: it is {kind}, not a Tenhou log")
+    if kind in OTHER_FILES:  # a picture, an archive, a database: no record at all
+        raise OtherRecord(kind, f"{path}: it looks like {kind}, not a game record")
     return import_file(path, three_players)
 
 

@@ -18,12 +18,25 @@ the commands that read records say what they found rather than what they expecte
 'a Tenhou mjlog (XML)'
 >>> kind("hello")
 'an unknown kind of file'
+>>> _ = (folder / "f").write_bytes(b"\\x89PNG\\r\\n\\x1a\\n" + bytes(range(256)))
+>>> record_format(folder / "f")
+'a PNG image'
+
+A FIFO, a device or a folder is refused (:class:`~tablekit.untrusted.Untrusted`, one
+line), never read:
+
+>>> record_format("/dev/zero")
+Traceback (most recent call last):
+...
+tablekit.untrusted.Untrusted: /dev/zero: not a regular file (a character device)
 """
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
+
+from tablekit.untrusted.files import SIGNATURES, open_regular
+from tablekit.untrusted.json_text import parse_json
 
 JOURNAL = "a tablekit journal"
 MJAI = "mjai JSON lines"
@@ -32,6 +45,9 @@ MJLOG = "a Tenhou mjlog (XML)"
 GZIP = "a gzip-compressed file"
 EMPTY = "an empty file"
 UNKNOWN = "an unknown kind of file"
+RECORD_LIMIT = 64 << 20  # bytes: the largest game record read (an mjlog is some 30 KB)
+# files that are no record at all, by their first bytes ("a PNG image", "a ZIP archive")
+OTHER_FILES = tuple(name for magic, name in SIGNATURES if magic != b"\x1f\x8b")
 
 HEAD_BYTES = 1 << 16
 # the first line of a journal: its header (formats 2 and 3) or a game's start (format 1)
@@ -41,10 +57,13 @@ _MJAI_FIRST = ("start_game", "start_kyoku")
 
 def record_format(path: Path) -> str:
     """The kind of record in ``path`` (one of this module's names), from its first bytes."""
-    with Path(path).open("rb") as file:
+    with open_regular(path) as file:
         head = file.read(HEAD_BYTES)
     if head[:2] == b"\x1f\x8b":
         return GZIP
+    other = next((name for magic, name in SIGNATURES if head.startswith(magic)), None)
+    if other is not None:
+        return other
     text = head.decode("utf-8-sig", errors="replace").lstrip()
     if not text:
         return EMPTY
@@ -53,7 +72,7 @@ def record_format(path: Path) -> str:
     if text[0] not in "{[":
         return UNKNOWN
     try:
-        first = json.loads(text.split("\n", 1)[0])
+        first = parse_json(text.split("\n", 1)[0])
     except ValueError:
         first = None
     if isinstance(first, dict):

@@ -20,13 +20,13 @@ True
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from tablekit.formats import mjlog
+from tablekit.formats.sniff import RECORD_LIMIT
 from tablekit.formats.tenhou import ImportedGame, ImportedHand
 from tablekit.formats.tenhou6 import (
     ABORT_NAMES,
@@ -53,6 +53,9 @@ from tablekit.game.events import (
 )
 from tablekit.rules.presets import TENHOU, TENHOU_SANMA, Rules, rules_from_dict, with_options
 from tablekit.tiles import Tile
+from tablekit.untrusted import Untrusted
+from tablekit.untrusted.files import read_bytes
+from tablekit.untrusted.json_text import parse_json
 
 SEATS = 4  # the columns a record has, three players' too
 YAKU_IDS = {name: index for index, name in enumerate(YAKU_NAMES)}
@@ -68,9 +71,11 @@ _YAKU = re.compile(r"^(.+)\((?:(\d+)飜|役満)\)$")
 def read_tenhou6_file(path: Path) -> ImportedGame:
     """A tenhou.net/6 JSON file as an imported game."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        data = parse_json(read_bytes(path, limit=RECORD_LIMIT), max_bytes=RECORD_LIMIT)
+    except Untrusted as error:
         raise BadTenhou6(f"{path} is not tenhou.net/6 JSON: {error}") from None
+    if not isinstance(data, dict):
+        raise BadTenhou6(f"{path} is not tenhou.net/6 JSON: not an object")
     return read_tenhou6(data)
 
 

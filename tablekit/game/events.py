@@ -26,6 +26,8 @@ from tablekit.errors import TablekitError
 from tablekit.rules.hand import Meld, MeldKind
 from tablekit.rules.presets import TENHOU, Rules, rules_as_played, rules_to_dict
 from tablekit.tiles import Tile, parse_tiles, to_mpsz
+from tablekit.untrusted import Untrusted
+from tablekit.untrusted.json_text import parse_json
 
 AbortKind = Literal["nine_terminals", "four_winds", "four_riichi", "four_kans", "triple_ron"]
 
@@ -297,8 +299,8 @@ def from_dict(data: dict[str, Any]) -> Event:
 
 def from_json(line: str) -> Event:
     try:
-        return from_dict(json.loads(line))
-    except json.JSONDecodeError as error:
+        return from_dict(parse_json(line))
+    except Untrusted as error:
         raise BadEvent(f"not a JSON event: {line[:80]!r} ({error})") from None
 
 

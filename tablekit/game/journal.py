@@ -44,6 +44,7 @@ import json
 import mmap
 import os
 import re
+import stat
 import time
 import zlib
 from collections.abc import Callable, Sequence
@@ -62,6 +63,9 @@ from tablekit.game.events import (
     from_dict,
     to_dict,
 )
+from tablekit.untrusted import Untrusted
+from tablekit.untrusted.files import kind_of
+from tablekit.untrusted.json_text import parse_json
 
 FORMAT = 3
 HEADER = {"type": "journal", "format": FORMAT}
@@ -118,6 +122,7 @@ class Journal:
         self.path = Path(path)
         self.writer, self.clock = writer, clock
         self._fd = -1
+        require_regular(self.path)
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             _trim_torn_tail(self.path)
@@ -224,6 +229,30 @@ def unseal(line: bytes) -> bytes:
     return text
 
 
+def require_regular(path: Path) -> None:
+    """Raise :class:`JournalError` (one line) when ``path`` is there and is no regular
+    file: a FIFO would hang every read and write of it, a device such as ``/dev/zero``
+    never ends. Told by ``fstat`` on a non-blocking open, never by reading.
+
+    >>> require_regular(Path("/dev/zero"))
+    Traceback (most recent call last):
+    ...
+    tablekit.game.journal.JournalError: /dev/zero is not a regular file (a character \
+device): left it as it is; name a file with --journal
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:
+        return  # no file (a new journal), or one that cannot be opened: opening says why
+    try:
+        mode = os.fstat(fd).st_mode
+    finally:
+        os.close(fd)
+    if not stat.S_ISREG(mode):
+        raise JournalError(f"{path} is not a regular file ({kind_of(mode)}): left it as it "
+                           "is; name a file with --journal")
+
+
 def is_journal(path: Path) -> bool:
     """Whether ``path`` may hold a tablekit journal: no file, an empty one, or one with at
     least one line tablekit writes (its header, even torn, or an event's line, even damaged).
@@ -241,6 +270,7 @@ def is_journal(path: Path) -> bool:
     [False, True, True, False, True]
     """
     try:
+        require_regular(Path(path))  # a FIFO is never opened to be read here
         with Path(path).open("rb") as handle:
             if not os.fstat(handle.fileno()).st_size:
                 return True
@@ -249,7 +279,7 @@ def is_journal(path: Path) -> bool:
             with mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as data:
                 return any(match[1].decode() in EVENT_TYPES
                            for match in _LINE_START.finditer(data))
-    except OSError:
+    except (OSError, JournalError):
         return True
 
 
@@ -298,6 +328,11 @@ def salvage_tail(path: Path, games: int = 1) -> JournalContents:
 def _salvage(path: Path, tail: int, gap: float | None = None) -> JournalContents:
     contents = JournalContents()
     if not path.exists():
+        return contents
+    try:
+        require_regular(path)
+    except JournalError as error:
+        contents.problem = str(error)
         return contents
     try:
         with path.open("rb") as handle:
@@ -375,7 +410,7 @@ def _evening_start(data: mmap.mmap, start: int, size: int, gap: float) -> int:
 def _started_at(line: bytes) -> float | None:
     """When the game a sealed start line begins started (None: it does not say)."""
     try:
-        return datetime.fromisoformat(json.loads(unseal(line))["at"]).timestamp()
+        return datetime.fromisoformat(parse_json(unseal(line))["at"]).timestamp()
     except (BadEvent, ValueError, KeyError, TypeError):
         return None
 
@@ -462,8 +497,8 @@ def _stop(contents: JournalContents, path: Path, line: int, reason: str) -> None
 def _fields(line: bytes, version: int) -> dict:
     """A line's JSON object (its checksum checked and taken off in format 3)."""
     try:
-        data = json.loads(unseal(line) if version >= 3 else line)
-    except (json.JSONDecodeError, UnicodeDecodeError):
+        data = parse_json(unseal(line) if version >= 3 else line)
+    except Untrusted:  # not JSON, nested too deep, NaN, a line over 1 MiB
         raise BadEvent(f"not a JSON event: {_shown(line)!r}") from None
     except BadEvent:
         if not _is_json(line):
@@ -476,8 +511,8 @@ def _fields(line: bytes, version: int) -> dict:
 
 def _is_json(line: bytes) -> bool:
     try:
-        json.loads(line)
-    except (json.JSONDecodeError, UnicodeDecodeError):
+        parse_json(line)
+    except Untrusted:
         return False
     return True
 
@@ -507,7 +542,7 @@ def _format_of(first_line: bytes) -> int:
     if not first.startswith(_HEADER_START):
         return 1
     try:
-        return int(json.loads(first).get("format", 1))
+        return int(parse_json(first).get("format", 1))
     except (ValueError, TypeError, AttributeError):
         return FORMAT + 1  # a header nobody can read: treated as a format from the future
 
@@ -530,7 +565,7 @@ def _count_events(path: Path, version: int, last: bytes) -> int:
     line that does not say) its lines counted."""
     if version >= 2 and last:
         try:
-            number = json.loads(unseal(last) if version >= 3 else last).get("n")
+            number = parse_json(unseal(last) if version >= 3 else last).get("n")
         except (BadEvent, ValueError, AttributeError):
             number = None
         if isinstance(number, int):

@@ -30,7 +30,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tablekit.game.events import Event
-from tablekit.game.journal import FORMAT, JournalError, cut_journal, is_journal, salvage_tail
+from tablekit.game.journal import (
+    FORMAT,
+    JournalError,
+    cut_journal,
+    is_journal,
+    require_regular,
+    salvage_tail,
+)
 
 # (events, their join marks, events before them not read, in force of those) -> (index of
 # the first event the game refuses, why) or None when all replay
@@ -106,6 +113,7 @@ def require_journal(path: Path) -> None:
     if path.is_dir():
         raise JournalError(f"{path} is a folder, not a journal: left it as it is; name a file "
                            "with --journal (e.g. game.jsonl inside it)")
+    require_regular(path)  # a FIFO or a device: never opened to be read
     if not is_journal(path):
         raise JournalError(f"{path} is not a tablekit journal (no line of one in it): left it "
                            "as it is; name another file with --journal")

@@ -29,6 +29,7 @@ so a game reopened from it undoes the same actions.
 
 from __future__ import annotations
 
+import stat
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -122,6 +123,9 @@ class JournalFollower:
         try:
             info = self.path.stat()
         except OSError:
+            self._game = None
+            return TableState.new()
+        if not stat.S_ISREG(info.st_mode):  # a FIFO or a device: never opened to be read
             self._game = None
             return TableState.new()
         same = (info.st_dev, info.st_ino) == self._file and info.st_size >= self._end

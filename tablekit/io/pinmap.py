@@ -16,8 +16,11 @@ from pathlib import Path
 from tablekit.errors import TablekitError
 from tablekit.io.presses import SEAT_BUTTONS, SHARED_BUTTONS, ButtonName
 from tablekit.resources import packaged
+from tablekit.untrusted import Untrusted
+from tablekit.untrusted.files import read_text
 
 DEFAULT_PINOUT = packaged("data", "pinout.toml")
+PINMAP_BYTES = 64 << 10  # a pin map is a few lines
 
 
 class PinMapError(TablekitError, ValueError):
@@ -38,10 +41,12 @@ def load_pinmap(path: Path | None = None) -> PinMap:
     """Read and check a pin map (the ``pinout.toml`` shipped in ``tablekit/data`` by default)."""
     path = path or DEFAULT_PINOUT
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = tomllib.loads(read_text(path, limit=PINMAP_BYTES))
     except FileNotFoundError:
         raise PinMapError(f"pin map {path} does not exist") from None
-    except tomllib.TOMLDecodeError as error:
+    except Untrusted as error:
+        raise PinMapError(f"pin map {error}") from None
+    except (tomllib.TOMLDecodeError, RecursionError) as error:
         raise PinMapError(f"{path} is not valid TOML: {error}") from None
     return _pinmap(data, str(path))
 

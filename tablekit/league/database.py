@@ -19,7 +19,11 @@ import sqlite3
 import time
 from pathlib import Path
 
-from tablekit.errors import TablekitError
+from tablekit.errors import TablekitError, one_line
+from tablekit.untrusted import Untrusted
+from tablekit.untrusted.files import looks_like, open_regular
+
+SQLITE_MAGIC = b"SQLite format 3\x00"
 
 MIGRATIONS: tuple[str, ...] = (
     # 1: players, games, and each seat's result (game points in tenths: 45.0 is 450)
@@ -102,24 +106,6 @@ class NoLeague(LeagueError):
     """A command that only reads the league was given a file that does not exist."""
 
 
-def require_league(path: Path) -> None:
-    """Refuse a ``--league`` that names a folder (:class:`LeagueError`, one line) before a
-    game is played, whose games would go unrecorded.
-
-    >>> import tempfile
-    >>> folder = Path(tempfile.mkdtemp())
-    >>> require_league(folder / "league.sqlite")
-    >>> try:
-    ...     require_league(folder)
-    ... except LeagueError as error:
-    ...     print(str(error).replace(str(folder), "DIR"))
-    DIR is a folder, not a league file: name a file, e.g. DIR/league.sqlite
-    """
-    if Path(path).is_dir():
-        raise LeagueError(f"{path} is a folder, not a league file: name a file, e.g. "
-                          f"{Path(path) / 'league.sqlite'}")
-
-
 def connect(path: Path, timeout: float = BUSY_SECONDS, create: bool = True
             ) -> sqlite3.Connection:
     """Open (or create) the league file at ``path``, migrated to the current schema; a file
@@ -137,7 +123,7 @@ def connect(path: Path, timeout: float = BUSY_SECONDS, create: bool = True
     """
     if not create and not Path(path).is_file():
         raise NoLeague(f"no league file at {path} (recording a game with --league starts one)")
-    require_league(path)
+    require_league(Path(path), timeout)  # before any pragma or migration writes to it
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     deadline = time.monotonic() + timeout
     while True:
@@ -152,6 +138,72 @@ def connect(path: Path, timeout: float = BUSY_SECONDS, create: bool = True
                 continue
             raise busy(path, error, timeout) or LeagueError(
                 f"{path} is not a league file: {error}") from None
+
+
+LEAGUE_TABLES = frozenset({"players", "games", "results"})
+
+
+def require_league(path: Path, timeout: float = BUSY_SECONDS) -> None:
+    """Raise :class:`LeagueError` (one line) unless ``path`` is tablekit's league, a new
+    file (none, or empty) or an SQLite database with nothing in it yet: another program's
+    database, or a file that is no database at all, is refused before anything is written
+    to it (no switch to WAL mode, no table added). Read only, never through a FIFO. A
+    ``--league`` naming a folder is refused before a game is played, whose games would go
+    unrecorded:
+
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> require_league(folder / "league.sqlite")
+    >>> try:
+    ...     require_league(folder)
+    ... except LeagueError as error:
+    ...     print(str(error).replace(str(folder), "DIR"))
+    DIR is a folder, not a league file: name a file, e.g. DIR/league.sqlite
+
+    >>> path = Path(tempfile.mkdtemp()) / "notes.sqlite"
+    >>> other = sqlite3.connect(path)
+    >>> _ = other.execute("CREATE TABLE notes (text)")
+    >>> other.close()
+    >>> require_league(path)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    tablekit.league.database.LeagueError: .../notes.sqlite is another program's SQLite \
+database (tables: notes), not a league file: left it as it is
+    """
+    if Path(path).is_dir():
+        raise LeagueError(f"{path} is a folder, not a league file: name a file, e.g. "
+                          f"{Path(path) / 'league.sqlite'}")
+    try:
+        with open_regular(path) as file:
+            head = file.read(len(SQLITE_MAGIC))
+    except FileNotFoundError:
+        return
+    except Untrusted as error:
+        raise LeagueError(f"{error}: not a league file") from None
+    except OSError as error:
+        raise LeagueError(f"cannot read the league file {one_line(error)}") from None
+    if not head:
+        return  # an empty file: made into a league
+    if head != SQLITE_MAGIC:
+        raise LeagueError(f"{path} is not a league file ({looks_like(head)}): left it as it is")
+    db = read_only(path, timeout)
+    try:
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+        tables = sorted(row[0] for row in db.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"))
+    except sqlite3.DatabaseError as error:
+        raise busy(path, error, timeout) or LeagueError(
+            f"{path} is not a league file: {error}") from None
+    finally:
+        db.close()
+    if not tables and not version:
+        return  # an SQLite file with nothing in it: made into a league
+    if version > len(MIGRATIONS):
+        raise LeagueError(f"the league file is from a newer tablekit (schema {version})")
+    if version < 1 or not set(tables) >= LEAGUE_TABLES:
+        shown = ", ".join(tables[:5]) + (", ..." if len(tables) > 5 else "") or "none"
+        raise LeagueError(f"{path} is another program's SQLite database (tables: {shown}), "
+                          "not a league file: left it as it is")
 
 
 def _open(path: Path, timeout: float) -> sqlite3.Connection:

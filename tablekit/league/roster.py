@@ -29,7 +29,9 @@ from pydantic import TypeAdapter, ValidationError
 from tablekit.errors import one_line
 from tablekit.league.database import LeagueError
 from tablekit.rules.schema import shown
+from tablekit.untrusted import Untrusted
 from tablekit.untrusted.fields import PlayerName
+from tablekit.untrusted.files import looks_like, read_bytes
 from tablekit.untrusted.names import confusable_names
 
 SEATS = 4
@@ -75,14 +77,16 @@ def read_roster(path: Path, seats: int = SEATS, warn: Callable[[str], None] | No
     4
     """
     try:
-        if Path(path).stat().st_size > LARGEST_ROSTER:
-            raise LeagueError(f"the roster {path} is over {LARGEST_ROSTER >> 20} MiB")
-        text = Path(path).read_bytes().decode("utf-8-sig")
+        data = read_bytes(path, limit=LARGEST_ROSTER)  # a FIFO or /dev/zero: refused
+    except Untrusted as error:
+        raise LeagueError(f"cannot read the roster: {error}") from None
     except OSError as error:
         raise LeagueError(f"cannot read the roster: {one_line(error)}") from None
+    try:
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
         raise LeagueError(f"the roster {path} is not UTF-8 text ({error.reason} at byte "
-                          f"{error.start})") from None
+                          f"{error.start}; {looks_like(data)})") from None
     lines: dict[str, int] = {}  # name -> its line
     for number, line in enumerate(text.split("\n"), 1):
         name = line.split("#", 1)[0].strip()

@@ -27,6 +27,11 @@ from pathlib import Path
 
 from tablekit.league.standings import PlayerStanding, league_table
 from tablekit.league.tournament import Played, Tournament, TournamentError, held_back
+from tablekit.untrusted import Untrusted
+from tablekit.untrusted.files import read_bytes
+from tablekit.untrusted.json_text import parse_json
+
+STATE_BYTES = 16 << 20  # a tournament's state: its plan and the rounds' results
 
 
 def state_path(db: Path) -> Path:
@@ -37,11 +42,11 @@ def state_path(db: Path) -> Path:
 def load(db: Path) -> Tournament:
     path = state_path(db)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = parse_json(read_bytes(path, limit=STATE_BYTES), max_bytes=STATE_BYTES)
     except FileNotFoundError:
         raise TournamentError(f"no tournament started with --db {db} "
                               "(tablekit tournament start --plan PLAN --db ...)") from None
-    except (OSError, ValueError) as error:
+    except (OSError, Untrusted) as error:
         raise TournamentError(f"cannot read {path}: {error}") from None
     if not isinstance(data, dict):
         raise TournamentError(f"cannot read {path}: not a tournament's state")

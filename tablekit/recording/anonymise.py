@@ -28,25 +28,34 @@ from tablekit.recording.manifest import (
     JOURNAL,
     JOURNAL_TIMES,
     read_manifest,
+    replace_file,
     write_manifest,
 )
-from tablekit.vision.frame_log import read_lines
+from tablekit.untrusted import Untrusted
+from tablekit.untrusted.files import read_bytes
+from tablekit.untrusted.json_text import parse_json
+from tablekit.untrusted.recording import LINES_BYTES, read_lines, recording_file
 
 
 def anonymise(folder: Path) -> tuple[int, int]:
     """Replace the players' names in the recording in ``folder``; how many names were
-    replaced, and how many journal lines still hold one in free text."""
+    replaced, and how many journal lines still hold one in free text. No file of the
+    recording is read or written through a symlink (a journal linked from elsewhere is
+    refused, never rewritten), and a flow's note of the wrong shape is refused in one line,
+    before anything is changed."""
+    folder = Path(folder)
     manifest = read_manifest(folder)
-    journal = folder / JOURNAL
-    lines = journal.read_bytes().splitlines(keepends=True) if journal.is_file() else []
+    journal = recording_file(folder, JOURNAL)
+    lines = _read(folder, JOURNAL).splitlines(keepends=True)
     records = [_record(line) for line in lines]
-    note = folder / FLOW_NOTE
-    flow = json.loads(note.read_text(encoding="utf-8")) if note.is_file() else None
+    note = recording_file(folder, FLOW_NOTE)
+    flow = _flow_note(folder)
+    times = read_lines(recording_file(folder, JOURNAL_TIMES), folder)
     names: dict[str, str] = {}
     for found in [*(r[0].get("names") or () for r in records if r and r[0].get(
             "type") == "game_started"), (manifest.get("flow") or {}).get("roster") or (),
                   (flow or {}).get("roster") or ()]:
-        for name in found:
+        for name in found if isinstance(found, list | tuple) else ():
             if isinstance(name, str) and name and name not in names and not (
                     name.startswith("Player ") and name[7:].isdigit()):  # done before
                 names[name] = f"Player {len(names) + 1}"
@@ -67,24 +76,50 @@ def anonymise(folder: Path) -> tuple[int, int]:
         raise BadInput(f"{folder}: journal_start {start} is not at a line's start; "
                        "not changed")
     if lines:
-        journal.write_bytes(b"".join(out))
-        _move_times(folder / JOURNAL_TIMES, lines, out)
+        replace_file(folder, journal.name, b"".join(out))
+        _move_times(folder, times, lines, out)
     if flow is not None:
-        note.write_text(json.dumps(_replaced(flow, names), ensure_ascii=False),
-                        encoding="utf-8")
+        replace_file(folder, note.name,
+                     json.dumps(_replaced(flow, names), ensure_ascii=False).encode("utf-8"))
     write_manifest(folder, _replaced({**manifest, "journal_start": after}, names))
     return len(names), told
 
 
-def _move_times(path: Path, lines: list[bytes], out: list[bytes]) -> None:
-    """The journal's sizes in ``journal_times.jsonl`` moved from the end of a line of
-    ``lines`` to the end of the same line of ``out``."""
-    times = read_lines(path)
+def _read(folder: Path, name: str) -> bytes:
+    """The recording's file ``name`` (empty: none), read with no symlink followed."""
+    try:
+        return read_bytes(folder / name, limit=LINES_BYTES, inside=folder)
+    except FileNotFoundError:
+        return b""
+
+
+def _flow_note(folder: Path) -> dict[str, Any] | None:
+    """The recording's copy of the flow's note (None: none), a JSON object whose roster,
+    if any, is a list of names; else :class:`BadInput`."""
+    data = _read(folder, FLOW_NOTE)
+    if not data:
+        return None
+    where = folder / FLOW_NOTE
+    try:
+        flow = parse_json(data, max_bytes=LINES_BYTES)
+    except Untrusted as error:
+        raise BadInput(f"{where}: not a flow's note ({error}); not changed") from None
+    roster = flow.get("roster", []) if isinstance(flow, dict) else None
+    if not isinstance(roster, list) or not all(isinstance(name, str) for name in roster):
+        raise BadInput(f"{where}: not a flow's note (not an object with a list of names "
+                       "as its roster); not changed")
+    return flow
+
+
+def _move_times(folder: Path, times: list[Any], lines: list[bytes], out: list[bytes]
+                ) -> None:
+    """The journal's sizes in ``journal_times.jsonl`` (its lines ``times``) moved from the
+    end of a line of ``lines`` to the end of the same line of ``out``."""
     if not times:
         return
     moved = dict(zip(accumulate(map(len, lines)), accumulate(map(len, out)), strict=True))
-    path.write_text("".join(json.dumps(_moved(line, moved)) + "\n" for line in times),
-                    encoding="utf-8")
+    replace_file(folder, JOURNAL_TIMES, "".join(
+        json.dumps(_moved(line, moved)) + "\n" for line in times).encode("utf-8"))
 
 
 def _moved(line: Any, moved: dict[int, int]) -> Any:
@@ -104,7 +139,7 @@ def _record(line: bytes) -> tuple[dict[str, Any], bool] | None:
     body = line.rstrip(b"\n")
     try:
         sealed = body.endswith(b'"}') and b', "crc": "' in body[-20:]
-        data = json.loads(unseal(body) if sealed else body)
+        data = parse_json(unseal(body) if sealed else body)
     except ValueError:
         return None
     return (data, sealed) if isinstance(data, dict) else None

@@ -63,8 +63,9 @@ from tablekit.recording.manifest import (
     journal_times,
     read_manifest,
 )
+from tablekit.untrusted.recording import check_frame_line, check_press, read_lines, recording_file
 from tablekit.vision.classes import class_index
-from tablekit.vision.frame_log import FRAMES, read_lines
+from tablekit.vision.frame_log import FRAMES
 
 WINDOW = 3.0
 """Seconds after a WIN press whose frames show the hand revealed (the sim's person confirms
@@ -197,11 +198,11 @@ def winner_pairs(probs: np.ndarray, xs: list[float], hand: WonHand, seat: int
 
 def recorded_hands(folder: Path) -> list[tuple[WonHand, float]]:
     """The hands won while ``folder`` was recording, each with its WIN press's time."""
-    journal = folder / JOURNAL
+    start = int(read_manifest(folder).get("journal_start") or 0)
+    journal = recording_file(folder, JOURNAL)
     if not journal.is_file():
         return []
     contents = read_journal(journal)
-    start = int(read_manifest(folder).get("journal_start") or 0)
     offset_of = {id(event): at for event, at in zip(contents.events, contents.offsets,
                                                     strict=True)}
     wins = [offset_of[id(event)] for event in in_force(contents.events)[0]
@@ -209,7 +210,8 @@ def recorded_hands(folder: Path) -> list[tuple[WonHand, float]]:
     hands = won_hands(contents.events)   # one for each win in force, in order
     kept = [(hand, at) for hand, at in zip(hands, wins, strict=True) if at >= start]
     confirmed = written_at(journal_times(folder), [at for _, at in kept])
-    times = when_won(read_lines(folder / PRESSES), [hand for hand, _ in kept], confirmed)
+    presses = read_lines(recording_file(folder, PRESSES), folder, check_press)
+    times = when_won(presses, [hand for hand, _ in kept], confirmed)
     return [(hand, t) for (hand, _), t in zip(kept, times, strict=True) if t is not None]
 
 
@@ -249,7 +251,7 @@ def _profile(folder: Path, manifest: dict[str, Any], lines: list[dict[str, Any]]
 def _image(folder: Path, line: dict[str, Any]) -> Any:
     import cv2
 
-    return cv2.imread(str(folder / line["file"]))
+    return cv2.imread(str(recording_file(folder, line["file"])))
 
 
 def pick_frames(lines: list[dict[str, Any]], start: float, count: int = FRAMES_PER_HAND,
@@ -280,7 +282,7 @@ def harvest(folders: list[Path], size: tuple[int, int], seed: int = 0,
         hands = recorded_hands(folder)
         if not hands:
             continue
-        lines = read_lines(folder / FRAMES)
+        lines = read_lines(recording_file(folder, FRAMES), folder, check_frame_line)
         profile = _profile(folder, manifest, lines)
         models = _models(folder, manifest, base)
         mine, discards = Harvest(FaceSamples()), Harvest(FaceSamples())

@@ -24,6 +24,10 @@ from pathlib import Path
 from typing import Any
 
 from tablekit.errors import BadInput
+from tablekit.untrusted import Untrusted
+from tablekit.untrusted.files import read_bytes
+from tablekit.untrusted.json_text import parse_json
+from tablekit.untrusted.recording import MANIFEST_BYTES, check_manifest
 
 FORMAT = 2
 """2: ``journal_times.jsonl`` added (format 1 recordings play as before)."""
@@ -45,10 +49,33 @@ def tablekit_version() -> str:
 
 def write_manifest(folder: Path, manifest: dict[str, Any]) -> None:
     """Replace ``recording.json`` whole (a side file fsynced, renamed over it)."""
-    path = Path(folder) / MANIFEST
+    text = json.dumps({"type": "tablekit-recording", **manifest}, indent=1) + "\n"
+    replace_file(Path(folder), MANIFEST, text.encode("utf-8"))
+
+
+def replace_file(folder: Path, name: str, data: bytes) -> None:
+    """Replace the recording's file ``name`` with ``data``: written to a new side file
+    (never through a symlink), fsynced and renamed over it, so a symlink in its place is
+    replaced, never followed out of the recording.
+
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> outside = folder.parent / (folder.name + "-outside.jsonl")
+    >>> _ = outside.write_text("theirs")
+    >>> (folder / "journal.jsonl").symlink_to(outside)
+    >>> replace_file(folder, "journal.jsonl", b"mine")
+    >>> outside.read_text(), (folder / "journal.jsonl").is_symlink()
+    ('theirs', False)
+    """
+    if Path(name).name != name or name in (".", ".."):
+        raise BadInput(f"{name}: not a file's name in the recording")
+    path = Path(folder) / name
     side = path.with_name(path.name + ".new")
-    with open(side, "w", encoding="utf-8") as file:
-        file.write(json.dumps({"type": "tablekit-recording", **manifest}, indent=1) + "\n")
+    side.unlink(missing_ok=True)
+    fd = os.open(side, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC,
+                 0o644)
+    with os.fdopen(fd, "wb") as file:
+        file.write(data)
         file.flush()
         os.fsync(file.fileno())
     os.replace(side, path)
@@ -56,29 +83,37 @@ def write_manifest(folder: Path, manifest: dict[str, Any]) -> None:
 
 def read_manifest(folder: Path) -> dict[str, Any]:
     """The recording's manifest, or :class:`BadInput` (one line) for a folder that holds
-    none, a damaged one, or one of a newer format."""
+    none, a damaged one (not JSON, a field of the wrong type: :mod:`tablekit.untrusted.\
+recording`), one of a newer format, or a symlink in its place."""
     path = Path(folder) / MANIFEST
-    if not path.is_file():
+    if not path.is_file() and not path.is_symlink():
         raise BadInput(f"{folder}: no such recording (no {MANIFEST} in it)")
     try:
-        manifest = json.loads(path.read_text(encoding="utf-8"))
-        version = int(manifest["format"])
-    except (ValueError, KeyError, TypeError, OSError) as error:
-        raise BadInput(f"{path}: not a recording's manifest ({type(error).__name__})") from None
-    if version > FORMAT:
+        data = read_bytes(path, limit=MANIFEST_BYTES, inside=Path(folder))
+    except Untrusted as error:
+        raise BadInput(str(error)) from None
+    try:
+        manifest = parse_json(data)
+    except Untrusted as error:
+        raise BadInput(f"{path}: not a recording's manifest ({error})") from None
+    version = manifest.get("format") if isinstance(manifest, dict) else None
+    if isinstance(version, int) and version > FORMAT:
         raise BadInput(f"{folder}: a recording of format {version}, newer than this "
                        f"tablekit plays ({FORMAT}): update tablekit")
-    return manifest
+    try:
+        return check_manifest(manifest, str(path))
+    except Untrusted as error:
+        raise BadInput(str(error)) from None
 
 
 def journal_times(folder: Path) -> list[tuple[int, float]]:
     """``(journal size, time)`` of each line of the recording's ``journal_times.jsonl``
     (empty: none kept, format 1); a line that is not one is left out, so are sizes that do
     not rise (a damaged file answers what it can, never a traceback)."""
-    from tablekit.vision.frame_log import read_lines
+    from tablekit.untrusted.recording import read_lines
 
     out: list[tuple[int, float]] = []
-    for line in read_lines(Path(folder) / JOURNAL_TIMES):
+    for line in read_lines(Path(folder) / JOURNAL_TIMES, Path(folder)):
         size, t = (line.get("bytes"), line.get("t")) if isinstance(line, dict) else (None, None)
         if (isinstance(size, int) and isinstance(t, int | float)
                 and (not out or size > out[-1][0])):

@@ -40,8 +40,11 @@ from tablekit.recording.manifest import (
 )
 from tablekit.recording.misread import MisreadingPipeline
 from tablekit.tracking.tracker import Tracker
-from tablekit.vision.frame_log import EPSILON, RecordedFrames, read_lines
+from tablekit.untrusted.files import read_bytes
+from tablekit.untrusted.recording import LINES_BYTES, check_press, read_lines, recording_file
+from tablekit.vision.frame_log import EPSILON, RecordedFrames
 
+BUTTONS = frozenset(button.value for button in ButtonName)
 TRUTH_REFUSED = ("--reader truth needs the simulated table's ground truth, which a "
                  "recording does not keep (only its frames): play it with --reader vision")
 
@@ -52,6 +55,10 @@ class PressPlayer:
 
     def __init__(self, records: list[dict[str, Any]], app: App) -> None:
         self.records, self.app = records, app
+        for record in records:
+            if record["button"] not in BUTTONS:
+                raise BadInput(f"a press of {record['button']!r} in the recording: not a "
+                               f"button ({', '.join(sorted(BUTTONS))})")
         self._next = 0
 
     def poll(self) -> None:
@@ -81,10 +88,12 @@ class Playback:
     seconds: float
     cut: bool
     until: float = 0.0     # the recording's time played up to (its end, or the cut)
+    recorded_journal: str = "kept"   # "missing", "empty" (no event): nothing to compare
 
     @property
     def same(self) -> bool:
-        return self.played == self.recorded
+        """The journal played is the recording's (never when the recording kept none)."""
+        return self.recorded_journal == "kept" and self.played == self.recorded
 
     def first_difference(self) -> int | None:
         """The index of the first event that differs (None: the journals are the same)."""
@@ -102,6 +111,7 @@ class Playback:
                 "draws": kinds.count("ExhaustiveDraw") + kinds.count("AbortiveDraw"),
                 "events": len(self.played), "events_recorded": len(self.recorded),
                 "same_journal": self.same, "first_difference": self.first_difference(),
+                "recorded_journal": self.recorded_journal,
                 "frames": self.frames, "frames_kept": self.frames_kept,
                 "presses": self.presses, "cut": self.cut, "until": round(self.until, 3),
                 "ms_per_frame": round(1000 * self.seconds / max(self.frames, 1), 2)}
@@ -118,12 +128,12 @@ def play_recording(folder: Path, journal: Path, tileset: str | None = None,
         raise BadInput(TRUTH_REFUSED)
     if journal.exists():
         raise BadInput(f"{journal}: exists; play into a new journal file")
-    copy = folder / JOURNAL
-    kept = copy.read_bytes() if copy.is_file() else b""
+    kept = _kept(folder, JOURNAL)
+    note = _kept(folder, FLOW_NOTE) if manifest.get("flow_note") else None
     journal.parent.mkdir(parents=True, exist_ok=True)
     journal.write_bytes(kept[: int(manifest.get("journal_start") or 0)])
-    if manifest.get("flow_note"):
-        note_path(journal).write_bytes((folder / FLOW_NOTE).read_bytes())
+    if note is not None:
+        note_path(journal).write_bytes(note)
     session = Session.open(journal)
     try:
         return _play(folder, manifest, session, tileset, on_start, misread)
@@ -148,7 +158,7 @@ def _play(folder: Path, manifest: dict[str, Any], session: Session, tileset: str
     app = App(flow, None, clock=clock, sleep=clock.sleep)
     if camera:
         app.camera = _feed(folder, manifest, frames, tracker, clock, tileset, fps, misread)
-    presses = read_lines(folder / PRESSES)
+    presses = read_lines(recording_file(folder, PRESSES), folder, check_press)
     app.buttons = PressPlayer(presses, app)
     end = manifest.get("end")
     last = max([frames.last, *(press["t"] for press in presses[-1:]), 0.0])
@@ -158,11 +168,21 @@ def _play(folder: Path, manifest: dict[str, Any], session: Session, tileset: str
     started = time.perf_counter()
     app.run(until=lambda app: clock() >= stop - EPSILON)
     seconds = time.perf_counter() - started
-    copy = folder / JOURNAL
+    copy = recording_file(folder, JOURNAL)
     recorded = read_journal(copy).events if copy.is_file() else []
     assert session.path is not None
     return Playback(read_journal(session.path).events, recorded, frames.taken,
-                    len(frames.lines), len(presses), seconds, cut=end is None, until=stop)
+                    len(frames.lines), len(presses), seconds, cut=end is None, until=stop,
+                    recorded_journal="kept" if recorded else
+                    "empty" if copy.is_file() else "missing")
+
+
+def _kept(folder: Path, name: str) -> bytes:
+    """The recording's file ``name`` (empty: none), read with no symlink followed."""
+    try:
+        return read_bytes(folder / name, limit=LINES_BYTES, inside=folder)
+    except FileNotFoundError:
+        return b""
 
 
 def _feed(folder: Path, manifest: dict[str, Any], frames: RecordedFrames, tracker: Tracker,
@@ -175,9 +195,9 @@ def _feed(folder: Path, manifest: dict[str, Any], frames: RecordedFrames, tracke
     from tablekit.vision.feed import CameraFeed
     from tablekit.vision.pipeline import CameraPipeline
 
-    profile = folder / CALIBRATION if manifest.get("calibration") else None
+    profile = recording_file(folder, CALIBRATION) if manifest.get("calibration") else None
     layout = table_layout(profile) if profile is not None else None
-    kept = str(folder / TILESET) if manifest.get("tileset") else None
+    kept = str(recording_file(folder, TILESET)) if manifest.get("tileset") else None
     pipeline: Any = CameraPipeline.open(layout=layout, tileset=tileset or kept)
     if misread[0] > 0:
         pipeline = MisreadingPipeline(pipeline, *misread)

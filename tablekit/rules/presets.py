@@ -45,6 +45,8 @@ from tablekit.rules.schema import (
     check_rules,
     shown,
 )
+from tablekit.untrusted import Untrusted
+from tablekit.untrusted.files import looks_like, read_bytes
 
 
 @dataclass(frozen=True)
@@ -350,9 +352,11 @@ def rules_from_toml(path: Path) -> Rules:
 def _read_toml(path: Path) -> dict[str, Any]:
     """The TOML table in ``path`` (a byte-order mark is allowed), or one line saying why not."""
     try:
-        if path.stat().st_size > LARGEST_FILE:
-            raise RulesError(f"rules file {path} is over {LARGEST_FILE >> 10} KiB: not rules")
-        text = path.read_bytes().decode("utf-8-sig")
+        try:
+            data = read_bytes(path, limit=LARGEST_FILE)  # a FIFO or a device: refused
+        except Untrusted as error:
+            raise RulesError(f"rules file {error}: not rules") from None
+        text = data.decode("utf-8-sig")
         for number, line in enumerate(text.splitlines(), 1):
             if len(line) > LONGEST_LINE:
                 raise RulesError(f"rules file {path}: line {number} is over {LONGEST_LINE:,} "
@@ -364,7 +368,9 @@ def _read_toml(path: Path) -> dict[str, Any]:
         raise RulesError(f"rules file {path} does not exist") from None
     except OSError as error:
         raise RulesError(f"rules file {one_line(error)}") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
+    except UnicodeDecodeError:
+        raise RulesError(f"rules file {path} is not UTF-8 text ({looks_like(data)})") from None
+    except tomllib.TOMLDecodeError as error:
         raise RulesError(f"rules file {path} is not valid TOML: {one_line(error)}") from None
     except ValueError:  # a number past Python's 4,300 digits (were lines let be longer)
         raise RulesError(f"rules file {path} holds a number too long to read") from None

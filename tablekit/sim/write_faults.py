@@ -219,11 +219,9 @@ RUN = "import sys; from tablekit.cli import main; sys.exit(main())"
 
 def two_writers(folder: Path, report: WriteReport) -> bool:
     """``tablekit run`` on a journal another process holds: refused, one line, exit 2."""
-    from tablekit.game.lock import lock_path
-
     path = folder / "game.jsonl"
     write_game(path, events()[:40])
-    child = _holder(HOLD_LOCK, lock_path(path), 60)
+    child = _holder(HOLD_LOCK, path, 60)  # the lock is on the journal itself
     try:
         second = subprocess.run(
             [sys.executable, "-c", RUN, "run", "--journal", str(path), "--camera", "none",

@@ -24,7 +24,6 @@ tablekit.vision.calibration.CalibrationError: no calibration profile at nowhere.
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -33,9 +32,12 @@ from typing import Any
 
 import numpy as np
 
-from tablekit.errors import TablekitError
+from tablekit.errors import TablekitError, one_line
 from tablekit.json_text import compact_json
 from tablekit.resources import packaged
+from tablekit.untrusted import Untrusted
+from tablekit.untrusted.files import read_text
+from tablekit.untrusted.json_text import parse_json
 from tablekit.vision.felt_edges import EdgePoints, felt_edge_points
 from tablekit.vision.layout import DEFAULT_LAYOUT, TableLayout
 from tablekit.vision.markers import find_markers
@@ -43,6 +45,7 @@ from tablekit.vision.table_camera import TableCamera, fit_camera, reprojection_e
 from tablekit.vision.table_zones import Zone, table_zones
 
 PROFILE_VERSION = 1
+PROFILE_BYTES = 4 << 20  # a profile is a few KB
 EXAMPLE_PROFILE = packaged("data", "example-sim.json")
 """A profile of the simulated camera (rig seed 0, 1280x720), shipped with tablekit."""
 MAX_REPROJECTION_PX = 2.5
@@ -123,14 +126,15 @@ class Profile:
     def load(cls, path: Path) -> Profile:
         """Read a profile; :class:`CalibrationError` when it is missing or broken."""
         try:
-            text = Path(path).read_text(encoding="utf-8")
+            text = read_text(path, limit=PROFILE_BYTES)  # a FIFO or a device: refused
         except FileNotFoundError:
             raise CalibrationError(f"no calibration profile at {path}: run tablekit calibrate"
                                    ) from None
-        except OSError as error:
-            raise CalibrationError(f"cannot read calibration profile {path}: {error}") from None
+        except (OSError, Untrusted) as error:
+            raise CalibrationError(f"cannot read calibration profile {path}: "
+                                   f"{one_line(error)}") from None
         try:
-            return cls.from_dict(json.loads(text))
+            return cls.from_dict(parse_json(text, max_bytes=PROFILE_BYTES))
         except CalibrationError as error:
             raise CalibrationError(f"{path}: {error}") from None
         except (ValueError, KeyError, TypeError, IndexError) as error:

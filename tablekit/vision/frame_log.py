@@ -39,6 +39,8 @@ from typing import Any
 import cv2
 import numpy as np
 
+from tablekit.untrusted.recording import check_frame_line, recording_file
+from tablekit.untrusted.recording import read_lines as recorded_lines
 from tablekit.vision.frames import CameraFrame, FrameSource
 
 FRAMES = "frames.jsonl"
@@ -205,7 +207,8 @@ class RecordingSource:
 
 
 def read_lines(path: Path) -> list[dict[str, Any]]:
-    """A JSON-lines file's records up to its first line that is not one (a torn tail).
+    """A JSON-lines file's records up to its first line that is not one (a torn tail); read
+    with a size bound, never through a symlink (:mod:`tablekit.untrusted.recording`).
 
     >>> import tempfile
     >>> path = Path(tempfile.mkdtemp()) / "x.jsonl"
@@ -213,17 +216,7 @@ def read_lines(path: Path) -> list[dict[str, Any]]:
     >>> read_lines(path)
     [{'a': 1}, {'a': 2}]
     """
-    records = []
-    try:
-        lines = path.read_bytes().split(b"\n")
-    except FileNotFoundError:
-        return []
-    for line in lines:
-        try:
-            records.append(json.loads(line))
-        except ValueError:
-            break
-    return records
+    return recorded_lines(Path(path), Path(path).parent)
 
 
 class RecordedFrames:
@@ -237,9 +230,9 @@ class RecordedFrames:
     def __init__(self, folder: Path, clock: Callable[[], float], ahead: float = 0.0) -> None:
         self.folder, self.clock, self.ahead = Path(folder), clock, ahead
         self.lines: list[dict[str, Any]] = []
-        for record in read_lines(self.folder / FRAMES):
+        for record in recorded_lines(self.folder / FRAMES, self.folder, check_frame_line):
             name = record.get("file")
-            if name is not None and not (self.folder / name).is_file():
+            if name is not None and not recording_file(self.folder, name).is_file():
                 break
             self.lines.append(record)
         self.last = self.lines[-1]["t"] if self.lines else 0.0

@@ -28,6 +28,8 @@ from typing import Any
 import numpy as np
 
 from tablekit.errors import TablekitError
+from tablekit.untrusted.files import read_bytes
+from tablekit.untrusted.json_text import parse_json
 from tablekit.vision.classes import CLASSES
 from tablekit.vision.detect import OVERLAP
 
@@ -35,6 +37,7 @@ INFO = "tileset.json"
 HEAD = "head.npz"
 CLASSIFIER = "tile_classifier.onnx"
 VERSION = 1
+INFO_BYTES = 4 << 20  # a tile set's description is a few KB
 
 
 class TileSetError(TablekitError, ValueError):
@@ -76,9 +79,11 @@ class TileSet:
         if not info_path.is_file():
             raise TileSetError(f"no tile set at {folder} (make one with `tablekit enroll`)")
         try:
-            info = json.loads(info_path.read_text())
+            info = parse_json(read_bytes(info_path, limit=INFO_BYTES), max_bytes=INFO_BYTES)
         except (OSError, ValueError) as error:
             raise TileSetError(f"{info_path}: not a tile-set description ({error})") from None
+        if not isinstance(info, dict):
+            raise TileSetError(f"{info_path}: not a tile-set description (not an object)")
         if info.get("version") != VERSION or tuple(info.get("classes", ())) != CLASSES:
             raise TileSetError(f"{folder}: made for another classifier; enroll the set again")
         if not (folder / CLASSIFIER).is_file():
