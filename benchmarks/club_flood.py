@@ -122,7 +122,7 @@ def flood(folder: Path, states: int = 20000, games: int = 20, tables: int = 4,
                     and n_games > 0:
                 n_games -= 1
                 table = names[sent["games"] % tables]
-                key = f"{table}-flood-{sent['games']}"
+                key = f"{table}-0-{sent['games']}-f100"  # a game id as a table makes one
                 pending.append(clients[int(table) - 1].publish(
                     game_topic(table, key),
                     json.dumps(game_record(key, table, events, time.time())).encode(), qos=1))
