@@ -62,15 +62,26 @@ def parse_json(data: bytes | str, *, max_bytes: int = MAX_BYTES,
         except UnicodeDecodeError:
             raise Untrusted("not UTF-8 text") from None
     _check_depth(data, max_depth)
+    # numbers are looked at one by one only where an exponent could make one too large (a
+    # journal line has none: it is read at json's own speed); an integer too long for
+    # Python (4,300 digits) is refused by json itself
+    decoder = _EACH_NUMBER if _EXPONENT.search(data) else _DECODER
     try:
-        return json.loads(data, parse_constant=_no_constant, parse_int=_number,
-                          parse_float=_float)
+        return decoder.decode(data)
     except json.JSONDecodeError as error:
         raise Untrusted(f"not JSON (line {error.lineno}, column {error.colno})") from None
+    except Untrusted:
+        raise
+    except ValueError:  # an integer past Python's limit on digits
+        raise Untrusted("not JSON (a number too long)") from None
     except RecursionError:  # pragma: no cover - the depth is checked first
         raise Untrusted(f"nested more than {max_depth} deep") from None
 
 
+_DECODER = json.JSONDecoder(parse_constant=_no_constant)
+_EACH_NUMBER = json.JSONDecoder(parse_constant=_no_constant, parse_int=_number,
+                                parse_float=_float)
+_EXPONENT = re.compile(r"[0-9][eE][+-]?[0-9]{3}")  # 1e100 and beyond
 _STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
 _BRACKET = re.compile(r"[\[\]{}]")
 
