@@ -26,7 +26,10 @@ Usage: python benchmarks/faults.py [--quick] [--only NAME,...] [--cuts N] [--pre
 - wire: ``benchmarks/wire_faults.py``, what a hostile or broken table sends: 10,000 fuzzed
   MQTT payloads (quick: 1,000) to the club's board on a real league, valid games
   interleaved, and 1,000 fuzzed outbox files (quick: 100) through a table's publisher;
-  crashes, nonsense recorded and games lost counted.
+  crashes, nonsense recorded and games lost counted; then 300 recordings damaged at random
+  (quick: 30, ``benchmarks/recording_fuzz.py``), each through recording play, check,
+  export and anonymise: crashes, refusals of more than one line and files changed outside
+  the recording counted.
 
 The full run: 1,000 power cuts, 10,000 bit flips, 10,000 presses, an arm for 30 s and a
 frozen picture for a minute, four hours of frames. ``--quick``: 20 cuts, 1,000 flips,
@@ -193,11 +196,23 @@ def writes(folder: Path) -> dict:
     return figures
 
 
-def wire(messages: int, files: int, seed: int, folder: Path) -> dict:
-    """Fuzzed MQTT payloads to the board and fuzzed outbox files (``wire_faults.py``)."""
+def wire(messages: int, files: int, recordings: int, seed: int, folder: Path) -> dict:
+    """Fuzzed MQTT payloads to the board and fuzzed outbox files (``wire_faults.py``), and
+    damaged recordings through every recording command (``recording_fuzz.py``)."""
+    from recording_fuzz import fuzz_recordings
     from wire_faults import fuzz_wire
 
-    return fuzz_wire(messages, files, folder, seed=seed)
+    figures = fuzz_wire(messages, files, folder / "mqtt", seed=seed)
+    report = fuzz_recordings(recordings, folder / "recordings", seed=seed)
+    for problem in report["problems"][:8]:
+        print(f"  wire: recording {problem}")
+    figures["wire_crashes"] = figures.get("wire_crashes", 0) + report["crashes"]
+    figures.update({"recordings": report["cases"], "recording_runs": report["runs"],
+                    "recording_refused": report["refused"],
+                    "recording_lines_not_one": report["lines_over_one"],
+                    "recording_odd_exits": report["odd_status"],
+                    "recording_outside_changed": report["outside_changed"]})
+    return figures
 
 
 def main() -> int:
@@ -236,8 +251,8 @@ def main() -> int:
             "evening": lambda: long_evening(frames, folder / "evening"),
             "inputs": lambda: inputs(100 if quick else 1000, args.seed, folder / "inputs"),
             "writes": lambda: writes(folder / "writes"),
-            "wire": lambda: wire(1000 if quick else 10_000, 100 if quick else 1000, args.seed,
-                                 folder / "wire"),
+            "wire": lambda: wire(1000 if quick else 10_000, 100 if quick else 1000,
+                                 30 if quick else 300, args.seed, folder / "wire"),
         }
         for name, step in steps.items():
             if only and name not in only:
