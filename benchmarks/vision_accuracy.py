@@ -26,9 +26,9 @@ import cv2  # noqa: E402
 
 from tablekit.vision.classify import WAYS  # noqa: E402
 from tablekit.vision.datasets import EVAL_SETS  # noqa: E402
-from tablekit.vision.evaluate import evaluate, plausible  # noqa: E402
 from tablekit.vision.metrics import Count  # noqa: E402
 from tablekit.vision.reader import SURE, TileReader  # noqa: E402
+from training.evaluate import evaluate, plausible  # noqa: E402
 
 
 def readers(threads: int, classifier: Path | None = None, peer: bool = True,

@@ -27,7 +27,6 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tools"))
 
 from tablekit.vision.classes import class_index  # noqa: E402
 from tablekit.vision.red_fives import (  # noqa: E402
@@ -64,10 +63,9 @@ def won_and_late(script, rng: np.random.Generator, late: int) -> list[tuple[int,
 def rig_fives(job: tuple[Path, int, int]) -> tuple[str, list[np.ndarray], list[int]]:
     """One rig's art set, its fives' crops (48 x 36 RGB uint8) and class indices (none when
     its log or markers fail)."""
-    from train_sim_data import rig_job
-
     from tablekit.sim.rig import make_rig
     from tablekit.vision.classify import upright_crop
+    from training.sim_data import rig_job
 
     log, seed, late = job
     drawn: list[np.random.Generator] = []
@@ -99,7 +97,7 @@ def rig_fives(job: tuple[Path, int, int]) -> tuple[str, list[np.ndarray], list[i
 
 def gather(first_seed: int, rigs: int, held_out: bool, late: int, jobs: int
            ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    from train_sim_data import game_logs
+    from training.sim_data import game_logs
 
     logs = game_logs(ROOT.parent / "shared" / "data", held_out=held_out)
     work = [(logs[seed % len(logs)], seed, late) for seed in range(first_seed, first_seed + rigs)]
