@@ -28,7 +28,12 @@ def test_small_scale_is_a_few_hundred_steps():
     assert 100 <= small["det_steps"] + small["photo_det_steps"] + small["cls_steps"] <= 400
 
 
-def test_every_training_command_takes_a_device():
+def test_one_entry_point_runs_every_step():
+    assert list(COMMANDS) == ["pack", "photo", "tune-detector", "table", "retrain", "red-fives",
+                              "card"]
+
+
+def test_every_command_that_trains_a_network_takes_a_device():
     for name in ("photo", "tune-detector", "table", "retrain"):
         extra = ["--out", "x"] if name in ("tune-detector", "retrain") else []
         args = parser().parse_args([name, "--device", "cpu", *extra])

@@ -13,7 +13,7 @@ benchmarks), or the fixture alone when ``../shared`` is absent. Seeds from 1000 
 (benchmarks use seeds below 1000).
 
 Used by ``python -m training table`` and ``retrain`` (:func:`rig_job` in worker processes),
-``tools/fit_red_fives.py`` and ``benchmarks/classifier_sim.py``.
+``python -m training red-fives`` and ``benchmarks/classifier_sim.py``.
 """
 
 from __future__ import annotations
