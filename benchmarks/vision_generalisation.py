@@ -27,8 +27,8 @@ from vision_accuracy import class_accuracy, photo_sets, readers  # noqa: E402
 from vision_sim import Tally, held_out_logs, play_rig  # noqa: E402
 
 from tablekit.sim.art import available_art, load_art  # noqa: E402
-from tablekit.vision.datasets import EVAL_SETS  # noqa: E402
 from tablekit.vision.table_reader import TableModels  # noqa: E402
+from training.photo_sets import EVAL_SETS  # noqa: E402
 
 READER = "tablekit rectified"
 TRAINED_ART = {

@@ -47,9 +47,10 @@ from tablekit.sim.art import (  # noqa: E402
     user_art_dir,
     write_art_folder,
 )
-from tablekit.vision.datasets import CHINESE, EVAL_SETS, HUST, LabelledImage, load_split  # noqa: E402
+from tablekit.vision.datasets import LabelledImage, load_split  # noqa: E402
 from training.evaluate import plausible  # noqa: E402
 from training.face_cut import FaceCut, cut_face  # noqa: E402
+from training.photo_sets import CHINESE, EVAL_SETS, HUST  # noqa: E402
 
 PHOTOS = ROOT.parent / "shared" / "data" / "photos"
 REFERENCE = "fallback"

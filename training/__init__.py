@@ -17,6 +17,7 @@ shipped models are in ``tablekit/models/README.md``. Modules:
 
 - :mod:`training.nets`, :mod:`training.from_onnx`: the networks in torch, and an exported
   one read back to train on;
+- :mod:`training.photo_sets`: which labelled photos train and which are held out;
 - :mod:`training.photo_data`, :mod:`training.photo_batches`: the photo pack and its batches;
 - :mod:`training.sim_data`, :mod:`training.sim_batches`: the simulated table's views and
   patches, and their batches;

@@ -26,7 +26,7 @@ CLASSIFIER = ("face classifier (both paths): `crops` (N, 3, 48, 36) upright RGB 
               "`tablekit.vision.classes.CLASSES`")
 DATA = """\
 ## Data
-- Photos (`tablekit.vision.datasets.training_images`, split by source photo): hust-riichi
+- Photos (`training.photo_sets.training_images`, split by source photo): hust-riichi
   train (333 files = 112 source photos x ~3 Roboflow augmentations), chinese-mahjong-nohust
   train (360) and its valid split less two groups held out below: 837 photos, 616 source photos,
   13,114 labelled tiles. 8% of the source photos (64 photos) are kept apart to fit the

@@ -18,7 +18,8 @@ import cv2
 import numpy as np
 
 from tablekit.vision.classes import BACK, NOT_A_TILE, class_index
-from tablekit.vision.datasets import LabelledImage, training_images
+from tablekit.vision.datasets import LabelledImage
+from training.photo_sets import training_images
 
 PACK_SIDE = 512
 ART_SIZE = (96, 72)  # height, width
