@@ -67,4 +67,5 @@ def test_the_card_draft_gives_the_entry_points_commands(tmp_path):
     assert "python -m training table --device cuda --out $OUT --workers 15" in draft
     assert "python -m training photo --pack .vision_pack/pack.npz --out OUT" in draft
     assert "python -m training tune-detector --out tablekit/models" in draft
+    assert "--tilt 0.6 --start OUT/tile_detector.onnx" in draft
     assert "tools/train" not in draft

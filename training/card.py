@@ -198,6 +198,8 @@ FIRST_CLASSIFIER = ("git show $(git log --diff-filter=A --format=%h -- models/ti
 def _commands(log: dict, tune: dict, table: dict) -> str:
     photo = entry_command(log["command"])
     tuned = entry_command(tune["command"], "tablekit/models")
+    if "--start" not in tuned.split():  # the default then: step 2's detector, since replaced
+        tuned += " --start OUT/tile_detector.onnx"
     table_run = entry_command(table["command"], "$OUT")
     return f"""Exact commands (from the repository root):
 
@@ -214,9 +216,9 @@ python benchmarks/calibration_roundtrip.py --seeds 100 \\
     --json tablekit/models/calibration_roundtrip.json
 python -m training card --out tablekit/models
 ```
-(`photo` wrote to the GPU machine's output folder, `OUT`, whose classifier became
-`.vision_pack/photo_classifier.onnx`; `table` wrote to `$OUT` on the GPU machine, whose ONNX
-files and `table_train_log.json` were copied here.)
+(`photo` wrote to the GPU machine's output folder, `OUT`, whose detector `tune-detector`
+started from and whose classifier became `.vision_pack/photo_classifier.onnx`; `table` wrote
+to `$OUT` on the GPU machine, whose ONNX files and `table_train_log.json` were copied here.)
 """
 
 
