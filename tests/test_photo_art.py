@@ -1,4 +1,4 @@
-"""Real faces as art sets: faces cut from labelled photos (tablekit.vision.face_cut) and the
+"""Real faces as art sets: faces cut from labelled photos (training.face_cut) and the
 art-set folders tools/make_photo_art.py writes from them.
 
 The photos here are drawn: the committed ``fallback`` faces warped onto a table, each at a

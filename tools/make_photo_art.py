@@ -3,8 +3,8 @@
 Usage: python tools/make_photo_art.py [--photos DIR] [--out DIR] [--sets NAME ...] [--sheet PNG]
 
 For each photo set below, every labelled face of its photos whose labels are plausible
-(tablekit.vision.evaluate.plausible) is cut perspective corrected and upright
-(tablekit.vision.face_cut), and the best cut of each kind (sharp, seen straight on, large,
+(training.evaluate.plausible) is cut perspective corrected and upright
+(training.face_cut), and the best cut of each kind (sharp, seen straight on, large,
 covered by no other tile) becomes that kind's face at tablekit's face size; written as an art
 set folder (tablekit/sim/art.py's format) under ``--out`` (default the user's folder,
 ``$XDG_DATA_HOME/tablekit/tile-art``) with the photo set's licence and attribution:

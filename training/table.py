@@ -49,6 +49,7 @@ def weighted_focal_loss(logits, target, care):
     loss_neg = -(F.logsigmoid(-logits) * p ** 2 * (1 - target) ** 4 * (1 - pos) * care).sum()
     return (loss_pos + loss_neg) / pos.sum().clamp(min=1)
 
+
 def _schedule(optimiser, step: int, progress: float, peak: float, warm_steps: int) -> None:
     warm = min(1.0, (step + 1) / warm_steps)
     for group in optimiser.param_groups:
