@@ -42,9 +42,11 @@ def focal_loss(logits, target):
     return (loss_pos + loss_neg) / pos.sum().clamp(min=1)
 
 
-def _schedule(optimiser, step: int, progress: float, peak: float) -> None:
-    """Warm-up over 200 steps, then a cosine to zero at ``progress`` 1."""
-    warm = min(1.0, (step + 1) / 200)
+def schedule(optimiser, step: int, progress: float, peak: float, warm_steps: int = 200
+             ) -> None:
+    """Every run's learning rate: a warm-up over ``warm_steps`` steps, then a cosine to zero at
+    ``progress`` 1."""
+    warm = min(1.0, (step + 1) / warm_steps)
     for group in optimiser.param_groups:
         group["lr"] = peak * warm * 0.5 * (1 + math.cos(math.pi * min(progress, 1.0)))
 
@@ -69,7 +71,7 @@ def train_detector(photos, args, gen, log: dict, net=None):
         progress = _progress(step, args.det_steps, start, args.det_seconds)
         if progress >= 1:
             break
-        _schedule(opt, step, progress, args.lr)
+        schedule(opt, step, progress, args.lr)
         images, heat_t, size_t, off_t, mask = detector_batch(photos, gen, args.det_batch,
                                                              tilt=args.tilt)
         heat, size, offset = net(images)
@@ -101,7 +103,7 @@ def train_classifier(sampler, args, gen, log: dict):
         progress = _progress(step, args.cls_steps, start, args.cls_seconds)
         if progress >= 1:
             break
-        _schedule(opt, step, progress, args.lr)
+        schedule(opt, step, progress, args.lr)
         crops, labels = sampler.batch(gen, args.cls_batch)
         loss = F.cross_entropy(net(crops), labels)
         opt.zero_grad(set_to_none=True)

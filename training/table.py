@@ -24,13 +24,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import sys
 import time
 from pathlib import Path
 
 import numpy as np
+
+from training.photo import schedule
 
 T0 = time.time()
 
@@ -48,12 +49,6 @@ def weighted_focal_loss(logits, target, care):
     loss_pos = -(F.logsigmoid(logits) * (1 - p) ** 2 * pos).sum()
     loss_neg = -(F.logsigmoid(-logits) * p ** 2 * (1 - target) ** 4 * (1 - pos) * care).sum()
     return (loss_pos + loss_neg) / pos.sum().clamp(min=1)
-
-
-def _schedule(optimiser, step: int, progress: float, peak: float, warm_steps: int) -> None:
-    warm = min(1.0, (step + 1) / warm_steps)
-    for group in optimiser.param_groups:
-        group["lr"] = peak * warm * 0.5 * (1 + math.cos(math.pi * min(progress, 1.0)))
 
 
 def detector_loss(net, batch, gen):
@@ -273,7 +268,7 @@ def train_detector(data, args, log: dict):
         progress = (time.time() - start) / max(1.0, stop - start)
         if progress >= 1 or step >= args.det_steps:
             break
-        _schedule(opt, step, progress, args.det_lr, 100)
+        schedule(opt, step, progress, args.det_lr, 100)
         batch = [t.to(dev, non_blocking=True) for t in batch]
         loss = detector_loss(net, batch, gen)
         opt.zero_grad(set_to_none=True)
@@ -307,7 +302,7 @@ def train_classifier(train, args, log: dict):
         progress = (time.time() - start) / max(1.0, stop - start)
         if progress >= 1 or step >= args.cls_steps:
             break
-        _schedule(opt, step, progress, args.cls_lr, 50)
+        schedule(opt, step, progress, args.cls_lr, 50)
         crops = photometric(crops.to(dev, non_blocking=True), gen)
         loss = F.cross_entropy(net(crops), labels.to(dev))
         opt.zero_grad(set_to_none=True)
