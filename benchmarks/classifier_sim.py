@@ -4,7 +4,7 @@ Usage: python benchmarks/classifier_sim.py [CLASSIFIER.onnx ...] [--rigs 80] [--
 
 Renders ``--rigs`` seeded rigs (seeds from ``--first-seed``; training uses 1000 up) playing
 the held-out logs, ``--frames`` random moments each, warped to the reader's 0.8 px/mm view
-(``tools/train_sim_data.py``). Every flat face-up tile at least 70% visible is cut from
+(``training/sim_data.py``). Every flat face-up tile at least 70% visible is cut from
 its true box the way the reader cuts a detected one and named by each classifier (default:
 the committed one). Prints errors by art set, the commonest confusions, red fives, and
 the wrong reads the classifier was sure of (p > 0.9); one JSON line per classifier last.
@@ -24,7 +24,6 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tools"))
 
 from tablekit.vision.classes import CLASSES, RED_FIVES, class_index  # noqa: E402
 
@@ -34,10 +33,9 @@ TILE_CLASSES = len(CLASSES) - 2  # the 34 kinds and the red fives (not back, not
 
 def rig_faces(job: tuple[int, int]) -> tuple[str, list[np.ndarray], list[int]]:
     """One rig's art set, upright BGR face crops (48 x 36) and their class indices."""
-    from train_sim_data import game_logs, rig_job
-
     from tablekit.sim.rig import make_rig
     from tablekit.vision.classify import upright_crop
+    from training.sim_data import game_logs, rig_job
 
     seed, frames = job
     logs = game_logs(ROOT.parent / "shared" / "data", held_out=True)

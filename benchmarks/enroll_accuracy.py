@@ -27,11 +27,12 @@ import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
 from tablekit.cli import main as tablekit  # noqa: E402
-from tablekit.vision.datasets import CHINESE, EVAL_SETS, LabelledImage  # noqa: E402
-from tablekit.vision.evaluate import evaluate, plausible  # noqa: E402
+from tablekit.vision.datasets import LabelledImage  # noqa: E402
 from tablekit.vision.onnx_model import load_model  # noqa: E402
 from tablekit.vision.reader import TileReader  # noqa: E402
 from tablekit.vision.tileset import TileSet  # noqa: E402
+from training.evaluate import evaluate, plausible  # noqa: E402
+from training.photo_sets import CHINESE, EVAL_SETS  # noqa: E402
 
 
 def coverage_order(images: list[LabelledImage], count: int) -> list[int]:

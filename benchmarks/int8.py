@@ -31,11 +31,11 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
-from tablekit.vision.datasets import EVAL_SETS  # noqa: E402
-from tablekit.vision.evaluate import evaluate  # noqa: E402
 from tablekit.vision.onnx_model import CLASSIFIER_PATH, DETECTOR_PATH, load_model  # noqa: E402
 from tablekit.vision.reader import TileReader  # noqa: E402
 from tablekit.vision.table_reader import TABLE_DETECTOR_PATH, TableModels  # noqa: E402
+from training.evaluate import evaluate  # noqa: E402
+from training.photo_sets import EVAL_SETS  # noqa: E402
 
 MODELS = {"classifier": CLASSIFIER_PATH, "photo detector": DETECTOR_PATH,
           "table detector": TABLE_DETECTOR_PATH}

@@ -3,7 +3,7 @@
 Usage: python benchmarks/vision_accuracy.py [--photos DIR] [--threads N] [--json OUT]
        [--detector ONNX] [--classifier ONNX] [--sets NAME...] [--no-peer] [--ways 1|2|4]
        [--sure SCORE|all]
-For each held-out set (tablekit.vision.datasets.EVAL_SETS) and each reader: F1 at IoU 0.5 with
+For each held-out set (training.photo_sets.EVAL_SETS) and each reader: F1 at IoU 0.5 with
 the class right, precision, recall, mean ms per photo, the share of reads scoring under 0.8
 (``unsure``: :mod:`tablekit.vision.familiar`'s measure of an unknown set) and the commonest
 confusions, on the same decoded images in the same run. Photos whose labels are impossible
@@ -25,10 +25,10 @@ sys.path.insert(0, str(ROOT))
 import cv2  # noqa: E402
 
 from tablekit.vision.classify import WAYS  # noqa: E402
-from tablekit.vision.datasets import EVAL_SETS  # noqa: E402
-from tablekit.vision.evaluate import evaluate, plausible  # noqa: E402
 from tablekit.vision.metrics import Count  # noqa: E402
 from tablekit.vision.reader import SURE, TileReader  # noqa: E402
+from training.evaluate import evaluate, plausible  # noqa: E402
+from training.photo_sets import EVAL_SETS  # noqa: E402
 
 
 def readers(threads: int, classifier: Path | None = None, peer: bool = True,

@@ -27,8 +27,8 @@ from vision_accuracy import class_accuracy, photo_sets, readers  # noqa: E402
 from vision_sim import Tally, held_out_logs, play_rig  # noqa: E402
 
 from tablekit.sim.art import available_art, load_art  # noqa: E402
-from tablekit.vision.datasets import EVAL_SETS  # noqa: E402
 from tablekit.vision.table_reader import TableModels  # noqa: E402
+from training.photo_sets import EVAL_SETS  # noqa: E402
 
 READER = "tablekit rectified"
 TRAINED_ART = {
@@ -38,7 +38,7 @@ TRAINED_ART = {
     "photo-hust": "never on the table (its photos trained the photo detector and classifier)",
     "photo-unseen-table": "never seen (faces of the held-out unseen-table photos)"}
 """What the models as they are saw of each art set: the simulated rigs of their training drew
-the first four (tools/train_sim_data.py, tablekit/models/README.md); the photo-* sets are
+the first four (training/sim_data.py, tablekit/models/README.md); the photo-* sets are
 real faces (tools/make_photo_art.py); any other is never-seen."""
 TRAINED_PHOTOS = {"hust-valid": "trained set, unseen photos", "chinese-test":
                   "trained set, its test split", "unseen-table": "never seen"}

@@ -23,8 +23,9 @@ import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 from vision_accuracy import readers  # noqa: E402
 
-from tablekit.vision.datasets import EVAL_SETS, LabelledImage  # noqa: E402
-from tablekit.vision.evaluate import score_image  # noqa: E402
+from tablekit.vision.datasets import LabelledImage  # noqa: E402
+from training.evaluate import score_image  # noqa: E402
+from training.photo_sets import EVAL_SETS  # noqa: E402
 
 
 def frame_of_60(photos: Path) -> tuple[LabelledImage, np.ndarray]:

@@ -1,4 +1,4 @@
-"""Real faces as art sets: faces cut from labelled photos (tablekit.vision.face_cut) and the
+"""Real faces as art sets: faces cut from labelled photos (training.face_cut) and the
 art-set folders tools/make_photo_art.py writes from them.
 
 The photos here are drawn: the committed ``fallback`` faces warped onto a table, each at a
@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
 import make_photo_art
 
 from tablekit.sim.art import FACE_CODES, FACE_SIZE, KINDS, ArtError, load_art, read_art_folder
-from tablekit.vision.face_cut import cut_face, likeness
+from training.face_cut import cut_face, likeness
 
 FELT = (40, 110, 40)
 

@@ -180,8 +180,8 @@ def test_detect_plain_text_and_unreadable_file(reader, capsys, tmp_path):
 def test_held_out_hust_photos_read_well(reader, shared_data):
     import cv2
 
-    from tablekit.vision.datasets import EVAL_SETS
-    from tablekit.vision.evaluate import evaluate
+    from training.evaluate import evaluate
+    from training.photo_sets import EVAL_SETS
 
     photos = [(image, cv2.imread(str(image.path)))
               for image in EVAL_SETS["hust-valid"](shared_data / "photos")[::12]]

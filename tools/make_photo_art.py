@@ -3,8 +3,8 @@
 Usage: python tools/make_photo_art.py [--photos DIR] [--out DIR] [--sets NAME ...] [--sheet PNG]
 
 For each photo set below, every labelled face of its photos whose labels are plausible
-(tablekit.vision.evaluate.plausible) is cut perspective corrected and upright
-(tablekit.vision.face_cut), and the best cut of each kind (sharp, seen straight on, large,
+(training.evaluate.plausible) is cut perspective corrected and upright
+(training.face_cut), and the best cut of each kind (sharp, seen straight on, large,
 covered by no other tile) becomes that kind's face at tablekit's face size; written as an art
 set folder (tablekit/sim/art.py's format) under ``--out`` (default the user's folder,
 ``$XDG_DATA_HOME/tablekit/tile-art``) with the photo set's licence and attribution:
@@ -47,9 +47,10 @@ from tablekit.sim.art import (  # noqa: E402
     user_art_dir,
     write_art_folder,
 )
-from tablekit.vision.datasets import CHINESE, EVAL_SETS, HUST, LabelledImage, load_split  # noqa: E402
-from tablekit.vision.evaluate import plausible  # noqa: E402
-from tablekit.vision.face_cut import FaceCut, cut_face  # noqa: E402
+from tablekit.vision.datasets import LabelledImage, load_split  # noqa: E402
+from training.evaluate import plausible  # noqa: E402
+from training.face_cut import FaceCut, cut_face  # noqa: E402
+from training.photo_sets import CHINESE, EVAL_SETS, HUST  # noqa: E402
 
 PHOTOS = ROOT.parent / "shared" / "data" / "photos"
 REFERENCE = "fallback"

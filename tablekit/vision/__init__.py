@@ -32,6 +32,6 @@ Calibrated (the camera over the table):
 * :mod:`tablekit.vision.pipeline`: :class:`~tablekit.vision.pipeline.CameraPipeline`, a game's
   frames in (calibrating, noticing a bumped camera), readings out.
 
-Nothing here imports torch; training lives in ``tools/train_vision.py`` (photo models) and
-``tools/train_table.py`` (the rectified-view detector, the classifier's sim fine-tuning).
+Nothing here imports torch; training lives outside the package, in ``training/`` beside it
+(``python -m training``; never in the wheel, never imported from here).
 """

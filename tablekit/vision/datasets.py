@@ -1,8 +1,10 @@
-"""The labelled photo sets under ``../shared/data/photos`` and how they are split.
+"""Labelled photos in the YOLO layout (``images/``, ``labels/``, ``class_map.json``): a club's
+own photos for ``tablekit enroll --from-labels``, and the photo sets the models are trained and
+measured on (which of those photos train and which are held out is ``training/photo_sets.py``,
+outside the package).
 
-One loader per source returns :class:`LabelledImage` records (a simulated-table loader will sit
-beside these). Splits go by source photo, never by file: Roboflow's augmented copies of one photo
-share the name before ``_jpg.rf.``.
+:func:`load_split` returns :class:`LabelledImage` records. Groups go by source photo, never by
+file: Roboflow's augmented copies of one photo share the name before ``_jpg.rf.``.
 
 >>> source_photo("IMG_0123_JPG.rf.abc.jpg"), source_photo("hand_001_jpg.rf.9f.jpg")
 ('IMG_0123', 'hand_001')
@@ -21,8 +23,6 @@ from pathlib import Path
 
 import numpy as np
 
-HUST = "hust-riichi"
-CHINESE = "chinese-mahjong-nohust"
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png")
 
 
@@ -86,32 +86,3 @@ def load_split(set_dir: Path, split: str, keep: Callable[[str], bool] = lambda _
         codes = tuple(class_map[cls] for cls, _ in parsed)
         images.append(LabelledImage(path, f"{set_dir.name}/{split}", group, boxes, codes))
     return images
-
-
-def _unseen_table(group: str) -> bool:
-    return group.startswith("IMG_")
-
-
-def _screenshot(group: str) -> bool:
-    return group.startswith("Screenshot")
-
-
-def training_images(photos: Path) -> list[LabelledImage]:
-    """What the models learn from: hust train, chinese train, and chinese valid less two groups.
-
-    Held out of chinese valid: the ``IMG_*`` photos (a set, camera and pink table found nowhere
-    else: the "never seen" test) and the ``Screenshot*`` frames (stretched screen grabs).
-    """
-    chinese_valid = load_split(photos / CHINESE, "valid",
-                               lambda g: not _unseen_table(g) and not _screenshot(g))
-    return load_split(photos / HUST, "train") + load_split(photos / CHINESE, "train") \
-        + chinese_valid
-
-
-EVAL_SETS: dict[str, Callable[[Path], list[LabelledImage]]] = {
-    "hust-valid": lambda photos: load_split(photos / HUST, "valid"),
-    "unseen-table": lambda photos: load_split(photos / CHINESE, "valid", _unseen_table),
-    "chinese-test": lambda photos: load_split(photos / CHINESE, "test"),
-}
-"""Held-out sets: the seen set's unseen photos, a never-seen set/camera/table, and the
-chinese set's own test split (unseen photos of tables that training saw)."""

@@ -8,8 +8,8 @@ evenly between the two, while the crop's colours still tell them apart. The chec
 measures how much of the crop's ink is redder, cooler, or no colour at all against the
 face around it (:func:`colour_features`) and, with the classifier's own odds, gives each
 suit's red-or-plain split by a logistic regression fitted on simulated tables
-(``tools/fit_red_fives.py``, weights in ``tablekit/models/red_fives.json``). Only the share
-between a five and its red five changes: their sum and every other class stay as the
+(``python -m training red-fives``, weights in ``tablekit/models/red_fives.json``). Only the
+share between a five and its red five changes: their sum and every other class stay as the
 classifier said.
 
 >>> pair("s")

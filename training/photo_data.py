@@ -3,7 +3,7 @@
 A pack holds every training photo (JPEG bytes, longer side at most ``PACK_SIDE``), its boxes
 and class indices, each photo's source-photo group, and a bank of tile-art renders (red fives,
 backs and extra designs the photos lack). One loader per source feeds it: the photo sets, and
-with ``sim_rigs`` frames of the simulated table (``tools/train_sim_data.py``: seeded rigs playing
+with ``sim_rigs`` frames of the simulated table (``training/sim_data.py``: seeded rigs playing
 real Tenhou logs, every art set, light, blur and arms; written as JPEGs beside the pack).
 """
 
@@ -17,10 +17,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
 from tablekit.vision.classes import BACK, NOT_A_TILE, class_index
-from tablekit.vision.datasets import LabelledImage, training_images
+from tablekit.vision.datasets import LabelledImage
+from training.photo_sets import training_images
 
 PACK_SIDE = 512
 ART_SIZE = (96, 72)  # height, width
@@ -32,7 +31,7 @@ def photo_sources(data: Path, sim_rigs: int = 0, sim_folder: Path = Path(".visio
     """Loaders of labelled frames by source name (sim frames: ``sim_rigs`` rigs of 4)."""
     sources = {"photos": lambda: training_images(data / "photos")}
     if sim_rigs:
-        from train_sim_data import sim_photos
+        from training.sim_data import sim_photos
 
         sources["sim"] = lambda: sim_photos(data, sim_folder, sim_rigs, 4)
     return sources

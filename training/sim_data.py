@@ -12,10 +12,8 @@ Logs: every log under ``../shared/data/tenhou/logs`` but those of
 benchmarks), or the fixture alone when ``../shared`` is absent. Seeds from 1000 up
 (benchmarks use seeds below 1000).
 
->>> tiles = np.zeros((0, TILE_FIELDS), np.float32)
->>> pack = pack_views([(np.zeros((8, 8, 3), np.uint8), tiles)])
->>> sorted(pack), pack["views"].shape
-(['jpeg', 'jpeg_ends', 'tiles', 'views'], (1, 8, 8, 3))
+Used by ``python -m training table`` and ``retrain`` (:func:`rig_job` in worker processes),
+``python -m training red-fives`` and ``benchmarks/classifier_sim.py``.
 """
 
 from __future__ import annotations
@@ -26,8 +24,6 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tablekit.sim.script import Script
 from tablekit.sim.source import SimulatedCamera
@@ -111,45 +107,7 @@ def rig_job(job: tuple) -> list[tuple[np.ndarray, np.ndarray]]:
         return []
 
 
-def pack_views(views: list[tuple[np.ndarray, np.ndarray]], quality: int = 92
-               ) -> dict[str, np.ndarray]:
-    """JPEG-encoded views and one tiles table (column 0 the view's index)."""
-    jpegs, rows = [], []
-    for index, (image, tiles) in enumerate(views):
-        jpegs.append(np.frombuffer(cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY,
-                                                                quality])[1].tobytes(), np.uint8))
-        tiles = tiles.copy()
-        tiles[:, 0] = index
-        rows.append(tiles)
-    pack = {"jpeg": np.concatenate(jpegs), "jpeg_ends": np.cumsum([len(j) for j in jpegs]),
-            "tiles": np.concatenate(rows) if rows else np.zeros((0, TILE_FIELDS), np.float32)}
-    pack["views"] = decode_views(pack)
-    return pack
-
-
-def decode_views(pack: dict[str, np.ndarray]) -> np.ndarray:
-    """Every view of a pack as BGR uint8 (N, H, W, 3)."""
-    starts = np.concatenate([[0], pack["jpeg_ends"][:-1]])
-    return np.stack([cv2.imdecode(pack["jpeg"][a:b], cv2.IMREAD_COLOR)
-                     for a, b in zip(starts, pack["jpeg_ends"], strict=True)])
-
-
-def build_sim_pack(data: Path, out: Path, rigs: int, frames: int, first_seed: int = 1000,
-                   workers: int = 2) -> dict[str, int]:
-    """Render ``rigs`` x ``frames`` views into ``out`` (an ``.npz``); counts of what went in."""
-    from multiprocessing import Pool
-
-    logs = game_logs(data)
-    rng = np.random.default_rng(first_seed)
-    jobs = [(logs[int(rng.integers(len(logs)))], first_seed + i, frames) for i in range(rigs)]
-    with Pool(workers) as pool:
-        views = [view for done in pool.imap(rig_job, jobs) for view in done]
-    pack = pack_views(views)
-    np.savez(out, jpeg=pack["jpeg"], jpeg_ends=pack["jpeg_ends"], tiles=pack["tiles"])
-    return {"views": len(views), "tiles": len(pack["tiles"]), "logs": len(logs)}
-
-
-# --- raw camera frames for the photo models (``tools/train_vision.py pack --sim-rigs N``) ----
+# --- raw camera frames for the photo models (``python -m training pack --sim-rigs N``) ----
 
 def frame_labels(truth: FrameTruth) -> tuple[np.ndarray, tuple[str, ...]]:
     """Normalised boxes and codes (``back`` for face-down) of the flat tiles mostly seen."""

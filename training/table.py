@@ -1,24 +1,23 @@
-"""The calibrated path's models on one GPU machine, rendering the sim data there.
+"""The calibrated path's models, rendering the sim data on the training machine
+(``python -m training table``).
 
 One run, within a wall-clock budget: worker processes render seeded rigs (seeds 1000 up,
 training logs only) into 0.5 px/mm detector views and classifier patches, then the table
-detector trains from scratch and the tile classifier is fine-tuned (sim patches, photo
-patches of the photo pack, tile art), its temperature refitted on held-apart rigs and
-photos; both are exported to ``--out`` with ``table_train_log.json``::
+detector trains from scratch and the tile classifier is fine-tuned (sim patches, photo patches
+of the photo pack, tile art), its temperature refitted on held-apart rigs and photos; both are
+exported to ``--out`` with ``table_train_log.json``. The same loop runs on ``--device cuda``
+(how the shipped ``table_detector.onnx`` and ``tile_classifier.onnx`` were made: the command is
+in ``tablekit/models/README.md``) and on ``--device cpu``; on a CPU it fine-tunes the
+classifier alone (about 45 minutes on two cores), from fresh rigs, a share of them forced to
+one tile art (the black-faced set, its weakest)::
 
-    TABLEKIT_TILE_ART=$PWD/.vision_pack/art python tools/train_table_gpu.py \
-        --data .vision_pack/data --photos .vision_pack/pack.npz --out $OUT --device cuda
-
-``.vision_pack/art`` is a downscaled copy of the three shared art sets, ``.vision_pack/data``
-a sample of the training logs (``tenhou/logs/<source>/<file>``).
-
-On a CPU it fine-tunes the classifier alone (about 45 minutes on two cores), from fresh
-rigs, a share of them forced to one tile art (the black-faced set, its weakest)::
-
-    python tools/train_table_gpu.py --device cpu --classifier-only --threads 2 --workers 2 \
+    python -m training table --device cpu --classifier-only --threads 2 --workers 2 \
         --data ../shared/data --start-classifier tablekit/models/tile_classifier.onnx \
         --first-seed 3000 --max-rigs 400 --art-share 0.35 --cls-batch 512 --cls-lr 5e-4 \
         --render-until 420 --cls-until 2700 --out out
+
+It replaces ``tools/train_table.py`` (a CPU-only loop over a pre-rendered sim pack, retired:
+its losses, schedule, patch mixing and exports are here).
 """
 
 from __future__ import annotations
@@ -32,10 +31,113 @@ from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from training.photo import schedule
 
 T0 = time.time()
+
+DETECTOR_FILE = "table_detector.onnx"
+CLASSIFIER_FILE = "tile_classifier.onnx"
+
+
+def weighted_focal_loss(logits, target, care):
+    """CenterNet's focal loss, each cell's negative term weighted by ``care``."""
+    import torch
+    from torch.nn import functional as F
+
+    pos = target.eq(1).float()
+    p = torch.sigmoid(logits)
+    loss_pos = -(F.logsigmoid(logits) * (1 - p) ** 2 * pos).sum()
+    loss_neg = -(F.logsigmoid(-logits) * p ** 2 * (1 - target) ** 4 * (1 - pos) * care).sum()
+    return (loss_pos + loss_neg) / pos.sum().clamp(min=1)
+
+
+def detector_loss(net, batch, gen):
+    from torch.nn import functional as F
+
+    from training.photo_batches import photometric
+
+    images, heat_t, care, size_t, off_t, mask = batch
+    heat, size, offset = net(photometric(images, gen))
+    n = mask.sum().clamp(min=1)
+    return weighted_focal_loss(heat, heat_t, care) \
+        + (F.l1_loss(size, size_t, reduction="none") * mask).sum() / n \
+        + (F.l1_loss(offset.sigmoid(), off_t, reduction="none") * mask).sum() / n
+
+
+class MixedPatches:
+    """Classifier batches: sim patches, photo patches and tile-art renders."""
+
+    def __init__(self, parts, art_sampler=None, art_share: float = 0.0) -> None:
+        self.parts = parts
+        self.art_sampler, self.art_share = art_sampler, art_share
+
+    def batch(self, gen, size: int, jitter: bool = True):
+        import torch
+
+        from training.photo_batches import photometric
+
+        n_art = int(size * self.art_share) if self.art_sampler else 0
+        rest = size - n_art
+        shares = [int(rest * share) for _, share in self.parts]
+        shares[0] += rest - sum(shares)
+        pieces = [patches.batch(gen, n, float(jitter)) for (patches, _), n in
+                  zip(self.parts, shares, strict=True) if n]
+        if n_art:
+            pieces.append(self.art_sampler.rendered(gen, n_art))
+        crops = torch.cat([p[0] for p in pieces])
+        labels = torch.cat([p[1] for p in pieces])
+        return (photometric(crops, gen) if jitter else crops), labels
+
+
+def export_detector(net, path: Path) -> None:
+    import torch
+
+    from training.nets import ExportDetector
+
+    torch.onnx.export(ExportDetector(net).eval(), (torch.rand(1, 3, 512, 512),), str(path),
+                      input_names=["image"], output_names=["heat", "size", "offset"],
+                      dynamic_axes={"image": {2: "height", 3: "width"},
+                                    "heat": {2: "rows", 3: "cols"},
+                                    "size": {2: "rows", 3: "cols"},
+                                    "offset": {2: "rows", 3: "cols"}},
+                      opset_version=17, do_constant_folding=True, dynamo=False)
+
+
+def export_classifier(net, temperature: float, path: Path) -> None:
+    import torch
+
+    from training.nets import ExportClassifier
+
+    torch.onnx.export(ExportClassifier(net, temperature).eval(), (torch.rand(4, 3, 48, 36),),
+                      str(path), input_names=["crops"], output_names=["probs"],
+                      dynamic_axes={"crops": {0: "n"}, "probs": {0: "n"}},
+                      opset_version=17, do_constant_folding=True, dynamo=False)
+
+
+def photo_and_art(photos: str, rng):
+    """Photo patches (train, calibration: split by source photo) and a tile-art sampler
+    from the photo pack, shared by the CPU and the GPU trainings."""
+    import torch
+
+    from training.photo import split_groups
+    from training.photo_batches import CropSampler, Photos
+    from training.photo_data import load_pack
+    from training.sim_batches import photo_patches
+
+    pack = load_pack(photos)
+    photo_train_idx, photo_calib_idx = split_groups(pack["group"], 0.08, 6)
+    art = torch.from_numpy(pack["art"]).permute(0, 3, 1, 2).contiguous()
+    art_labels = torch.from_numpy(pack["art_labels"].astype(np.int64))
+    stub = Photos(torch.zeros(1, 3, 8, 8, dtype=torch.uint8), torch.ones(1, 2),
+                  torch.zeros(1, 1, 4), torch.full((1, 1), -1))
+    return (photo_patches(pack, photo_train_idx, rng), photo_patches(pack, photo_calib_idx, rng),
+            CropSampler(stub, art, art_labels))
+
+
+def data_log(sim_train, sim_calib, photos_train, photos_calib, art_sampler) -> dict:
+    return {"sim_patches": len(sim_train.labels), "photo_patches": len(photos_train.labels),
+            "art": len(art_sampler.art_labels), "calib_sim": len(sim_calib.labels),
+            "calib_photo": len(photos_calib.labels)}
 
 
 def log_line(text: str) -> None:
@@ -44,8 +146,8 @@ def log_line(text: str) -> None:
 
 def render_rig(job):
     """One rig's detector views, detector rows and classifier patches (numpy), or None."""
-    from train_sim_batches import DetectorData, sim_patches
-    from train_sim_data import rig_job
+    from training.sim_batches import DetectorData, sim_patches
+    from training.sim_data import rig_job
 
     log, seed, frames, art = job
     views = rig_job((Path(log), seed, frames, art))
@@ -74,7 +176,7 @@ def render(args, log: dict, art_of=None):
     set, None for the sim's pick; default :func:`forced_art`)."""
     from multiprocessing import get_context
 
-    from train_sim_data import game_logs
+    from training.sim_data import game_logs
 
     art_of = art_of or forced_art(args)
     logs = game_logs(args.data)
@@ -115,7 +217,8 @@ def render(args, log: dict, art_of=None):
 
 def as_patches(parts):
     import torch
-    from train_sim_batches import Patches
+
+    from training.sim_batches import Patches
 
     return Patches(torch.from_numpy(np.concatenate([p[0] for p in parts])),
                    torch.from_numpy(np.concatenate([p[1] for p in parts])),
@@ -147,9 +250,9 @@ class Batches:
 
 def train_detector(data, args, log: dict):
     import torch
-    from train_nets import TableDetector
-    from train_sim_batches import detector_batch
-    from train_table import _schedule, detector_loss
+
+    from training.nets import TableDetector
+    from training.sim_batches import detector_batch
 
     def make(seed):
         rng = np.random.default_rng(args.seed * 1000 + seed)
@@ -165,7 +268,7 @@ def train_detector(data, args, log: dict):
         progress = (time.time() - start) / max(1.0, stop - start)
         if progress >= 1 or step >= args.det_steps:
             break
-        _schedule(opt, step, progress, args.det_lr, 100)
+        schedule(opt, step, progress, args.det_lr, 100)
         batch = [t.to(dev, non_blocking=True) for t in batch]
         loss = detector_loss(net, batch, gen)
         opt.zero_grad(set_to_none=True)
@@ -181,9 +284,9 @@ def train_detector(data, args, log: dict):
 def train_classifier(train, args, log: dict):
     import torch
     from torch.nn import functional as F
-    from train_batches import photometric
-    from train_onnx import FusedClassifier
-    from train_table import _schedule
+
+    from training.from_onnx import FusedClassifier
+    from training.photo_batches import photometric
 
     def make(seed):
         gen = torch.Generator().manual_seed(args.seed * 1000 + seed)
@@ -199,7 +302,7 @@ def train_classifier(train, args, log: dict):
         progress = (time.time() - start) / max(1.0, stop - start)
         if progress >= 1 or step >= args.cls_steps:
             break
-        _schedule(opt, step, progress, args.cls_lr, 50)
+        schedule(opt, step, progress, args.cls_lr, 50)
         crops = photometric(crops.to(dev, non_blocking=True), gen)
         loss = F.cross_entropy(net(crops), labels.to(dev))
         opt.zero_grad(set_to_none=True)
@@ -236,8 +339,7 @@ class Jittered:
 
 
 def classifier_data(train_p, calib_p, args, log: dict):
-    from train_sim_batches import Patches
-    from train_table import MixedPatches, data_log, photo_and_art
+    from training.sim_batches import Patches
 
     rng = np.random.default_rng(args.seed)
     sim_train, sim_calib = as_patches(train_p), as_patches(calib_p)
@@ -251,9 +353,8 @@ def classifier_data(train_p, calib_p, args, log: dict):
     return Jittered(train), calib
 
 
-def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """``python -m training table``'s options."""
     parser.add_argument("--data", type=Path, default=Path(".vision_pack/data"))
     parser.add_argument("--photos", type=Path, default=Path(".vision_pack/pack.npz"))
     parser.add_argument("--start-classifier", type=Path,
@@ -284,11 +385,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--cls-steps", type=int, default=100000)
     parser.add_argument("--cls-batch", type=int, default=1024)
     parser.add_argument("--sim-share", type=float, default=0.6)
-    args = parser.parse_args(argv)
+
+
+def run(args: argparse.Namespace) -> None:
+    """The ``table`` run (:func:`add_arguments`'s options)."""
 
     import torch
-    from train_table import CLASSIFIER_FILE, DETECTOR_FILE, export_classifier, export_detector
-    from train_vision import calibrate
+
+    from training.photo import calibrate
 
     torch.manual_seed(args.seed)
     torch.backends.cuda.matmul.allow_tf32 = torch.backends.cudnn.allow_tf32 = True
@@ -301,7 +405,7 @@ def main(argv: list[str] | None = None) -> None:
         torch.set_num_threads(args.threads)
     det_data, train_p, calib_p = render(args, log)
     if not args.classifier_only:
-        from train_sim_batches import DetectorData
+        from training.sim_batches import DetectorData
 
         det = train_detector(DetectorData(*det_data), args, log)
         export_detector(det, args.out / DETECTOR_FILE)
@@ -317,6 +421,3 @@ def main(argv: list[str] | None = None) -> None:
     (args.out / "table_train_log.json").write_text(json.dumps(log, indent=1) + "\n")
     log_line(json.dumps(log))
 
-
-if __name__ == "__main__":
-    main()

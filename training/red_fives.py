@@ -1,6 +1,7 @@
-"""Fit the red-five check (:mod:`tablekit.vision.red_fives`) on simulated tables.
+"""Fit the red-five check (:mod:`tablekit.vision.red_fives`) on simulated tables
+(``python -m training red-fives``; it was ``tools/fit_red_fives.py``).
 
-Usage: python tools/fit_red_fives.py [--rigs 160] [--first-seed 1000] [--jobs 2]
+Usage: python -m training red-fives [--rigs 160] [--first-seed 1000] [--jobs 2]
        [--test-rigs 60] [--test-seed 700] [--out tablekit/models/red_fives.json]
 
 Renders ``--rigs`` rigs (training seeds, training logs) at the moments a hand is won (the
@@ -25,12 +26,8 @@ from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tools"))
-
-from tablekit.vision.classes import class_index  # noqa: E402
-from tablekit.vision.red_fives import (  # noqa: E402
+from tablekit.vision.classes import class_index
+from tablekit.vision.red_fives import (
     FEATURES,
     SUITS,
     colour_features,
@@ -39,6 +36,7 @@ from tablekit.vision.red_fives import (  # noqa: E402
     pair,
 )
 
+ROOT = Path(__file__).resolve().parents[1]
 FIVES = {class_index(f"{rank}{suit}"): suit for suit in SUITS for rank in "05"}
 VISIBLE = 0.5
 JITTER = (0.12, 0.08)  # centre (share of the box), size
@@ -64,10 +62,9 @@ def won_and_late(script, rng: np.random.Generator, late: int) -> list[tuple[int,
 def rig_fives(job: tuple[Path, int, int]) -> tuple[str, list[np.ndarray], list[int]]:
     """One rig's art set, its fives' crops (48 x 36 RGB uint8) and class indices (none when
     its log or markers fail)."""
-    from train_sim_data import rig_job
-
     from tablekit.sim.rig import make_rig
     from tablekit.vision.classify import upright_crop
+    from training.sim_data import rig_job
 
     log, seed, late = job
     drawn: list[np.random.Generator] = []
@@ -99,7 +96,7 @@ def rig_fives(job: tuple[Path, int, int]) -> tuple[str, list[np.ndarray], list[i
 
 def gather(first_seed: int, rigs: int, held_out: bool, late: int, jobs: int
            ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    from train_sim_data import game_logs
+    from training.sim_data import game_logs
 
     logs = game_logs(ROOT.parent / "shared" / "data", held_out=held_out)
     work = [(logs[seed % len(logs)], seed, late) for seed in range(first_seed, first_seed + rigs)]
@@ -150,8 +147,8 @@ def scores(crops: np.ndarray, labels: np.ndarray, arts: np.ndarray, weights: dic
     return found
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """``python -m training red-fives``'s options."""
     parser.add_argument("--rigs", type=int, default=160)
     parser.add_argument("--first-seed", type=int, default=1000)
     parser.add_argument("--test-rigs", type=int, default=60)
@@ -160,7 +157,10 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--l2", type=float, default=1.0)
     parser.add_argument("--out", type=Path, default=ROOT / "tablekit" / "models" / "red_fives.json")
-    args = parser.parse_args()
+
+
+def run(args: argparse.Namespace) -> None:
+    """Fit the check, measure it on held-out rigs, write the weights and figures to ``--out``."""
     started = time.time()
     crops, labels, _ = gather(args.first_seed, args.rigs, False, args.late, args.jobs)
     probs = classify(crops)
@@ -179,7 +179,7 @@ def main() -> None:
     test = gather(args.test_seed, args.test_rigs, True, args.late, args.jobs)
     before, after = scores(*test, None), scores(*test, weights)
     print(json.dumps({"classifier": before, "with_check": after}), file=sys.stderr)
-    weights["fit"] = {"command": "python tools/fit_red_fives.py " + " ".join(sys.argv[1:]),
+    weights["fit"] = {"command": "python -m training " + " ".join(sys.argv[1:]),
                       "rigs": args.rigs, "first_seed": args.first_seed, "crops": len(labels),
                       "date": time.strftime("%Y-%m-%d"),
                       "test": {"rigs": args.test_rigs, "first_seed": args.test_seed,
@@ -187,6 +187,3 @@ def main() -> None:
     args.out.write_text(json.dumps(weights, indent=1) + "\n")
     print(f"wrote {args.out}", file=sys.stderr)
 
-
-if __name__ == "__main__":
-    main()

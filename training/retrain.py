@@ -1,4 +1,5 @@
-"""All three vision models in one run on one GPU machine, written to an out folder.
+"""All three vision models in one run on one GPU machine, written to an out folder
+(``python -m training retrain``).
 
 One prepared run within a wall-clock budget: every stage stops at a time counted from the
 start (``--render-until``, ``--det-until``, ``--photo-det-until``, ``--cls-until``), so the
@@ -19,13 +20,13 @@ Everything goes to ``--out`` (never ``tablekit/models``): ``table_detector.onnx`
 ``tile_detector.onnx``, ``tile_classifier.onnx``, ``train_gpu_log.json``, ``check.json``,
 ``metrics.json``. On one H200 (16 CPU cores), from the repository root with ``shared/data``::
 
-    TABLEKIT_TILE_ART=$PWD/.vision_pack/art python tools/train_gpu.py --device cuda \
+    TABLEKIT_TILE_ART=$PWD/.vision_pack/art python -m training retrain --device cuda \
         --workers 15 --data shared/data --out $OUT --art fluffystuff fluffystuff-black lietxia \
         kde-classic kde-jade kde-traditional gnome-postmodern photo-hust
 
 The same at a small scale on a CPU (a few hundred steps in all, minutes)::
 
-    python tools/train_gpu.py --device cpu --small --data ../shared/data --out /tmp/proof
+    python -m training retrain --device cpu --small --data ../shared/data --out /tmp/proof
 """
 
 from __future__ import annotations
@@ -38,10 +39,8 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(ROOT))
 
-from train_table_gpu import T0, log_line  # noqa: E402
+from training.table import T0, log_line  # noqa: E402
 
 SMALL = {"photo_limit": 120, "max_rigs": 24, "frames": 2, "workers": 2, "det_batch": 8,
          "det_steps": 60, "photo_det_batch": 4, "photo_det_steps": 40, "cls_batch": 64,
@@ -69,7 +68,7 @@ def cycling(arts: list[str]):
 
 
 def ensure_pack(args, log: dict) -> None:
-    from train_data import build_pack
+    from training.photo_data import build_pack
 
     if args.photos.is_file():
         log["pack"] = {"path": str(args.photos), "built": False}
@@ -83,9 +82,8 @@ def ensure_pack(args, log: dict) -> None:
 
 
 def table_detector(det_data, args, log: dict) -> None:
-    from train_sim_batches import DetectorData
-    from train_table import DETECTOR_FILE, export_detector
-    from train_table_gpu import train_detector
+    from training.sim_batches import DetectorData
+    from training.table import DETECTOR_FILE, export_detector, train_detector
 
     net = train_detector(DetectorData(*det_data), args, log)
     export_detector(net, args.out / DETECTOR_FILE)
@@ -95,11 +93,12 @@ def table_detector(det_data, args, log: dict) -> None:
 def photo_detector(args, log: dict) -> None:
     """Tune the photo detector on from ``--start-detector`` until ``--photo-det-until``."""
     import torch
-    from train_batches import Photos
-    from train_data import load_pack
-    from train_nets import TileDetector
-    from train_onnx import fused_from_onnx
-    from train_vision import _same_as_onnx, export_detector, split_groups, train_detector
+
+    from training.from_onnx import fused_from_onnx
+    from training.nets import TileDetector
+    from training.photo import _same_as_onnx, export_detector, split_groups, train_detector
+    from training.photo_batches import Photos
+    from training.photo_data import load_pack
 
     pack = load_pack(args.photos)
     train_idx, _ = split_groups(pack["group"], 0.08, args.seed)
@@ -120,9 +119,9 @@ def photo_detector(args, log: dict) -> None:
 
 def classifier(train_p, calib_p, args, log: dict) -> None:
     import torch
-    from train_table import CLASSIFIER_FILE, export_classifier
-    from train_table_gpu import classifier_data, train_classifier
-    from train_vision import calibrate
+
+    from training.photo import calibrate
+    from training.table import CLASSIFIER_FILE, classifier_data, export_classifier, train_classifier
 
     train, calib = classifier_data(train_p, calib_p, args, log)
     net = train_classifier(train, args, log)
@@ -135,11 +134,11 @@ def check(out: Path, data: Path, art: str) -> dict:
     """Load the three files with tablekit's readers: read two photos, and the tiles of a
     simulated rig's view (held-out log, seed 7) against its truth."""
     import cv2
-    from train_sim_data import game_logs, rig_views
 
     from tablekit.vision.onnx_model import load_model
     from tablekit.vision.reader import TileReader
     from tablekit.vision.table_detect import detect_table
+    from training.sim_data import game_logs, rig_views
 
     reader = TileReader.load(detector=out / "tile_detector.onnx",
                              classifier=out / "tile_classifier.onnx")
@@ -160,9 +159,8 @@ def figures(out: Path, args) -> None:
     subprocess.run(command, check=True)
 
 
-def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """``python -m training retrain``'s options."""
     parser.add_argument("--data", type=Path, default=ROOT / "shared/data")
     parser.add_argument("--photos", type=Path, default=ROOT / ".vision_pack/pack.npz",
                         help="the photo pack (built from --data when absent)")
@@ -202,15 +200,21 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--sim-share", type=float, default=0.6)
     parser.add_argument("--figures", action=argparse.BooleanOptionalAction, default=True,
                         help="run benchmarks/vision_accuracy.py on the new models")
-    args = parser.parse_args(argv)
+
+
+def run(args: argparse.Namespace) -> None:
+    """The ``retrain`` run (:func:`add_arguments`'s options)."""
     if args.small:
+        defaults = argparse.ArgumentParser()
+        add_arguments(defaults)
         for key, value in SMALL.items():
-            if parser.get_default(key) == getattr(args, key):
+            if defaults.get_default(key) == getattr(args, key):
                 setattr(args, key, value)
     args.classifier_only = False
 
     import torch
-    from train_table_gpu import render
+
+    from training.table import render
 
     torch.manual_seed(args.seed)
     torch.backends.cuda.matmul.allow_tf32 = torch.backends.cudnn.allow_tf32 = True
@@ -243,6 +247,3 @@ def main(argv: list[str] | None = None) -> None:
     log_path.write_text(json.dumps(log, indent=1) + "\n")
     log_line(json.dumps(log))
 
-
-if __name__ == "__main__":
-    main()

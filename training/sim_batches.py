@@ -16,7 +16,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 import torch
-from train_batches import BACK_CLASS, CROP, NONE_CLASS, _turn_scale, warp
+
+from training.photo_batches import BACK_CLASS, CROP, NONE_CLASS, _turn_scale, warp
 
 DETECT_SCALE = 0.625
 """0.8 px/mm views to the detector's 0.5 px/mm."""

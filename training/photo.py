@@ -1,16 +1,11 @@
-"""Train the tile detector and classifier, export them to ONNX, write the model card.
-
-Training is an extra (``pip install -e .[train]``), never needed at run time. Steps::
-
-    python tools/train_vision.py pack --data ../shared/data --pack .vision_pack/pack.npz
-    python tools/train_vision.py fit --pack .vision_pack/pack.npz --out models --device cuda
-    python benchmarks/vision_accuracy.py --json tablekit/models/metrics.json
-    python tools/train_vision.py card --out models
+"""The photo models: the photo pack, the photo detector and first classifier, the detector's
+tuning (``python -m training pack``, ``photo``, ``tune-detector``).
 
 ``pack`` reads the photo sets and tile art into one portable file (so a GPU machine without
-``../shared`` can train), ``fit`` trains both models with a fixed seed and exports them,
-``card`` writes ``card-draft.md`` (the card's figures from ``train_log.json`` and the
-benchmark's metrics, to merge by hand into ``tablekit/models/README.md``).
+``../shared`` can train); ``photo`` trains the photo detector from scratch and the photo-only
+classifier (the starting point of ``table``'s fine-tuning) with a fixed seed and exports both;
+``tune-detector`` trains an exported photo detector further (batch norms folded) and exports it
+alone. The commands that made the shipped models are in ``tablekit/models/README.md``.
 """
 
 from __future__ import annotations
@@ -23,9 +18,6 @@ import time
 from pathlib import Path
 
 import numpy as np
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 
 def split_groups(groups: np.ndarray, calib_share: float, seed: int) -> tuple[np.ndarray, ...]:
@@ -50,9 +42,11 @@ def focal_loss(logits, target):
     return (loss_pos + loss_neg) / pos.sum().clamp(min=1)
 
 
-def _schedule(optimiser, step: int, progress: float, peak: float) -> None:
-    """Warm-up over 200 steps, then a cosine to zero at ``progress`` 1."""
-    warm = min(1.0, (step + 1) / 200)
+def schedule(optimiser, step: int, progress: float, peak: float, warm_steps: int = 200
+             ) -> None:
+    """Every run's learning rate: a warm-up over ``warm_steps`` steps, then a cosine to zero at
+    ``progress`` 1."""
+    warm = min(1.0, (step + 1) / warm_steps)
     for group in optimiser.param_groups:
         group["lr"] = peak * warm * 0.5 * (1 + math.cos(math.pi * min(progress, 1.0)))
 
@@ -66,8 +60,9 @@ def train_detector(photos, args, gen, log: dict, net=None):
     """Train the photo detector (from scratch, or on from ``net``)."""
     import torch
     from torch.nn import functional as F
-    from train_batches import detector_batch
-    from train_nets import TileDetector
+
+    from training.nets import TileDetector
+    from training.photo_batches import detector_batch
 
     net = (net or TileDetector()).to(args.device).train()
     opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=1e-4)
@@ -76,7 +71,7 @@ def train_detector(photos, args, gen, log: dict, net=None):
         progress = _progress(step, args.det_steps, start, args.det_seconds)
         if progress >= 1:
             break
-        _schedule(opt, step, progress, args.lr)
+        schedule(opt, step, progress, args.lr)
         images, heat_t, size_t, off_t, mask = detector_batch(photos, gen, args.det_batch,
                                                              tilt=args.tilt)
         heat, size, offset = net(images)
@@ -98,7 +93,8 @@ def train_detector(photos, args, gen, log: dict, net=None):
 def train_classifier(sampler, args, gen, log: dict):
     import torch
     from torch.nn import functional as F
-    from train_nets import TileClassifier
+
+    from training.nets import TileClassifier
 
     net = TileClassifier().to(args.device)
     opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=5e-4)
@@ -107,7 +103,7 @@ def train_classifier(sampler, args, gen, log: dict):
         progress = _progress(step, args.cls_steps, start, args.cls_seconds)
         if progress >= 1:
             break
-        _schedule(opt, step, progress, args.lr)
+        schedule(opt, step, progress, args.lr)
         crops, labels = sampler.batch(gen, args.cls_batch)
         loss = F.cross_entropy(net(crops), labels)
         opt.zero_grad(set_to_none=True)
@@ -160,7 +156,8 @@ _ONNX = {"opset_version": 17, "do_constant_folding": True, "dynamo": False}
 
 def export(det, cls, temperature: float, out: Path) -> None:
     import torch
-    from train_nets import ExportClassifier
+
+    from training.nets import ExportClassifier
 
     export_detector(det, out)
     cls_cpu = ExportClassifier(cls.cpu(), temperature)
@@ -172,7 +169,8 @@ def export(det, cls, temperature: float, out: Path) -> None:
 
 def export_detector(det, out: Path) -> None:
     import torch
-    from train_nets import ExportDetector
+
+    from training.nets import ExportDetector
 
     out.mkdir(parents=True, exist_ok=True)
     torch.onnx.export(ExportDetector(det.cpu()).eval(), (torch.rand(1, 3, 288, 512),),
@@ -186,8 +184,9 @@ def export_detector(det, out: Path) -> None:
 
 def fit(args: argparse.Namespace) -> None:
     import torch
-    from train_batches import CropSampler, Photos
-    from train_data import load_pack
+
+    from training.photo_batches import CropSampler, Photos
+    from training.photo_data import load_pack
 
     torch.manual_seed(args.seed)
     torch.backends.cudnn.benchmark = False
@@ -213,10 +212,11 @@ def fit(args: argparse.Namespace) -> None:
 def tune_detector(args: argparse.Namespace) -> None:
     """Train the exported photo detector further (batch norms folded), export it alone."""
     import torch
-    from train_batches import Photos
-    from train_data import load_pack
-    from train_nets import TileDetector
-    from train_onnx import fused_from_onnx
+
+    from training.from_onnx import fused_from_onnx
+    from training.nets import TileDetector
+    from training.photo_batches import Photos
+    from training.photo_data import load_pack
 
     torch.manual_seed(args.seed)
     gen = torch.Generator(device=args.device).manual_seed(args.seed)
@@ -248,7 +248,7 @@ def _same_as_onnx(net, path: Path) -> None:
 
 
 def pack(args: argparse.Namespace) -> None:
-    from train_data import build_pack
+    from training.photo_data import build_pack
 
     args.pack.parent.mkdir(parents=True, exist_ok=True)
     print(build_pack(args.data, args.pack, args.limit, args.sim_rigs))
@@ -269,35 +269,28 @@ def _common(parser: argparse.ArgumentParser, seed: int, lr: float, det_steps: in
                         help="turn half the detector's views by up to this many radians")
 
 
-def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    sub = parser.add_subparsers(dest="step", required=True)
-    p = sub.add_parser("pack")
-    p.add_argument("--data", type=Path, default=Path("../shared/data"))
-    p.add_argument("--pack", type=Path, default=Path(".vision_pack/pack.npz"))
-    p.add_argument("--limit", type=int, default=None, help="only this many photos (smoke test)")
-    p.add_argument("--sim-rigs", type=int, default=0,
-                   help="also this many simulated rigs, 4 frames each (tools/train_sim_data.py)")
-    p.set_defaults(func=pack)
-    f = sub.add_parser("fit")
-    _common(f, seed=6, lr=3e-3, det_steps=6000, tilt=0.0)
-    f.add_argument("--out", type=Path, default=Path("tablekit/models"))
-    f.add_argument("--cls-steps", type=int, default=6000)
-    f.add_argument("--cls-batch", type=int, default=512)
-    f.add_argument("--cls-seconds", type=float, default=1e9, help="stop early after this")
-    f.set_defaults(func=fit)
-    t = sub.add_parser("tune-detector", help="train the exported photo detector further")
-    _common(t, seed=9, lr=1e-3, det_steps=2000, tilt=0.6)
-    t.add_argument("--start", type=Path, default=Path("tablekit/models/tile_detector.onnx"))
-    t.add_argument("--out", type=Path, required=True)
-    t.set_defaults(func=tune_detector)
-    c = sub.add_parser("card")
-    c.add_argument("--out", type=Path, default=Path("tablekit/models"))
-    c.set_defaults(func=lambda a: __import__("train_card").write_card(a.out))
-    args = parser.parse_args(argv)
-    args.func(args)
+def add_pack_arguments(parser: argparse.ArgumentParser) -> None:
+    """``python -m training pack``'s options."""
+    parser.add_argument("--data", type=Path, default=Path("../shared/data"))
+    parser.add_argument("--pack", type=Path, default=Path(".vision_pack/pack.npz"))
+    parser.add_argument("--limit", type=int, default=None,
+                        help="only this many photos (smoke test)")
+    parser.add_argument("--sim-rigs", type=int, default=0,
+                        help="also this many simulated rigs, 4 frames each (training/sim_data.py)")
 
 
-if __name__ == "__main__":
-    main()
+def add_fit_arguments(parser: argparse.ArgumentParser) -> None:
+    """``python -m training photo``'s options."""
+    _common(parser, seed=6, lr=3e-3, det_steps=6000, tilt=0.0)
+    parser.add_argument("--out", type=Path, default=Path("tablekit/models"))
+    parser.add_argument("--cls-steps", type=int, default=6000)
+    parser.add_argument("--cls-batch", type=int, default=512)
+    parser.add_argument("--cls-seconds", type=float, default=1e9, help="stop early after this")
+
+
+def add_tune_arguments(parser: argparse.ArgumentParser) -> None:
+    """``python -m training tune-detector``'s options."""
+    _common(parser, seed=9, lr=1e-3, det_steps=2000, tilt=0.6)
+    parser.add_argument("--start", type=Path,
+                        default=Path("tablekit/models/tile_detector.onnx"))
+    parser.add_argument("--out", type=Path, required=True)

@@ -1,14 +1,17 @@
-"""Write ``card-draft.md`` beside the models: the model card's figures as the training logs
-and benchmarks give them, to be merged by hand into ``tablekit/models/README.md`` (the card
-itself is written by hand; this never overwrites it).
+"""Write ``card-draft.md`` beside the models (``python -m training card``): the model card's
+figures and commands as the training logs and benchmarks give them, to be merged by hand into
+``tablekit/models/README.md`` (the card itself is written by hand; this never overwrites it).
 
-Reads ``train_log.json`` (photo models), ``table_train_log.json`` (rectified-view detector,
-the classifier's fine-tuning), ``metrics.json`` and ``speed.json`` (photo benchmarks),
-``sim_metrics.json`` (``benchmarks/vision_sim.py``) and ``calibration_roundtrip.json``.
+Reads ``train_log.json`` (the photo models), ``detector_tune_log.json`` (the photo detector's
+tuning), ``table_train_log.json`` (the table detector, the classifier's fine-tuning),
+``metrics.json`` and ``speed.json`` (photo benchmarks), ``sim_metrics.json``
+(``benchmarks/vision_sim.py``) and ``calibration_roundtrip.json``. Each log holds the command
+that made it; the card gives it as this package's entry point (:func:`entry_command`).
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 from pathlib import Path
 
@@ -23,7 +26,7 @@ CLASSIFIER = ("face classifier (both paths): `crops` (N, 3, 48, 36) upright RGB 
               "`tablekit.vision.classes.CLASSES`")
 DATA = """\
 ## Data
-- Photos (`tablekit.vision.datasets.training_images`, split by source photo): hust-riichi
+- Photos (`training.photo_sets.training_images`, split by source photo): hust-riichi
   train (333 files = 112 source photos x ~3 Roboflow augmentations), chinese-mahjong-nohust
   train (360) and its valid split less two groups held out below: 837 photos, 616 source photos,
   13,114 labelled tiles. 8% of the source photos (64 photos) are kept apart to fit the
@@ -33,15 +36,15 @@ DATA = """\
 - Tile art (CC0 FluffyStuff, M+ lietxia flat style, CC0 samoheen Hong Kong): 118 renders
   composited on random backgrounds and warped, the only source of red fives (`0m/0p/0s`) in
   the photo data.
-- Simulated table (`tablekit.sim`, `tools/train_sim_data.py`): {views} top-down views
+- Simulated table (`tablekit.sim`, `training/sim_data.py`): {views} top-down views
   (0.8 px/mm) from {rigs} seeded rigs (seeds 1000 up: table look, art set among fluffystuff,
   fluffystuff-black, lietxia and the fallback atlas, camera pose and lens, light, blur, noise,
   JPEG, arms) each playing one of 1,493 Tenhou logs (all but MahjongRepository/tenhou-python-bot,
-  held out), 4 random moments a rig, {tiles:,} tiles. Each rig is calibrated from two of its
+  held out), {frames} random moments a rig, {tiles:,} tiles. Each rig is calibrated from two of its
   frames the way a real table is; face polygons map to the view through the fitted camera.
   8% of the views are kept apart for the temperature. Three-player logs (not supported) and
   rigs whose markers hid in the calibration frames were skipped.
-  `python tools/train_vision.py pack --sim-rigs N` adds raw sim frames to the photo pack too
+  `python -m training pack --sim-rigs N` adds raw sim frames to the photo pack too
   (for the next GPU training of the photo detector; not used yet).
 
 ## Held-out sets (never trained on)
@@ -126,57 +129,96 @@ the rectified path reads the view of the rig's own calibration, the others the r
 """
 
 
-def _training(log: dict, table: dict) -> str:
+OLD_SCRIPTS = {
+    "tools/train_vision.py fit": "photo",
+    "tools/train_vision.py tune-detector": "tune-detector",
+    "tools/train_vision.py pack": "pack",
+    "tools/train_table_gpu.py": "table",
+    "tools/train_gpu.py": "retrain",
+}
+"""The scripts the shipped models' logs name, and the command of ``python -m training`` that
+runs the same code with the same options (they were retired into this package)."""
+
+
+def entry_command(logged: str, out: str = "OUT") -> str:
+    """A log's ``command`` as ``python -m training ...``, its ``--out`` folder as ``out``.
+
+    >>> entry_command("tools/train_table_gpu.py --device cuda --out /root/out --workers 15")
+    'python -m training table --device cuda --out OUT --workers 15'
+    >>> entry_command("/src/training/__main__.py photo --out /tmp/x --seed 6", "tablekit/models")
+    'python -m training photo --out tablekit/models --seed 6'
+    """
+    words = logged.split()
+    for old, new in OLD_SCRIPTS.items():
+        if logged.startswith(old + " ") or logged == old:
+            words = [new, *words[len(old.split()):]]
+            break
+    else:
+        if words and words[0].endswith("__main__.py"):
+            words = words[1:]
+    for i, word in enumerate(words[:-1]):
+        if word == "--out":
+            words[i + 1] = out
+    return " ".join(["python", "-m", "training", *words])
+
+
+def _training(log: dict, tune: dict, table: dict) -> str:
+    sim, cls_data = table["sim"], table["classifier_data"]
     return f"""## Training
-- Photo detector (`tile_detector.onnx`, unchanged since {log['date']}): seed {log['seed']},
-  torch {log['torch']} on `{log['device']}` (one H200), {log['detector']['steps']} steps in
-  {log['detector']['seconds']} s (batch 128 of 320x320 warps).
-- Classifier, stage 1 ({log['date']}, same GPU run): {log['classifier']['steps']} steps in
-  {log['classifier']['seconds']} s (batch 1024: 55% real crops, 25% not-a-tile, 20% tile art),
-  temperature {log['calibration']['temperature']}.
-- Classifier, stage 2 and the table detector ({table['date']}, no GPU lent: torch
-  {table['torch']} on {table['threads']} CPU threads here, seed {table['seed']}):
-  the stage-1 network (batch norms folded, read back from its ONNX) fine-tuned
-  {table['classifier']['steps']} steps in {table['classifier']['seconds']} s (batch
-  {table['classifier']['batch']}: 55% sim patches, 45% photo patches incl. not-a-tile, 12% of
-  it tile art); the table detector trained from scratch {table['detector']['steps']} steps in
-  {table['detector']['seconds']} s (batch {table['detector']['batch']} of 128x128 crops of the
-  0.5 px/mm views, quarter turns and mirrors, light and noise jitter). Temperature refitted on
-  {table['calibration']['crops']} crops of held-apart rigs and photos:
-  {table['calibration']['temperature']}, accuracy {table['calibration']['accuracy']} (not-a-tile
-  included), expected calibration error {table['calibration']['ece_before']} ->
+- Photo detector and the stage-1 classifier ({log['date']}): seed {log['seed']}, torch
+  {log['torch']} on `{log['device']}`, detector {log['detector']['steps']} steps in
+  {log['detector']['seconds']} s (batch 128 of 320x320 warps), classifier
+  {log['classifier']['steps']} steps in {log['classifier']['seconds']} s (batch 1024: 55% real
+  crops, 25% not-a-tile, 20% tile art), temperature {log['calibration']['temperature']}.
+- Photo detector tuned (`tile_detector.onnx`, {tune['date']}): seed {tune['seed']}, torch
+  {tune['torch']} on `{tune['device']}`, {tune['detector']['steps']} steps in
+  {tune['detector']['seconds']} s, views turned by up to {tune['tilt']} rad.
+- Table detector and the stage-2 classifier ({table['date']}): seed {table['seed']}, torch
+  {table['torch']} on `{table['device']}` ({table.get('gpu') or 'no GPU'}), {sim['rigs']} rigs
+  rendered by {table['workers']} workers; the table detector trained from scratch
+  {table['detector']['steps']} steps in {table['detector']['seconds']} s (batch
+  {table['detector']['batch']}); the stage-1 network (batch norms folded, read back from its
+  ONNX) fine-tuned {table['classifier']['steps']} steps in {table['classifier']['seconds']} s
+  (batch {table['classifier']['batch']}; {cls_data['sim_patches']:,} sim patches,
+  {cls_data['photo_patches']:,} photo patches, {cls_data['art']} tile-art renders).
+  Temperature refitted on {table['calibration']['crops']} crops of held-apart rigs and photos:
+  {table['calibration']['temperature']}, accuracy {table['calibration']['accuracy']}
+  (not-a-tile included), expected calibration error {table['calibration']['ece_before']} ->
   {table['calibration']['ece_after']}.
 - The cosine schedules end at the step or time budget, whichever comes first: same seed and
   data order, not bit-identical on another machine.
 """
 
 
-TABLE_PACK = ("python tools/train_table.py pack --data ../shared/data "
-              "--out .vision_pack/sim_pack.npz --rigs 220 --frames 4")
-TABLE_FIT = ("python tools/train_table.py fit --sim .vision_pack/sim_pack.npz "
-             "--photos .vision_pack/pack.npz --out models --det-seconds 480 --cls-seconds 360")
+FIRST_CLASSIFIER = ("git show $(git log --diff-filter=A --format=%h -- models/tile_classifier.onnx)"
+                    ":models/tile_classifier.onnx > .vision_pack/photo_classifier.onnx")
+"""Step 2's classifier, the start of ``table``'s fine-tuning: the first one in the history."""
 
 
-def _commands(log: dict) -> str:
-    fit = log['command'].replace('/root/out', 'tablekit/models')
+def _commands(log: dict, tune: dict, table: dict) -> str:
+    photo = entry_command(log["command"])
+    tuned = entry_command(tune["command"], "tablekit/models")
+    if "--start" not in tuned.split():  # the default then: step 2's detector, since replaced
+        tuned += " --start OUT/tile_detector.onnx"
+    table_run = entry_command(table["command"], "$OUT")
     return f"""Exact commands (from the repository root):
 
 ```
-python tools/train_vision.py pack --data ../shared/data --pack .vision_pack/pack.npz
-python {fit}
-{TABLE_PACK}
-git show bb68030:models/tile_classifier.onnx > .vision_pack/photo_classifier.onnx
-{TABLE_FIT}
+python -m training pack --data ../shared/data --pack .vision_pack/pack.npz
+{photo}
+{tuned}
+{FIRST_CLASSIFIER}
+TABLEKIT_TILE_ART=$PWD/.vision_pack/art {table_run}
 python benchmarks/vision_accuracy.py --json tablekit/models/metrics.json
 python benchmarks/vision_speed.py --json tablekit/models/speed.json
 python benchmarks/vision_sim.py --rigs 12 --frames 4 --json tablekit/models/sim_metrics.json
 python benchmarks/calibration_roundtrip.py --seeds 100 \\
     --json tablekit/models/calibration_roundtrip.json
-python tools/train_vision.py card --out tablekit/models
+python -m training card --out tablekit/models
 ```
-(the photo `fit` ran as `python3 tools/train_vision.py fit ...` on the GPU machine, writing to
-its output folder; the table `fit` wrote to a scratch folder whose ONNX files and
-`table_train_log.json` were copied here.)
+(`photo` wrote to the GPU machine's output folder, `OUT`, whose detector `tune-detector`
+started from and whose classifier became `.vision_pack/photo_classifier.onnx`; `table` wrote
+to `$OUT` on the GPU machine, whose ONNX files and `table_train_log.json` were copied here.)
 """
 
 
@@ -186,15 +228,15 @@ def _load(out: Path, name: str) -> dict:
 
 def write_card(out: Path) -> None:
     log, table = _load(out, "train_log.json"), _load(out, "table_train_log.json")
+    tune = _load(out, "detector_tune_log.json")
     metrics, speed = _load(out, "metrics.json"), _load(out, "speed.json")
     sim, cal = _load(out, "sim_metrics.json"), _load(out, "calibration_roundtrip.json")["figures"]
     sizes = {p.name: p.stat().st_size / 1e6 for p in sorted(out.glob("*.onnx"))}
-    pack = table.get("pack", {})
-    data = DATA.format(views=table["views"], rigs=pack.get("rigs_asked", "?"),
-                       tiles=table["tiles"])
+    data = DATA.format(views=table["sim"]["views"], rigs=table["sim"]["rigs"],
+                       tiles=table["sim"]["tiles"], frames=table["sim"]["frames_per_rig"])
     text = f"""# Vision models (tile detectors and tile classifier)
 
-Written by `python tools/train_vision.py card` on {table['date']}.
+Written by `python -m training card` on {table['date']}.
 
 | file | what | size |
 |---|---|---|
@@ -214,6 +256,17 @@ hust photos side by side), one thread on this project's 2-core x86 machine: tabl
 {speed['speedup']}x faster.
 
 {_calibrated(sim, cal)}
-{_training(log, table)}
-{_commands(log)}"""
+{_training(log, tune, table)}
+{_commands(log, tune, table)}"""
     (out / "card-draft.md").write_text(text)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """``python -m training card``'s options."""
+    parser.add_argument("--out", type=Path, default=Path("tablekit/models"),
+                        help="the folder of the models and their logs (card-draft.md goes here)")
+
+
+def run(args: argparse.Namespace) -> None:
+    """Write ``card-draft.md`` into ``--out``."""
+    write_card(args.out)
