@@ -373,3 +373,11 @@ def test_an_evening_played_at_the_table_gives_the_logs_standings(tmp_path):
     got = {p.name: (p.games, p.points, list(p.placements)) for p in league_table(db)}
     assert got == {name: (e["games"], e["points"], e["placements"])
                    for name, e in expected.items()}
+
+
+def test_a_league_given_as_a_folder_is_refused_as_one_by_every_command(tmp_path, capsys):
+    """``league --db DIR`` said "no league file at DIR", as if the folder were a typo."""
+    from tablekit.cli import main
+
+    assert main(["league", "--db", str(tmp_path)]) == 2
+    assert f"{tmp_path} is a folder, not a league file" in capsys.readouterr().err

@@ -433,7 +433,7 @@ def test_recording_check_of_a_part_counts_the_hands_recorded_and_names_the_rest(
     session.close()
     assert main(["recording", "check", str(folder), "--against", str(record)]) == 0
     out = capsys.readouterr().out.strip().splitlines()
-    assert out == [f"{folder}: 1/1 hands exact, 1/1 tiles right, 0 differences (1 hands "
+    assert out == [f"{folder}: 1/1 hands exact, 1/1 tiles right, 0 differences (1 hand "
                    "read; not recorded: E2-0, E2-1)"]
     assert main(["recording", "check", str(folder), "--against", str(record), "--json"]) == 0
     summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1])

@@ -85,7 +85,8 @@ def export(path: Path, kind: str, header: bool = True) -> Written:
         return Written(json.dumps(to_tenhou6(events, hands), ensure_ascii=False,
                                   separators=(",", ":")) + "\n", games)
     if kind == "csv":
-        notes = [f"game {number} of {len(games)} has not ended ({game.hands} hands played): "
+        notes = [f"game {number} of {len(games)} has not ended ({game.hands} "
+                 f"hand{'' if game.hands == 1 else 's'} played): "
                  f"its row has the points so far, no places or game points"
                  for number, game in enumerate(games, start=1) if not game.finished
                  and not game.cancelled]

@@ -109,6 +109,21 @@ class JournalFollower:
     >>> _ = game.submit(GameStarted()), game.submit(HandStarted())
     >>> follower.state() == game.state, follower.state().phase.value
     (True, 'hand in play')
+
+    A journal that is an empty file when it is first read (``tablekit run`` takes the lock
+    on it before the game writes its first line) is followed all the same:
+
+    >>> from tablekit.game.lock import JournalLock
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "game.jsonl"
+    >>> lock = JournalLock(path).acquire()  # as run does, before its web page starts
+    >>> follower = JournalFollower(path)
+    >>> follower.state().phase.value
+    'not started'
+    >>> game = Session.open(path)
+    >>> _ = game.submit(GameStarted(names=("Aki", "Ben", "Cho", "Dai"))), game.submit(HandStarted())
+    >>> follower.state().phase.value, follower.state().names[0]
+    ('hand in play', 'Aki')
+    >>> lock.release()
     """
 
     def __init__(self, path: Path) -> None:
@@ -128,7 +143,10 @@ class JournalFollower:
         if not stat.S_ISREG(info.st_mode):  # a FIFO or a device: never opened to be read
             self._game = None
             return TableState.new()
-        same = (info.st_dev, info.st_ino) == self._file and info.st_size >= self._end
+        # an empty file (made by the journal's lock before the game wrote its first line) is
+        # read again from its start, header included, once lines come
+        same = ((info.st_dev, info.st_ino) == self._file and info.st_size >= self._end
+                and self._end > 0)
         if self._game is None or not same or not self._unchanged():
             self._read_again((info.st_dev, info.st_ino))
         elif info.st_size > self._end:

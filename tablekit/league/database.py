@@ -121,9 +121,9 @@ def connect(path: Path, timeout: float = BUSY_SECONDS, create: bool = True
     >>> Path("no-such-folder").exists()
     False
     """
+    require_league(Path(path), timeout)  # before any pragma or migration writes to it
     if not create and not Path(path).is_file():
         raise NoLeague(f"no league file at {path} (recording a game with --league starts one)")
-    require_league(Path(path), timeout)  # before any pragma or migration writes to it
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     deadline = time.monotonic() + timeout
     while True:

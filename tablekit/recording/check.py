@@ -94,7 +94,7 @@ recorded: E3-0, E4-0)'
         rest = f"; not recorded: {', '.join(self.not_recorded)}" if self.not_recorded else ""
         return (f"{name}: {self.hands_exact}/{self.hands} hands exact, {self.tiles_right}/"
                 f"{self.tiles} tiles right, {len(self.lines)} differences "
-                f"({self.hands_read} hands read{rest})")
+                f"({self.hands_read} hand{'' if self.hands_read == 1 else 's'} read{rest})")
 
 
 def hands_seen(events: Iterable[Event]) -> list[HandSeen]:
