@@ -27,7 +27,6 @@ import argparse
 import json
 import os
 import random
-import socket
 import sqlite3
 import string
 import sys
@@ -245,13 +244,6 @@ def nonsense(db: sqlite3.Connection) -> list[str]:
 # --- the two runs --------------------------------------------------------------------------
 
 
-def free_port() -> int:
-    """A local port with nothing listening: the publisher's broker is away."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 class Lines:
     """The board's lines, counted: how many, and how many were not one line."""
 
@@ -320,6 +312,7 @@ def fuzz_messages(count: int, folder: Path, seed: int = 0) -> dict[str, Any]:
 
 def fuzz_outbox(count: int, folder: Path, seed: int = 0, batch: int = 100) -> dict[str, Any]:
     """``count`` outbox files (a tenth valid), read and sent by a table's publisher."""
+    from tablekit.club.local import free_port  # nothing listens there: the broker is away
     from tablekit.club.outbox import Outbox
     from tablekit.club.publisher import Publisher
     from tablekit.club.records import game_id, game_record

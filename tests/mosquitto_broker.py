@@ -18,6 +18,7 @@ from pathlib import Path
 from missing_packages import missing_program
 
 from tablekit.club import mosquitto
+from tablekit.club.local import free_port
 
 ACL = mosquitto.shipped_acl()  # the shipped ACL (a test may add to it)
 
@@ -28,12 +29,6 @@ def mosquitto_program() -> str:
     if found is None:
         missing_program("mosquitto", "mosquitto")
     return found
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 class Broker:

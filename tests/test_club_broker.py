@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 from mosquitto_broker import Broker, free_port
 from paho.mqtt import client as mqtt
+from test_club import _wait
 
 from tablekit.cli import main
 from tablekit.club import client as club_client
@@ -45,15 +46,6 @@ TABLECLI = "from tablekit.cli import main; raise SystemExit(main())"
 
 def _record(game: str, table: str) -> dict:
     return game_record(game, table, GAME, 1_800_000_000.0)
-
-
-def _wait(condition, seconds: float = 20.0) -> bool:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.05)
-    return condition()
 
 
 @pytest.fixture(autouse=True)
