@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from tablekit.club.topics import game_topic
+from tablekit.files.atomic import write_atomic
 from tablekit.untrusted import Untrusted
 from tablekit.untrusted.files import read_bytes
 from tablekit.untrusted.json_text import MAX_BYTES, parse_json
@@ -57,18 +58,8 @@ class Outbox:
         self.folder.mkdir(parents=True, exist_ok=True)
         name = hashlib.sha1(topic.encode()).hexdigest()[:16] + ".json"
         text = json.dumps({"topic": topic, "payload": payload}, ensure_ascii=False)
-        part = self.folder / (name + ".part")
-        try:
-            with part.open("w", encoding="utf-8") as file:
-                file.write(text)
-                file.flush()
-                os.fsync(file.fileno())
-            os.replace(part, self.folder / name)
-        except BaseException:  # a full card: no empty or torn .part is left behind
-            with contextlib.suppress(OSError):
-                part.unlink()
-            raise
-        _sync_folder(self.folder)
+        # a full card: no empty or torn NAME.part is left behind
+        write_atomic(self.folder / name, text, quiet_folder=True)
         return name
 
     def waiting(self, table: str | None = None, say: Callable[[str], None] = lambda line: None
@@ -119,15 +110,3 @@ def _age(path: Path) -> float:
     except OSError:
         return 0.0
 
-
-def _sync_folder(folder: Path) -> None:
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)

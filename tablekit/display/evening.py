@@ -16,10 +16,11 @@ import pygame
 
 from tablekit.display import theme
 from tablekit.display.canvas import Canvas
-from tablekit.display.final import ordinal, score_text
+from tablekit.display.final import score_text
 from tablekit.display.legend import between_legend
 from tablekit.display.model import ScreenModel
 from tablekit.display.overlay_frame import overlay_frame, table_row
+from tablekit.game.state import ordinal
 
 GAMES_SHOWN = 4   # the latest games get a column each; earlier ones are in the total
 ROW = 10.0        # units: a row's height at the most

@@ -20,14 +20,10 @@ from tablekit.display.canvas import Canvas
 from tablekit.display.model import ScreenModel
 from tablekit.display.overlay_frame import overlay_frame, table_row
 from tablekit.display.win_block import seat_label
-from tablekit.game.state import SEATS, Standing, TableState
+from tablekit.game.state import SEATS, Standing, TableState, ordinal
 from tablekit.rules.presets import Rules
 
 COLUMNS = (0.14, 0.4, 0.22, 0.24)
-
-
-def ordinal(rank: int) -> str:
-    return f"{rank}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(rank, 'th')}"
 
 
 def score_text(score: float) -> str:

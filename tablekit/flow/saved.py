@@ -21,6 +21,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from tablekit.files.atomic import write_atomic
 from tablekit.flow.menu import Action, MenuItem
 from tablekit.flow.note_shape import check
 from tablekit.flow.seats import Seating
@@ -259,21 +260,7 @@ def tiles_in(codes: list[str | None]) -> list[Tile | None]:
 
 
 def write_atomically(path: Path, text: str) -> None:
-    """Replace ``path`` by ``text``: written to a side file, fsynced, renamed over it."""
+    """Replace ``path`` by ``text`` (its folder made if need be): written to the side file
+    ``NAME.new``, fsynced, renamed over it (:func:`tablekit.files.atomic.write_atomic`)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    spare = path.with_name(path.name + ".new")
-    try:
-        with spare.open("w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(spare, path)
-    except OSError:
-        with suppress(OSError):  # no half-written side file left behind
-            spare.unlink(missing_ok=True)
-        raise
-    folder = os.open(path.parent, os.O_RDONLY)
-    try:
-        os.fsync(folder)
-    finally:
-        os.close(folder)
+    write_atomic(path, text, side=".new")

@@ -53,6 +53,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
 
+from tablekit.files.atomic import sync_folder
 from tablekit.game.events import (
     EVENT_TYPES,
     BadEvent,
@@ -587,7 +588,7 @@ def write_journal(path: Path, events: list[Event], joins: list[bool] | None = No
     with Journal(temporary, clock=clock) as journal:
         journal.append_all(events, joins or [False] * len(events))
     os.replace(temporary, path)
-    _sync_folder(path.parent)
+    sync_folder(path.parent)
 
 
 def in_force_counts(events: Sequence[Event]) -> list[int]:
@@ -617,14 +618,6 @@ def cut_journal(path: Path, size: int) -> None:
         handle.truncate(size)
         handle.flush()
         os.fsync(handle.fileno())
-
-
-def _sync_folder(folder: Path) -> None:
-    fd = os.open(folder, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
 
 
 def _trim_torn_tail(path: Path) -> None:

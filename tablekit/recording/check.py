@@ -43,10 +43,8 @@ from typing import Any
 from tablekit.errors import BadInput
 from tablekit.game.events import BadEvent, Event, GameStarted, to_json
 from tablekit.game.reducer import apply
-from tablekit.game.state import TableState
+from tablekit.game.state import TableState, ordinal
 from tablekit.tiles import WIND_NAMES, Tile
-
-ORDINAL = {1: "st", 2: "nd", 3: "rd"}
 
 
 @dataclass(frozen=True)
@@ -229,9 +227,7 @@ def _nth(index: int) -> str:
     >>> [_nth(i) for i in (0, 1, 2, 3, 10, 11, 20)]
     ['1st', '2nd', '3rd', '4th', '11th', '12th', '21st']
     """
-    number = index + 1
-    suffix = "th" if 10 <= number % 100 <= 20 else ORDINAL.get(number % 10, "th")
-    return f"{number}{suffix}"
+    return ordinal(index + 1)
 
 
 def _codes(tiles: Sequence[Tile] | None) -> str:

@@ -19,11 +19,11 @@ from __future__ import annotations
 
 import importlib.metadata
 import json
-import os
 from pathlib import Path
 from typing import Any
 
 from tablekit.errors import BadInput
+from tablekit.files.atomic import write_atomic
 from tablekit.untrusted import Untrusted
 from tablekit.untrusted.files import read_bytes
 from tablekit.untrusted.json_text import parse_json
@@ -55,8 +55,9 @@ def write_manifest(folder: Path, manifest: dict[str, Any]) -> None:
 
 def replace_file(folder: Path, name: str, data: bytes) -> None:
     """Replace the recording's file ``name`` with ``data``: written to a new side file
-    (never through a symlink), fsynced and renamed over it, so a symlink in its place is
-    replaced, never followed out of the recording.
+    (never through a symlink), fsynced and renamed over it, the folder fsynced
+    (:func:`tablekit.files.atomic.write_atomic`), so a symlink in its place is replaced,
+    never followed out of the recording.
 
     >>> import tempfile
     >>> folder = Path(tempfile.mkdtemp())
@@ -70,15 +71,7 @@ def replace_file(folder: Path, name: str, data: bytes) -> None:
     if Path(name).name != name or name in (".", ".."):
         raise BadInput(f"{name}: not a file's name in the recording")
     path = Path(folder) / name
-    side = path.with_name(path.name + ".new")
-    side.unlink(missing_ok=True)
-    fd = os.open(side, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC,
-                 0o644)
-    with os.fdopen(fd, "wb") as file:
-        file.write(data)
-        file.flush()
-        os.fsync(file.fileno())
-    os.replace(side, path)
+    write_atomic(path, data, side=".new", mode=0o644)
 
 
 def read_manifest(folder: Path) -> dict[str, Any]:

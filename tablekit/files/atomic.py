@@ -1,0 +1,88 @@
+"""Replace a file whole: written to a side file in the same folder, flushed, fsynced, renamed
+over the file, then the folder fsynced so that the rename itself survives a power cut.
+
+On any error the side file is removed (a full card leaves no empty or torn ``NAME.part``)
+and the error is raised as it came. The side file is created afresh (a stale one is
+removed first) and never through a symlink, so a symlink in the way is replaced, never
+followed.
+
+>>> import tempfile
+>>> folder = Path(tempfile.mkdtemp())
+>>> write_atomic(folder / "note.json", '{"stage": "menu"}')
+>>> (folder / "note.json").read_text()
+'{"stage": "menu"}'
+>>> write_atomic(folder / "note.json", b"{}")
+>>> (folder / "note.json").read_bytes(), sorted(p.name for p in folder.iterdir())
+(b'{}', ['note.json'])
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from pathlib import Path
+
+#: The side file's default suffix: ``NAME.part`` beside ``NAME``.
+PART = ".part"
+
+
+def write_atomic(path: Path | str, data: bytes | str, *, sync: bool = True, side: str = PART,
+                 mode: int = 0o666, quiet_folder: bool = False) -> None:
+    """Replace ``path`` by ``data`` (a ``str`` is written as UTF-8) through the side file
+    ``path`` + ``side``; with ``sync``, the file is fsynced before the rename and the folder
+    after it. ``mode``: the new file's permissions (less the umask); ``quiet_folder``: a
+    folder that cannot be opened or fsynced is not an error (the file is in place).
+
+    >>> import tempfile
+    >>> from unittest import mock
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> write_atomic(folder / "a.json", "old")
+    >>> with mock.patch("os.fsync", side_effect=OSError(28, "No space left on device")):
+    ...     write_atomic(folder / "a.json", "new")
+    Traceback (most recent call last):
+    OSError: [Errno 28] No space left on device
+    >>> (folder / "a.json").read_text(), sorted(p.name for p in folder.iterdir())
+    ('old', ['a.json'])
+    """
+    path = Path(path)
+    spare = path.with_name(path.name + side)
+    raw = data.encode("utf-8") if isinstance(data, str) else data
+    try:
+        spare.unlink(missing_ok=True)
+        fd = os.open(spare, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC,
+                     mode)
+        with os.fdopen(fd, "wb") as file:
+            file.write(raw)
+            file.flush()
+            if sync:
+                os.fsync(file.fileno())
+        os.replace(spare, path)
+    except BaseException:  # a full card, a crash: no empty or torn side file is left behind
+        with contextlib.suppress(OSError):
+            spare.unlink()
+        raise
+    if sync:
+        sync_folder(path.parent, quiet=quiet_folder)
+
+
+def sync_folder(folder: Path | str, *, quiet: bool = False) -> None:
+    """fsync ``folder``, so that a file just renamed or created in it is there after a
+    power cut; ``quiet``: a folder that cannot be opened or fsynced is no error.
+
+    >>> import tempfile
+    >>> sync_folder(tempfile.mkdtemp())
+    >>> sync_folder("/no/such/folder", quiet=True)
+    """
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        if quiet:
+            return
+        raise
+    try:
+        os.fsync(fd)
+    except OSError:
+        if not quiet:
+            raise
+    finally:
+        os.close(fd)
