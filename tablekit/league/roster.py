@@ -128,15 +128,22 @@ Ben, Cho' (three players: --rules tenhou-sanma, or a rules file with players = 3
     ...
     tablekit.league.database.LeagueError: a game of three needs three different players, \
 not 'Aki, Ben, Cho, Dai' (four players: four-player rules, e.g. --rules tenhou)
+    >>> choose_players("Aki, Ben, Aki, Dai")  # a name twice: no hint of other rules
+    Traceback (most recent call last):
+    ...
+    tablekit.league.database.LeagueError: a game needs four different players, not 'Aki, \
+Ben, Aki, Dai'
     """
     names = tuple(player_name(part, "players") for part in text.split(",") if part.strip())
-    if len(names) != seats or len(set(names)) != seats:
+    distinct = len(set(names)) == len(names)  # a name typed twice is no other game's count
+    if len(names) != seats or not distinct:
         game = "a game" if seats == SEATS else f"a game of {COUNTS[seats]}"
         hint = {(4, 3): " (three players: --rules tenhou-sanma, or a rules file with "
                         "players = 3)",
                 (3, 4): " (four players: four-player rules, e.g. --rules tenhou)"}
         raise LeagueError(f"{game} needs {COUNTS[seats]} different players, not "
-                          f"{shown(text, 80)}{hint.get((seats, len(set(names))), '')}")
+                          f"{shown(text, 80)}"
+                          f"{hint.get((seats, len(names)), '') if distinct else ''}")
     known = set(roster) if roster is not None else set(names)
     unknown = [name for name in names if name not in known]
     if unknown:
