@@ -4,24 +4,24 @@ random presses on every button, a failing camera, and hours of frames for memory
 Usage: python benchmarks/faults.py [--quick] [--only NAME,...] [--cuts N] [--presses N]
        [--evening-frames N] [--seed S] [--jobs N] [--json OUT]
 
-- power cuts: a real process (the player of :mod:`tablekit.sim.power_cut`, forked
+- power cuts: a real process (the player of :mod:`harness.power_cut`, forked
   with tablekit and the games already loaded) plays recorded games (four-player ones and
   the three-player game that ships, ``tablekit/data/tenhou-sanma-00b9.xml``) into its journal and
   is SIGKILLed at random moments (mid-write too: every line is written in two halves
   with a pause between), restarted, and compared with an uninterrupted run at the last
   event on disk (state and screen); ``--jobs`` players at once;
-- journal damage: every case of :mod:`tablekit.sim.journal_damage` on a real game's
+- journal damage: every case of :mod:`harness.journal_damage` on a real game's
   journal, and a disk that fills while writing;
-- bit flips: :mod:`tablekit.sim.bit_flips`, single bits flipped at random in a journal,
+- bit flips: :mod:`harness.bit_flips`, single bits flipped at random in a journal,
   each caught or harmless;
-- presses: :func:`tablekit.sim.button_mash.mash`, half with a fake camera side;
-- camera faults: :mod:`tablekit.simulate_faults` (a game on the simulated table through
+- presses: :func:`harness.button_mash.mash`, half with a fake camera side;
+- camera faults: :mod:`harness.camera_faults` (a game on the simulated table through
   the app loop: the real pipeline, tracker and flow, the camera failing);
 - a long evening: replayed frames through the camera feed, pipeline, tracker, flow and
   app loop at 4 frames a second; resident memory after the first minute and at the end;
 - inputs: 1,000 fuzzed rules files and 1,000 fuzzed rosters (quick: 100), crashes and
   nonsense accepted counted apart, and every screen drawn with 32,000-character names.
-- writes: :mod:`tablekit.sim.write_faults` (a full card under each write, two writers on one
+- writes: :mod:`harness.write_faults` (a full card under each write, two writers on one
   journal, a locked league, racing league migrations, damaged flow notes).
 - wire: ``benchmarks/wire_faults.py``, what a hostile or broken table sends: 10,000 fuzzed
   MQTT payloads (quick: 1,000) to the club's board on a real league, valid games
@@ -89,8 +89,8 @@ def power_cuts(cuts: int, seed: int, folder: Path, jobs: int = 1) -> dict:
     """The cuts over four-player games, a tenth of them (at least one) over the
     three-player (sanma) game that ships; the figures are of all of them, the sanma
     ones also apart."""
+    from harness.power_cut import power_cuts as run
     from tablekit.resources import packaged
-    from tablekit.sim.power_cut import power_cuts as run
 
     three = max(1, cuts // 10)
     sanma = run([packaged("data", "tenhou-sanma-00b9.xml")], three, folder / "sanma",
@@ -107,8 +107,8 @@ def power_cuts(cuts: int, seed: int, folder: Path, jobs: int = 1) -> dict:
 
 
 def journal_damage(folder: Path) -> dict:
+    from harness.journal_damage import CASES, run_case, run_disk_full
     from tablekit.formats.tenhou import import_file
-    from tablekit.sim.journal_damage import CASES, run_case, run_disk_full
 
     events = import_file(games(1)[0]).events
     outcomes = [run_case(case, events, folder / f"case-{i}") for i, case in enumerate(CASES)]
@@ -122,8 +122,8 @@ def journal_damage(folder: Path) -> dict:
 
 
 def bit_flips(count: int, seed: int, folder: Path) -> dict:
+    from harness.bit_flips import flip_bits
     from tablekit.formats.tenhou import import_file
-    from tablekit.sim.bit_flips import flip_bits
 
     events = import_file(fixture()).events[:150]  # two hands and a half
     report = flip_bits(events, count, folder, seed=seed)
@@ -135,7 +135,7 @@ def bit_flips(count: int, seed: int, folder: Path) -> dict:
 
 
 def presses(count: int, seed: int, folder: Path) -> dict:
-    from tablekit.sim.button_mash import MashReport, mash
+    from harness.button_mash import MashReport, mash
 
     report = MashReport()
     for camera in (True, False):
@@ -152,7 +152,7 @@ def presses(count: int, seed: int, folder: Path) -> dict:
 
 
 def camera_faults(quick: bool, seed: int, folder: Path) -> dict:
-    from tablekit.simulate_faults import run, schedule
+    from harness.camera_faults import run, schedule
 
     plan = schedule(arm=24, frozen=60, gap=6) if quick else schedule()
     result = run(fixture(), plan, folder, seed=seed)
@@ -179,16 +179,16 @@ def long_evening(frames: int, folder: Path) -> dict:
 
 
 def inputs(cases: int, seed: int, folder: Path) -> dict:
-    """Fuzzed rules files and rosters (:mod:`tablekit.sim.input_fuzz`), long text drawn."""
-    from tablekit.sim.input_fuzz import fuzz_inputs
+    """Fuzzed rules files and rosters (:mod:`harness.input_fuzz`), long text drawn."""
+    from harness.input_fuzz import fuzz_inputs
 
     return fuzz_inputs(cases, folder, seed=seed)
 
 
 def writes(folder: Path) -> dict:
     """Every write failing: full card, two writers, a locked league, racing migrations,
-    damaged flow notes (:mod:`tablekit.sim.write_faults`)."""
-    from tablekit.sim.write_faults import run
+    damaged flow notes (:mod:`harness.write_faults`)."""
+    from harness.write_faults import run
 
     figures, report = run(folder)
     for problem in report.problems[:8]:

@@ -7,12 +7,12 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
+from harness.button_mash import mash
+from harness.power_cut import power_cuts
 from tablekit.app import open_session
 from tablekit.flow import Flow, Stage
 from tablekit.io.presses import ButtonName, ButtonPress
 from tablekit.rules.presets import TENHOU
-from tablekit.sim.button_mash import mash
-from tablekit.sim.power_cut import power_cuts
 from tablekit.vision.feed import CameraFeed
 from tablekit.vision.table_reading import TableReading
 
@@ -145,8 +145,8 @@ def test_tablekit_run_starts_on_a_journal_with_garbage_in_the_middle(tmp_path):
     import subprocess
     import sys
 
+    from harness.journal_damage import write_game
     from tablekit.formats.tenhou import import_file
-    from tablekit.sim.journal_damage import write_game
     from tablekit.sim.table import DEMO_GAME
 
     events = import_file(DEMO_GAME).events[:30]
@@ -184,7 +184,7 @@ class TableCamera:
 
 
 def test_a_failing_camera_fails_at_the_loops_time_while_the_table_goes_on():
-    from tablekit.simulate_faults import Fault, FaultySource
+    from harness.camera_faults import Fault, FaultySource
 
     now = [0.0]
     camera = TableCamera()

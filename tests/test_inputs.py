@@ -43,9 +43,9 @@ def test_the_cut_is_the_one_a_character_at_a_time_gives(fonts, text, width):
 
 
 def test_every_screen_draws_32000_character_names_in_a_frame():
+    from harness.input_fuzz import lengthened
     from tablekit.display.examples import example_screens
     from tablekit.display.render import render
-    from tablekit.sim.input_fuzz import lengthened
 
     surface = pygame.Surface((800, 480))
     shown = ("scoreboard", "hand-result-win", "final", "evening", "league", "choose-players")
@@ -61,7 +61,7 @@ def test_every_screen_draws_32000_character_names_in_a_frame():
 
 
 def test_fuzzed_rules_files_and_rosters_crash_nothing_and_let_no_nonsense_in(tmp_path):
-    from tablekit.sim.input_fuzz import fuzz_rosters, fuzz_rules
+    from harness.input_fuzz import fuzz_rosters, fuzz_rules
 
     for report in (fuzz_rules(50, tmp_path / "rules", seed=3),
                    fuzz_rosters(50, tmp_path / "rosters", seed=3)):

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from engine_helpers import Table
 
+from harness.journal_damage import CASES, run_case, run_disk_full, write_game
 from tablekit.game.events import (
     BadEvent,
     Call,
@@ -36,7 +37,6 @@ from tablekit.game.journal import (
 )
 from tablekit.game.reducer import replay
 from tablekit.game.session import Session, in_force
-from tablekit.sim.journal_damage import CASES, run_case, run_disk_full, write_game
 from tablekit.tiles import Tile, parse_tiles
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -258,8 +258,8 @@ def test_journals_of_both_formats_load_and_the_rules_are_written_as_before(tmp_p
 def test_every_bit_flipped_in_a_real_games_journal_is_caught_or_harmless(tmp_path):
     """Each line's checksum: a flipped bit never resumes a different game unseen (before
     format 3, 6 of 300 flips did, changing the score), and never stops the start."""
+    from harness.bit_flips import flip_bits
     from tablekit.formats.tenhou import import_file
-    from tablekit.sim.bit_flips import flip_bits
     from tablekit.sim.table import DEMO_GAME
 
     report = flip_bits(import_file(DEMO_GAME).events[:150], 300, tmp_path, seed=7)

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from test_flow_restart import Table
 
+from harness.button_mash import mash
 from tablekit.cli import main
 from tablekit.display.legend import IN_PLAY, IN_PLAY_KITA, strip_legend
 from tablekit.flow import WIN_WINDOW, Flow, Stage, menu_items
@@ -21,7 +22,6 @@ from tablekit.game.session import Session
 from tablekit.game.state import Phase
 from tablekit.io.presses import ButtonName, ButtonPress
 from tablekit.rules.presets import TENHOU, TENHOU_SANMA
-from tablekit.sim.button_mash import mash
 
 SANMA_GAME = Path(__file__).parent / "fixtures" / "mjlog" / \
     "sanma-2022010814gm-00b9-0000-c378f5c4.xml"

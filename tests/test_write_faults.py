@@ -13,6 +13,8 @@ from unittest import mock
 
 import pytest
 
+from harness import write_faults
+from harness.journal_damage import write_game
 from tablekit.cli import main
 from tablekit.display.backends import PngDisplay
 from tablekit.display.model import ScreenModel
@@ -24,8 +26,6 @@ from tablekit.game.state import TableState
 from tablekit.io.presses import ButtonName, ButtonPress
 from tablekit.league.database import connect
 from tablekit.league.record import RETRY_SECONDS
-from tablekit.sim import write_faults
-from tablekit.sim.journal_damage import write_game
 
 FIXTURE = Path(__file__).parents[1] / "tablekit" / "data" / "tenhou-python-bot-28.xml"
 FULL = OSError(errno.ENOSPC, "No space left on device")

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 from unittest import mock
 
+from harness.journal_damage import failing_writer, write_game
 from tablekit.app import App, open_session
 from tablekit.display.backends import PngDisplay
 from tablekit.flow import Flow
@@ -31,7 +32,6 @@ from tablekit.io.presses import ButtonName, ButtonPress
 from tablekit.league.database import connect
 from tablekit.league.record import RETRY_SECONDS, game_recorder
 from tablekit.rules.presets import TENHOU
-from tablekit.sim.journal_damage import failing_writer, write_game
 from tablekit.sim.table import DEMO_GAME
 
 TARGETS = ("journal", "note", "league", "png")
@@ -209,7 +209,7 @@ def _holder(script: str, path: Path, seconds: float) -> subprocess.Popen:
 
 def _env() -> dict[str, str]:
     """A child's environment that imports this tablekit (not an installed one)."""
-    root = str(Path(__file__).resolve().parents[2])
+    root = str(Path(__file__).resolve().parents[1])
     return {**os.environ, "PYTHONPATH": os.pathsep.join(
         [root, *filter(None, [os.environ.get("PYTHONPATH")])])}
 

@@ -8,7 +8,7 @@ writes with a pause between them (a slow SD card), so that kills land in the mid
 writes too. Each player is a child process forked from the one that imported tablekit
 and the games (a power cut kills it like any other: its journal is a real file, its
 writes real system calls), so that a cut costs no start-up; ``python -m
-tablekit.sim.power_cut LOG JOURNAL`` is the same player on its own.
+harness.power_cut LOG JOURNAL`` (from the repository root) is the same player on its own.
 
 >>> import tempfile, pathlib
 >>> from tablekit.game.events import GameStarted, HandStarted
@@ -191,7 +191,7 @@ def _run_and_kill(events: list[Event], journal: Path, after: float, pace: float,
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m tablekit.sim.power_cut",
+    parser = argparse.ArgumentParser(prog="python -m harness.power_cut",
                                      description="Play a recorded game into a journal.")
     parser.add_argument("log", type=Path, help="a Tenhou mjlog file")
     parser.add_argument("journal", type=Path)
