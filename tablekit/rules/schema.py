@@ -50,6 +50,7 @@ from tablekit.untrusted.fields import (  # noqa: F401  (the names rules and rost
     clean_text,
     text_problem,
 )
+from tablekit.untrusted.shapes import shown
 
 Kazoe = Literal["yakuman", "sanbaiman"]
 MultiRon = Literal["all", "double", "head_bump"]
@@ -201,18 +202,3 @@ def refusal(error: Any) -> str:
         "too_long": f"must have at most {ctx.get('max_length')} entries",
     }
     return f"{field} {phrases.get(kind, error['msg'].lower())}, not {value}"
-
-
-def shown(value: Any, longest: int = 40) -> str:
-    """``value`` as a short repr (control characters escaped) for a refusal line.
-
-    >>> print(shown("\\x1b[2J" * 20, longest=12), shown(10 ** 80))
-    '\\x1b[2J\\x1… a number too large
-    """
-    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
-        return "a number too large"
-    try:
-        text = repr(list(value) if isinstance(value, tuple) else value)
-    except (ValueError, RecursionError):  # a number past Python's 4,300 digits, deep lists
-        return "a value too large to show"
-    return text if len(text) <= longest else text[:longest - 1] + "…"

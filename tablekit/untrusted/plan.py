@@ -12,7 +12,7 @@ the same number of tables each round) :mod:`tablekit.league.tournament` checks.
 ...     except Untrusted as error:
 ...         return str(error)
 >>> refused({"rounds": [[["Aki", "Ben", "Cho"]]]})
-"plan.json: not a seating plan (rounds.0.0: 3 items, fewer than 4, ['Aki', 'Ben', 'Cho'])"
+"plan.json: not a seating plan (rounds[0][0]: 3 items, fewer than 4, ['Aki', 'Ben', 'Cho'])"
 >>> refused([1])
 'plan.json: not a seating plan (not an object, [1])'
 """
@@ -28,7 +28,7 @@ from tablekit.untrusted import Untrusted
 from tablekit.untrusted.fields import PlayerName
 from tablekit.untrusted.files import read_bytes
 from tablekit.untrusted.json_text import parse_json
-from tablekit.untrusted.recording import Shape, validated
+from tablekit.untrusted.shapes import Shape, validated
 
 PLAN_BYTES = 4 << 20        # a plan of 100 rounds of 250 tables is about 3 MB
 MOST_ROUNDS = 100

@@ -26,12 +26,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, ValidationError
+from pydantic import Field, StrictBool, StrictInt
 
 from tablekit.untrusted import Untrusted
 from tablekit.untrusted.fields import PlayerName, Text
 from tablekit.untrusted.files import check_inside, read_bytes
 from tablekit.untrusted.json_text import parse_json
+from tablekit.untrusted.shapes import Shape, validated
 
 MANIFEST_BYTES = 1 << 20       # a manifest is about 1 KB
 LINES_BYTES = 64 << 20         # presses.jsonl, frames.jsonl, journal.jsonl: an evening's
@@ -42,12 +43,6 @@ Seconds = Annotated[float, Field(strict=True, ge=0, allow_inf_nan=False)]
 Time = Annotated[float, Field(strict=True, allow_inf_nan=False)]
 Count = Annotated[StrictInt, Field(ge=0, le=1 << 62)]
 FileName = Text(255)
-
-
-class Shape(BaseModel):
-    """A record from outside: the fields tablekit reads are checked, others kept."""
-
-    model_config = ConfigDict(extra="allow", strict=True)
 
 
 class FlowOptions(Shape):
@@ -98,59 +93,6 @@ class FrameLine(Shape):
     t: Seconds
     file: Text(255) | None = None
     frame: Count | None = None
-
-
-PHRASES = {"model_type": "not an object", "model_attributes_type": "not an object",
-           "dict_type": "not an object", "list_type": "not a list",
-           "missing": "missing", "extra_forbidden": "not known",
-           "int_type": "not a whole number", "float_type": "not a number",
-           "bool_type": "not true or false", "string_type": "not text",
-           "finite_number": "not a finite number"}
-
-
-def problem(error: ValidationError) -> str:
-    """The first of ``error``'s problems as ``field: reason, value``.
-
-    >>> try:
-    ...     Press.model_validate({"t": "soon", "button": "ok"})
-    ... except ValidationError as error:
-    ...     print(problem(error))
-    t: not a number, 'soon'
-    """
-    first = error.errors(include_url=False)[0]
-    where = ".".join(str(part) for part in first["loc"] if not str(part).startswith(
-        ("function-", "constrained-")))
-    reason = PHRASES.get(first["type"], first["msg"][0].lower() + first["msg"][1:])
-    ctx = first.get("ctx", {})
-    if first["type"] == "value_error":
-        reason = str(ctx.get("error", reason))
-    elif first["type"] == "too_short":
-        reason = f"{ctx.get('actual_length')} items, fewer than {ctx.get('min_length')}"
-    elif first["type"] == "too_long":
-        reason = f"more than {ctx.get('max_length')} items"
-    value = first.get("input")
-    shown = "" if first["type"] in ("missing", "too_long") else f", {_shown(value)}"
-    return f"{where}: {reason}{shown}" if where else f"{reason}{shown}"
-
-
-def _shown(value: Any, longest: int = 40) -> str:
-    try:
-        text = repr(value)
-    except (ValueError, RecursionError):  # pragma: no cover - parse_json bounds both
-        return "a value too large to show"
-    return text if len(text) <= longest else text[:longest - 1] + "…"
-
-
-def validated(model: type[Shape], value: Any, where: str, what: str) -> dict[str, Any]:
-    """``value`` checked as ``model`` (a dict, extra fields kept, missing ones at their
-    defaults), or :class:`Untrusted`: ``where: not what (field: reason, value)``."""
-    if not isinstance(value, dict):
-        raise Untrusted(f"{where}: not {what} (not an object, {_shown(value)})")
-    try:
-        shape = model.model_validate(value)
-    except ValidationError as error:
-        raise Untrusted(f"{where}: not {what} ({problem(error)})") from None
-    return shape.model_dump()
 
 
 def check_manifest(value: Any, where: str) -> dict[str, Any]:

@@ -47,6 +47,7 @@ from pydantic import (
 
 from tablekit.untrusted import Untrusted
 from tablekit.untrusted.fields import POINTS_LIMIT, PlayerName, Text
+from tablekit.untrusted.shapes import said
 
 SCORE_LIMIT = 10 * POINTS_LIMIT  # a seat's points in a game, either way: four starts and more
 TABLE_PATTERN = r"[A-Za-z0-9_.-]{1,40}"
@@ -268,30 +269,6 @@ class OutboxFile(_Wire):
 
     topic: Annotated[StrictStr, Field(min_length=1, max_length=200), AfterValidator(_topic)]
     payload: GameRecord
-
-
-def said(error: ValidationError) -> str:
-    """The first problem of ``error`` in one line: where, and why (never the value whole).
-
-    >>> try:
-    ...     GameRecord.model_validate({"game_id": "A-1", "table": "A", "events": []})
-    ... except ValidationError as error:
-    ...     print(said(error))
-    game_id: is no game id (TABLE-YYYYMMDDTHHMMSS-INDEX-XXXX)
-    """
-    first = error.errors(include_url=False)[0]
-    where = "".join(f"[{part}]" if isinstance(part, int) else f".{part}"
-                    for part in first["loc"]).lstrip(".")
-    kind, ctx, value = first["type"], first.get("ctx") or {}, first.get("input")
-    if kind == "value_error":
-        reason = str(ctx.get("error", first["msg"]))
-    elif kind in ("less_than_equal", "greater_than_equal") and isinstance(value, int):
-        bound = ctx.get("le", ctx.get("ge"))
-        side = "at most" if kind == "less_than_equal" else "at least"
-        reason = f"{side} {bound:,}, not {value if value.bit_length() < 64 else 'more'}"
-    else:
-        reason = first["msg"].replace("\n", " ")[:160]
-    return f"{where}: {reason}" if where else reason
 
 
 def _read(model: type[BaseModel], data: Any) -> Any:
