@@ -9,11 +9,8 @@ from collections.abc import Callable
 from typing import Any
 
 from tablekit.club.records import game_id, game_record, live_state
-from tablekit.game.events import AbortiveDraw, Chombo, ExhaustiveDraw, Won
+from tablekit.game.events import HAND_ENDS
 from tablekit.game.state import Phase
-
-HAND_ENDS = (Won, ExhaustiveDraw, AbortiveDraw, Chombo)
-"""The events that end a hand (as the game's timer counts them, tablekit/flow/timing.py)."""
 
 
 def club_hook(publisher: Any, clock: Callable[[], float] = time.time

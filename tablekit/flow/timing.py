@@ -16,20 +16,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from tablekit.game.events import (
-    AbortiveDraw,
-    Chombo,
-    ExhaustiveDraw,
-    GameEnded,
-    Won,
-)
+from tablekit.game.events import HAND_ENDS, GameEnded
 from tablekit.game.state import Phase
 from tablekit.game.timer import GameClock, game_clock
 
 if TYPE_CHECKING:
     from tablekit.flow.core import Flow
 
-HAND_ENDS = (Won, ExhaustiveDraw, AbortiveDraw, Chombo)
 TIME_UP = "time is up"
 
 

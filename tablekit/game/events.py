@@ -251,6 +251,9 @@ Event = Union[  # noqa: UP007 - the union is read at run time by get_args
     DoraRevealed, DoraCorrected, Won,
     ExhaustiveDraw, AbortiveDraw, Chombo, Penalty, GameEnded, Undo, Redo,
 ]
+HAND_ENDS = (Won, ExhaustiveDraw, AbortiveDraw, Chombo)
+"""The events that end a hand: hands played are counted by them (the game timer, the
+club's live state)."""
 EVENT_TYPES: dict[str, type] = {
     "game_started": GameStarted, "hand_started": HandStarted,
     "tracking_stopped": TrackingStopped, "draw": Draw, "discard": Discard,
