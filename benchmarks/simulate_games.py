@@ -1,27 +1,28 @@
 """Real games on the simulated table, several processes at once: the issue's end-to-end check.
 
 Usage: python benchmarks/simulate_games.py [--reader vision|truth] [--games 20] [--every 40]
-                                           [--jobs 2] [--out DIR] [--enroll] [--art NAME]
+                                           [--jobs 2] [--out DIR] [--enroll | --enroll-from-table]
+                                           [--art NAME]
                                            [--hands N] [--first I] [--players 3] [--shortest]
 Takes every ``--every``-th four-player log of thewaxmango+mahjong-hands (sorted by name; with
-``--players 3``, of its three-player (sanma) logs) until ``--games`` are chosen
-(``--shortest``: the games with the fewest events instead, a quick run), runs
-``tablekit simulate LOG --reader R`` for each (``--jobs`` at a time, one thread each, seed =
-the game's index), keeps each game's output under ``--out`` and prints one JSON line per
-game and the totals last (``--enroll``: each game's tile set enrolled first from one mat on
-its simulated table, ``tablekit simulate --enroll``; ``--art NAME``: every game's table
-drawn with that art set, e.g. ``hongkong``, which no model was trained on; ``--hands N``:
-only each log's first N hands (0: every hand); ``--first I``: from the I-th chosen game on,
-its seed still I), with the latency over all games (p50, p95 and max of placed -> shown,
-lying still -> shown and WIN -> scored, :mod:`tablekit.sim.stopwatch`). Every hand of every log is
-counted: a hand the simulated table never ended is a failed hand (in ``hands`` and
-``hands_never_ended``, never in ``hands_ok``), and so is each hand of a game whose run gave
-no summary (it stopped, or was skipped); ``hands_fixed`` adds up the wins the app could not
-score that a simulated person put right, ``wins_put_right`` those it scored from tiles other
-than those on the table that the person put right on the win screen before OK (neither is
-in ``hands_ok``); ``discards_never_shown`` adds up the discards the
-screen never showed (the tracking stalled while the hand went on); ``games_failed`` counts
-the games not every hand of which was right.
+``--players 3``, of its three-player (sanma) logs) until ``--games`` are chosen (``--shortest``:
+the games with the fewest events instead, a quick run), runs ``tablekit simulate LOG --reader R``
+for each (``--jobs`` at a time, one thread each, seed = the game's index), keeps each game's output
+under ``--out`` and prints one JSON line per game and the totals last (``--enroll``: each game's
+tile set enrolled first from one mat on its simulated table, ``tablekit simulate --enroll``;
+``--enroll-from-table``: from the whole set spread on its table, ``tablekit simulate
+--enroll-from-table``; ``--art NAME``: every game's table drawn with that art set, e.g.
+``hongkong``, which no model was trained on; ``--hands N``: only each log's first N hands (0: every
+hand); ``--first I``: from the I-th chosen game on, its seed still I), with the latency over all
+games (p50, p95 and max of placed -> shown, lying still -> shown and WIN -> scored,
+:mod:`tablekit.sim.stopwatch`). Every hand of every log is counted: a hand the simulated table
+never ended is a failed hand (in ``hands`` and ``hands_never_ended``, never in ``hands_ok``), and
+so is each hand of a game whose run gave no summary (it stopped, or was skipped); ``hands_fixed``
+adds up the wins the app could not score that a simulated person put right, ``wins_put_right``
+those it scored from tiles other than those on the table that the person put right on the win
+screen before OK (neither is in ``hands_ok``); ``discards_never_shown`` adds up the discards the
+screen never showed (the tracking stalled while the hand went on); ``games_failed`` counts the
+games not every hand of which was right.
 """
 
 from __future__ import annotations
@@ -81,10 +82,11 @@ def simulate_command(art: str | None) -> list[str]:
     return [sys.executable, "-m", "tablekit.cli", "simulate", *(["--art", art] if art else [])]
 
 
-def run_one(index: int, log: Path, reader: str, out: Path, enroll: bool = False,
+def run_one(index: int, log: Path, reader: str, out: Path, enroll: str | None = None,
             art: str | None = None, hands: int | None = None) -> dict:
+    """One game by ``tablekit simulate`` (``enroll``: its option, e.g. ``--enroll``)."""
     command = [*simulate_command(art), str(log), "--reader", reader,
-               "--seed", str(index), *(["--enroll"] if enroll else []),
+               "--seed", str(index), *([enroll] if enroll else []),
                *(["--hands", str(hands)] if hands else [])]
     start = time.time()
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True,
@@ -137,8 +139,12 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--every", type=int, default=40)
     parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--enroll", action="store_true",
+    enroll = parser.add_mutually_exclusive_group()
+    enroll.add_argument("--enroll", action="store_const", const="--enroll",
                         help="enroll each game's set from one simulated mat first")
+    enroll.add_argument("--enroll-from-table", dest="enroll", action="store_const",
+                        const="--enroll-from-table",
+                        help="enroll each game's set from the set spread on its table first")
     parser.add_argument("--art", default=None, metavar="NAME",
                         help="every game's table in this art set (e.g. hongkong, never trained)")
     parser.add_argument("--hands", type=hand_count, default=0, metavar="N",
@@ -167,7 +173,8 @@ def main() -> int:
     total["ms_per_frame_max"] = max((r.get("ms_per_frame", 0) for r in results), default=0)
     total["peak_mb_max"] = max((r.get("peak_mb", 0) for r in results), default=0)
     total.update(latency(results))
-    print(json.dumps({"reader": args.reader, "enrolled": args.enroll, "art": args.art,
+    enrolled = {None: False, "--enroll": True}.get(args.enroll, "from the table")
+    print(json.dumps({"reader": args.reader, "enrolled": enrolled, "art": args.art,
                       "players": args.players, **({"shortest": True} if args.shortest else {}),
                       **total}))
     return 0

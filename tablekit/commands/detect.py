@@ -81,12 +81,11 @@ def run_calibrated(args: argparse.Namespace) -> int:
     """Read each image through the profile's rectified view."""
     from tablekit.vision.calibration import Profile
     from tablekit.vision.table_reader import TableModels, read_table
-    from tablekit.vision.tileset import classifier_for
 
     try:
         profile = Profile.load(Path(args.calibration))
         models = TableModels.load(threads=args.threads,
-                                  classifier=classifier_for(args.tileset or profile.tileset))
+                                  tileset=args.tileset or profile.tileset or None)
     except TablekitError as error:
         print(f"tablekit detect: {error}", file=sys.stderr)
         return 2

@@ -7,6 +7,12 @@
   on its slot, face up (any way round), the face-down tile on its slot; the mat is found
   anywhere on the table, empty or crowded slots are reported, every face is cut and the
   classifier's head is refitted to this set (:mod:`tablekit.vision.enroll`).
+* ``tablekit enroll --from-table --calibration PROFILE --out SET [--camera SPEC | --image
+  A1 A2 B]``: lay the whole set on the calibrated table where play puts tiles, as
+  ``tablekit enroll --print-spread`` lists it, and take a photo of each of its three steps
+  (the camera asks for each); the faces are cut by the pipeline that reads a game and the
+  set is named by its nearest faces (:mod:`tablekit.vision.enroll_table`). The best way
+  to enroll: faces cut from the table look like faces in play.
 * ``tablekit enroll --from-labels DIR --out SET``: the same from labelled photos: ``DIR``
   holds ``images/``, ``labels/`` (YOLO ``class cx cy w h`` normalised, or polygons) and
   ``class_map.json`` (class id -> ``{"canonical": "5m"}``, null for no riichi kind).
@@ -48,6 +54,11 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--from-recording", type=Path, nargs="+", metavar="DIR", default=None,
                         help="enroll from recorded games (tablekit run --record): the faces "
                              "their players confirmed")
+    parser.add_argument("--from-table", action="store_true",
+                        help="enroll from the whole set spread on the calibrated table, "
+                             "three photos (see --print-spread)")
+    parser.add_argument("--print-spread", action="store_true",
+                        help="print where each tile goes for --from-table and stop")
     parser.add_argument("--on", type=Path, metavar="SET", default=None,
                         help="with --from-recording: enroll on top of this tile set (one "
                              "enrolled from the mat), not the trained classifier")
@@ -70,6 +81,9 @@ def _say(line: str) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.mat:
         return write_mat(args)
+    if args.print_spread:
+        print_spread()
+        return 0
     if args.out is None:
         _say("say where to save the tile set: --out SET")
         return 2
@@ -81,6 +95,8 @@ def run(args: argparse.Namespace) -> int:
             return from_labels(args)
         if args.from_recording:
             return from_recording(args)
+        if args.from_table:
+            return from_table(args)
         return from_mat(args)
     except TablekitError as error:
         _say(str(error))
@@ -156,6 +172,72 @@ def from_recording(args: argparse.Namespace) -> int:
                            {"recorded_faces": dict(found.used),
                             **({"on": on.info.get("source", on.name)} if on else {})})
     print(f"{args.out}: {tileset.summary()} in {time.perf_counter() - start:.1f} s")
+    return 0
+
+
+def print_spread() -> None:
+    """The spread's steps and where each tile goes, seat by seat."""
+    from tablekit.vision.spread import STEPS, describe
+
+    print("Lay the whole set on the calibrated table, each tile upright for its seat "
+          "(either way up), then take a photo of each step:")
+    for number, step in enumerate(STEPS, 1):
+        print(f"{number}. {step.say}")
+    for index, name in enumerate(("A", "B")):
+        print(f"\nspread {name} (left to right as each seat sees it):")
+        for line in describe(index):
+            print(f"  {line}")
+
+
+def _spread_images(args: argparse.Namespace) -> list:
+    """One photo per step: the ``--image`` files, or the camera's frame after each step
+    is laid (Enter)."""
+    from tablekit.vision.spread import STEPS, describe
+    from tablekit.vision.tileset import TileSetError
+
+    if args.image:
+        if len(args.image) != len(STEPS):
+            raise TileSetError(f"--from-table takes {len(STEPS)} photos, one per step of the "
+                               f"spread (--print-spread), not {len(args.image)}")
+        return _images(args)
+    from tablekit.commands.calibrate import grab
+
+    images = []
+    for number, step in enumerate(STEPS, 1):
+        print(f"step {number} of {len(STEPS)}: {step.say}")
+        if step.faces:
+            for line in describe(step.layout):
+                print(f"  {line}")
+        input("press Enter when it is laid (hands off the table) ")
+        frames = grab(args.camera, 3)
+        if not frames:
+            raise TileSetError(f"no frames from the camera {args.camera}")
+        images.append(frames[-1])
+    return images
+
+
+def from_table(args: argparse.Namespace) -> int:
+    from tablekit.vision.calibration import Profile
+    from tablekit.vision.enroll_table import enroll_from_table, missing_kinds
+    from tablekit.vision.tileset import TileSetError
+
+    calibration = args.calibration or Path("calibration") / "table.json"
+    if not calibration.is_file():
+        raise TileSetError(f"{calibration}: no calibration; the spread lies on the calibrated "
+                           "table (`tablekit calibrate`, then --calibration PROFILE)")
+    profile = Profile.load(calibration)
+    images = _spread_images(args)
+    source = ", ".join(str(p) for p in args.image) if args.image else args.camera
+    progress = Progress("tablekit enroll")  # on a terminal only
+    made = enroll_from_table(images, profile, args.out, source, on_step=_shown(progress))
+    progress.clear()
+    for line in made.report:
+        print(line)
+    lacking = [code for code in missing_kinds(made.tileset.info["faces"])
+               if code not in ("back", "none")]
+    if lacking:
+        _say(f"no faces of {' '.join(lacking)}: lay them as the spread says")
+    print(f"{args.out}: {made.tileset.summary()} in {made.seconds:.1f} s")
     return 0
 
 

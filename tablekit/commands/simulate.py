@@ -37,6 +37,9 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--enroll", action="store_true",
                         help="vision reader: enroll each game's tile set first from one "
                              "enrollment mat laid on its simulated table")
+    parser.add_argument("--enroll-from-table", action="store_true",
+                        help="vision reader: enroll each game's tile set first from the "
+                             "whole set spread on its simulated table (enroll --from-table)")
     parser.add_argument("--misread", type=float, default=0.0,
                         help="share of tiles the truth reader misreads on purpose")
     parser.add_argument("--art", default=None, metavar="SET",
@@ -113,13 +116,22 @@ def make_pipeline(kind: str, misread: float, seed: int, tileset: Path | None = N
     return CameraPipeline.open(tileset=str(tileset) if tileset else None)
 
 
-def enrolled_set(log: Path, seed: int, folder: Path, art: str | None = None) -> Path:
+def enrolled_set(log: Path, seed: int, folder: Path, art: str | None = None,
+                 from_table: bool = False) -> Path:
     """The tile set of the game's simulated table (seeded as the game, ``art`` its tile
-    art), enrolled from one mat into ``folder``."""
-    from tablekit.sim.mat_scene import enroll_on_table
+    art), enrolled into ``folder`` from one mat, or (``from_table``) from the whole set
+    spread on the table."""
     from tablekit.sim.source import SimulatedCamera
 
-    tileset = enroll_on_table(SimulatedCamera.from_log(log, seed=seed, art=art), folder, seed)
+    camera = SimulatedCamera.from_log(log, seed=seed, art=art)
+    if from_table:
+        from tablekit.sim.spread_scene import enroll_from_spread
+
+        tileset = enroll_from_spread(camera, folder, seed).tileset
+    else:
+        from tablekit.sim.mat_scene import enroll_on_table
+
+        tileset = enroll_on_table(camera, folder, seed)
     print(f"{log}: {tileset.summary()}", file=sys.stderr, flush=True)
     return folder
 
@@ -180,7 +192,9 @@ def run(args: argparse.Namespace) -> int:
     finally:
         progress.clear()
         leave_club(club, _say)
-    print(json.dumps({"reader": args.reader, **({"enrolled": True} if args.enroll else {}),
+    enrolled = ({"enrolled": "from the table"} if args.enroll_from_table else
+                {"enrolled": True} if args.enroll else {})
+    print(json.dumps({"reader": args.reader, **enrolled,
                       **total.summary()}))
     return 1 if args.check and (total.failed or skipped) else 0
 
@@ -221,9 +235,11 @@ def _play(args: argparse.Namespace, index: int, log: Path, scratch: Path,
     game = f"game {index + 1}/{len(args.logs)} {log.name}"
     try:
         tileset = None
-        if args.enroll and args.reader == "vision":
-            with progress.running(f"{game}: enrolling its tile set from a simulated mat"):
-                tileset = enrolled_set(log, seed, scratch / "set", args.art)
+        if (args.enroll or args.enroll_from_table) and args.reader == "vision":
+            where = "the table" if args.enroll_from_table else "a simulated mat"
+            with progress.running(f"{game}: enrolling its tile set from {where}"):
+                tileset = enrolled_set(log, seed, scratch / "set", args.art,
+                                       from_table=args.enroll_from_table)
         pipeline = make_pipeline(args.reader, args.misread, seed, tileset, confusions(args))
         recorder = _recorder(args, log, seed, tileset)
         steps = [step for step in (_club_step(club), _progress_step(

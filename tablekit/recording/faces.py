@@ -300,10 +300,8 @@ def harvest(folders: list[Path], size: tuple[int, int], seed: int = 0,
 
 def _models(folder: Path, manifest: dict[str, Any], base: Path | None = None) -> Any:
     from tablekit.vision.table_reader import TableModels
-    from tablekit.vision.tileset import classifier_for
-
     kept = str(folder / TILESET) if manifest.get("tileset") else None
-    return TableModels.load(classifier=classifier_for(base or kept))
+    return TableModels.load(tileset=base or kept)
 
 
 def _from_frame(found: Harvest, discards: Harvest, image: np.ndarray, hand: WonHand,

@@ -73,11 +73,9 @@ class CameraPipeline:
              felt_memory: bool = True, layout: TableLayout | None = None,
              tileset: str | None = None) -> CameraPipeline:
         """``tileset``: an enrolled tile set's folder (else the one the profile names)."""
-        from tablekit.vision.tileset import classifier_for
-
         layout = layout or (profile.layout if profile is not None else DEFAULT_LAYOUT)
         named = tileset or (profile.tileset if profile is not None else None)
-        return cls(TableModels.load(threads, classifier=classifier_for(named)), profile,
+        return cls(TableModels.load(threads, tileset=named), profile,
                    felt=FeltMemory() if felt_memory else None, layout=layout)
 
     def notices(self) -> list[str]:

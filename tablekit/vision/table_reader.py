@@ -78,6 +78,7 @@ class TableModels:
 
     detector: OnnxModel
     classifier: OnnxModel
+    """The classifier, or a :class:`~tablekit.vision.nearest.NearestFaces` that runs alike."""
     min_score: float = 0.3
     red_fives: RedFiveCheck | None = None
     """The second look at a five's colour (:mod:`tablekit.vision.red_fives`); None: the
@@ -85,9 +86,17 @@ class TableModels:
 
     @classmethod
     def load(cls, threads: int = 1, detector: Path = TABLE_DETECTOR_PATH,
-             classifier: Path = CLASSIFIER_PATH) -> TableModels:
-        return cls(load_model(detector, threads), load_model(classifier, threads),
-                   red_fives=RedFiveCheck.load())
+             classifier: Path = CLASSIFIER_PATH, tileset: str | Path | None = None
+             ) -> TableModels:
+        """The shipped models (or the paths given); ``tileset``: an enrolled set's folder,
+        whose classifier (or nearest faces) names the faces."""
+        if tileset:
+            from tablekit.vision.tileset import load_classifier
+
+            named = load_classifier(tileset, threads)
+        else:
+            named = load_model(classifier, threads)
+        return cls(load_model(detector, threads), named, red_fives=RedFiveCheck.load())
 
     def name_crops(self, batch: np.ndarray) -> np.ndarray:
         """The classifier's probabilities for a crop batch, each five's red-or-plain split

@@ -37,6 +37,7 @@ INFO = "tileset.json"
 HEAD = "head.npz"
 CLASSIFIER = "tile_classifier.onnx"
 VERSION = 1
+NEAREST = "nearest enrolled faces"
 INFO_BYTES = 4 << 20  # a tile set's description is a few KB
 
 
@@ -66,6 +67,25 @@ class TileSet:
         """The photo detector's overlap for this set (chosen from its labelled photos, else
         the trained one: a mat's slots hold one tile each and say nothing of crowded tiles)."""
         return float(self.info.get("detector", {}).get("overlap", OVERLAP))
+
+    @property
+    def nearest(self) -> bool:
+        """Named by its nearest enrolled faces (:mod:`tablekit.vision.nearest`), not a head."""
+        return self.info.get("method") == NEAREST
+
+    def load_classifier(self, threads: int = 1) -> Any:
+        """What the reader names faces with: the adapted classifier, or the nearest faces."""
+        from tablekit.vision.onnx_model import load_model
+
+        if not self.nearest:
+            return load_model(self.classifier, threads)
+        from tablekit.vision.nearest import BANK, NearestFaces
+
+        try:
+            return NearestFaces.load(self.classifier, self.folder / BANK, threads)
+        except (OSError, ValueError, KeyError) as error:
+            raise TileSetError(f"{self.folder}: its faces cannot be read ({error}); enroll "
+                               "the set again") from None
 
     @property
     def name(self) -> str:
@@ -101,6 +121,15 @@ class TileSet:
                  if self.overlap != OVERLAP else "")
         return (f"tile set {self.name!r}: {kinds} classes enrolled from "
                 f"{self.info.get('source', '?')}{read}{boxes}")
+
+
+def load_classifier(tileset: str | Path | None, threads: int = 1) -> Any:
+    """The classifier the reader loads: the tile set's (checked) or the trained one."""
+    from tablekit.vision.onnx_model import CLASSIFIER_PATH, load_model
+
+    if tileset:
+        return TileSet.load(tileset).load_classifier(threads)
+    return load_model(CLASSIFIER_PATH, threads)
 
 
 def classifier_for(tileset: str | Path | None) -> Path:
@@ -139,6 +168,34 @@ def save_tileset(folder: Path, enrollment: Any, base_classifier: Path, source: s
         "train_accuracy": round(enrollment.train_accuracy, 4),
         "trained_accuracy": round(enrollment.trained_accuracy, 4),
         "fit_seconds": round(enrollment.seconds, 2),
+        **(extra or {}),
+    }
+    (folder / INFO).write_text(json.dumps(info, indent=1) + "\n")
+    return TileSet(folder, info)
+
+
+def save_nearest_tileset(folder: Path, features: np.ndarray, labels: np.ndarray,
+                         counts: dict[str, int], base_classifier: Path, source: str,
+                         extra: dict[str, Any] | None = None) -> TileSet:
+    """A profile in ``folder`` named by its nearest faces: the base classifier with its
+    features exposed, and the bank (:mod:`tablekit.vision.nearest`)."""
+    from tablekit.vision.classifier_graph import with_features
+    from tablekit.vision.nearest import BANK, save_bank
+
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / CLASSIFIER).write_bytes(with_features(base_classifier))
+    save_bank(folder / BANK, features, labels)
+    info = {
+        "version": VERSION,
+        "name": folder.name,
+        "source": source,
+        "created": dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "method": NEAREST,
+        "base_classifier": {"file": Path(base_classifier).name,
+                            "sha256": file_digest(base_classifier)},
+        "classes": list(CLASSES),
+        "faces": counts,
         **(extra or {}),
     }
     (folder / INFO).write_text(json.dumps(info, indent=1) + "\n")

@@ -1,0 +1,115 @@
+"""Naming faces by the nearest enrolled faces: a club's own set, read as it was shown.
+
+An enrolled set from the table (:mod:`tablekit.vision.spread`) keeps every face it cut (and
+the backs, the standing tiles and the bits of felt between them) as the classifier's
+penultimate features, 256 numbers a face, scaled to unit length: the *bank*. A face in play
+is named by its :data:`K` most similar faces of the bank (cosine similarity), each weighing
+``exp((similarity - best) / TAU)``: the probabilities the reader wants, over the same 39
+classes as the classifier's. The faces of one printed set differ only by where they lie,
+the light and the camera's noise, so faces cut from the same table are the nearest
+neighbours a face in play can have; measured against refitting the classifier's head on the
+same faces, the nearest faces read the never-trained sets better (the model card).
+
+:class:`NearestFaces` stands where the classifier's :class:`~tablekit.vision.onnx_model.OnnxModel`
+stands (``run(batch)`` gives ``{"probs": ...}``), so the reader needs nothing else.
+
+>>> bank = np.array([[1.0, 0.0], [0.9, 0.1], [0.0, 1.0]], np.float32)
+>>> labels = np.array([4, 4, 13])
+>>> probs = vote(np.array([[0.95, 0.05], [0.1, 0.9]], np.float32), bank, labels, k=2)
+>>> probs.shape, probs.argmax(axis=1).tolist()
+((2, 39), [4, 13])
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from tablekit.vision.classes import CLASSES
+
+K = 5
+"""Neighbours asked."""
+TAU = 0.03
+"""How fast a neighbour's weight falls with its similarity below the best one's."""
+BANK = "faces.npz"
+"""The bank's file in a tile-set folder."""
+BANK_BYTES = 64 << 20
+"""A bank of a few spreads is a few MB."""
+
+
+def unit(features: np.ndarray) -> np.ndarray:
+    """Rows scaled to unit length (float32)."""
+    features = np.asarray(features, np.float32)
+    return features / np.maximum(np.linalg.norm(features, axis=1, keepdims=True), 1e-6)
+
+
+def vote(queries: np.ndarray, bank: np.ndarray, labels: np.ndarray, k: int = K,
+         tau: float = TAU) -> np.ndarray:
+    """Probabilities ``(N, classes)`` of unit-length ``queries`` from their ``k`` nearest
+    rows of ``bank`` (unit length too) and those rows' class ``labels``."""
+    out = np.zeros((len(queries), len(CLASSES)), np.float32)
+    if not len(queries) or not len(bank):
+        return out
+    similarity = queries @ bank.T
+    k = min(k, len(bank))
+    nearest = np.argpartition(-similarity, k - 1, axis=1)[:, :k]
+    near = np.take_along_axis(similarity, nearest, axis=1)
+    weights = np.exp((near - near.max(axis=1, keepdims=True)) / tau)
+    rows = np.repeat(np.arange(len(queries)), k)
+    np.add.at(out, (rows, labels[nearest].reshape(-1)), weights.reshape(-1))
+    return out / out.sum(axis=1, keepdims=True)
+
+
+@dataclass(frozen=True)
+class NearestFaces:
+    """The classifier with its features exposed (an ONNX session) and the bank: named like
+    an :class:`~tablekit.vision.onnx_model.OnnxModel` so the reader takes either."""
+
+    features_model: Any
+    bank: np.ndarray
+    labels: np.ndarray
+
+    @property
+    def input_name(self) -> str:
+        return str(self.features_model.input_name)
+
+    @property
+    def input_shape(self) -> tuple[int | str | None, ...]:
+        return tuple(self.features_model.input_shape)
+
+    @property
+    def output_names(self) -> tuple[str, ...]:
+        return ("probs",)
+
+    def features(self, batch: np.ndarray) -> np.ndarray:
+        """Unit-length penultimate features of a crop batch."""
+        return unit(self.features_model.run(batch)["features"])
+
+    def run(self, batch: np.ndarray) -> dict[str, np.ndarray]:
+        """``{"probs": (N, classes)}`` of a crop batch, as the classifier gives them."""
+        return {"probs": vote(self.features(batch), self.bank, self.labels)}
+
+    @classmethod
+    def load(cls, classifier: Path, bank: Path, threads: int = 1) -> NearestFaces:
+        """The features classifier at ``classifier`` (its ``features`` output) and the bank
+        file ``bank`` (``features``, ``labels``)."""
+        from tablekit.vision.onnx_model import load_model
+
+        if Path(bank).stat().st_size > BANK_BYTES:
+            raise ValueError(f"{bank}: larger than a bank of faces can be")
+        with np.load(bank, allow_pickle=False) as stored:
+            features = unit(stored["features"])
+            labels = stored["labels"].astype(np.int64)
+        if features.ndim != 2 or len(features) != len(labels) or not len(labels) or \
+                labels.min() < 0 or labels.max() >= len(CLASSES):
+            raise ValueError(f"{bank}: not a bank of faces")
+        return cls(load_model(classifier, threads), features, labels)
+
+
+def save_bank(path: Path, features: np.ndarray, labels: np.ndarray) -> None:
+    """The bank at ``path`` (features kept as float16: half the size, the same names)."""
+    np.savez_compressed(path, features=unit(features).astype(np.float16),
+                        labels=np.asarray(labels, np.int16))

@@ -1,0 +1,125 @@
+"""Enrolling from the table: the spread laid on the simulated table, its faces cut as the
+reader cuts them, the set named by its nearest faces."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import cv2
+import numpy as np
+import pytest
+
+from tablekit.cli import main as tablekit
+from tablekit.resources import packaged
+from tablekit.sim.script import Script
+from tablekit.sim.source import SimulatedCamera
+from tablekit.sim.spread_scene import spread_photos
+from tablekit.vision.calibration import calibrate
+from tablekit.vision.classes import CLASSES
+from tablekit.vision.spread import STEPS, spread_slots
+from tablekit.vision.table_reader import TableModels, read_frame
+from tablekit.vision.tileset import TileSet, TileSetError
+
+LOG = packaged("data", "tenhou-python-bot-28.xml")
+
+
+@pytest.fixture(scope="module")
+def table(tmp_path_factory):
+    """A simulated table's calibration and the photos of its spread, as files."""
+    folder = tmp_path_factory.mktemp("table")
+    camera = SimulatedCamera(Script.from_log(LOG), seed=5, art="fallback")
+    profile = calibrate([camera.render_moment(0, 1.0).image,
+                         camera.render_moment(1, 1.0).image])
+    profile.save(folder / "table.json")
+    photos = []
+    for number, image in enumerate(spread_photos(camera.rig, np.random.default_rng(5))):
+        photos.append(folder / f"step-{number + 1}.png")
+        cv2.imwrite(str(photos[-1]), image)
+    return camera, profile, folder, photos
+
+
+def test_each_spread_holds_the_whole_set_each_seat_every_kind():
+    for index in (0, 1):
+        slots = spread_slots(index)
+        assert Counter(slot.code.replace("0", "5") for slot in slots) == \
+            {code: 4 for code in CLASSES[:34] if code[0] != "0"} | \
+            {f"5{suit}": 4 for suit in "mps"}
+        for seat in range(4):
+            mine = [slot.code.replace("0", "5") for slot in slots if slot.seat == seat]
+            assert len(set(mine)) == 34
+    # a kind lies at another place in spread B
+    a, b = spread_slots(0), spread_slots(1)
+    place = {(s.code.replace("0", "5"), s.seat): (s.zone, s.x, s.y) for s in a}
+    moved = [place[(t.code.replace("0", "5"), t.seat)] for t in b]
+    assert all((x, y) != (t.x, t.y) for (_, x, y), t in zip(moved, b, strict=True))
+    assert sum(zone != t.zone for (zone, _, _), t in zip(moved, b, strict=True)) >= 120
+
+
+def test_enroll_from_the_table(table, tmp_path, capsys):
+    camera, profile, folder, photos = table
+    out = tmp_path / "set"
+    assert tablekit(["enroll", "--from-table", "--calibration", str(folder / "table.json"),
+                     "--image", *map(str, photos), "--out", str(out)]) == 0
+    said = capsys.readouterr()
+    assert "spread A face up: 136 of 136 tiles found where they were laid" in said.out
+    tileset = TileSet.load(out)
+    assert tileset.nearest and tileset.info["faces"]["0m"] > 0
+    assert {"back", "none"} <= set(tileset.info["faces"])
+    # the enrolled reader reads a moment of this table's game
+    enrolled = TableModels.load(tileset=out)
+    frame = camera.render_moment(40, 1.0)
+    truth = sorted(t.label.replace("0", "5") for t in frame.truth.tiles
+                   if t.face_up and t.posture == "flat" and t.visible >= 0.9)
+    _, found = read_frame(frame.image, profile, enrolled)
+    read = Counter(t.code.replace("0", "5") for t in found if t.face_up)
+    right = sum((Counter(truth) & read).values())
+    assert right >= 0.95 * len(truth) > 10
+
+
+def test_a_spread_photo_is_refused_in_one_line(table, tmp_path, capsys):
+    _, _, folder, photos = table
+    calibration = ["--calibration", str(folder / "table.json")]
+    out = ["--out", str(tmp_path / "set")]
+    assert tablekit(["enroll", "--from-table", *calibration, "--image", str(photos[0]),
+                     *out]) == 2
+    assert f"takes {len(STEPS)} photos" in capsys.readouterr().err
+    empty = tmp_path / "empty.png"
+    camera = SimulatedCamera(Script.from_log(LOG), seed=5, art="fallback")
+    cv2.imwrite(str(empty), camera.rig.renderer.background)
+    assert tablekit(["enroll", "--from-table", *calibration, "--image", str(empty),
+                     str(photos[1]), str(photos[2]), *out]) == 2
+    err = capsys.readouterr().err
+    assert "spread A face up: only 0 of 136 tiles were found" in err
+    assert len(err.strip().splitlines()) == 1
+    assert tablekit(["enroll", "--from-table", "--calibration", str(tmp_path / "no.json"),
+                     "--image", *map(str, photos), *out]) == 2
+    assert "no calibration" in capsys.readouterr().err
+
+
+def test_a_damaged_bank_is_one_line(table, tmp_path):
+    _, profile, _, photos = table
+    from tablekit.vision.enroll_table import enroll_from_table
+
+    images = [cv2.imread(str(path)) for path in photos]
+    made = enroll_from_table(images, profile, tmp_path / "set", "test")
+    (tmp_path / "set" / "faces.npz").write_bytes(b"not a bank")
+    with pytest.raises(TileSetError, match="its faces cannot be read"):
+        TableModels.load(tileset=made.tileset.folder)
+
+
+def test_print_spread_lists_every_seat(capsys):
+    assert tablekit(["enroll", "--print-spread"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("pond:") == 8 and "3. lay spread B face up" in out
+
+
+@pytest.mark.slow
+def test_a_simulated_game_enrolled_from_its_table(capsys):
+    assert tablekit(["simulate", str(LOG), "--reader", "vision", "--enroll-from-table",
+                     "--hands", "1"]) == 0
+    said = capsys.readouterr()
+    assert "enrolled from the table's spread (a simulated table)" in said.err
+    summary = json.loads(said.out.splitlines()[-1])
+    assert summary["enrolled"] == "from the table"
+    assert summary["hands"] == summary["hands_ok"] == 1
