@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -123,3 +124,31 @@ def test_a_simulated_game_enrolled_from_its_table(capsys):
     summary = json.loads(said.out.splitlines()[-1])
     assert summary["enrolled"] == "from the table"
     assert summary["hands"] == summary["hands_ok"] == 1
+
+
+WON_FIRST = Path(__file__).resolve().parents[2] / "shared" / "data" / "tenhou" / "logs" / \
+    "MahjongRepository+tenhou-python-bot" / "1.txt"
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not WON_FIRST.is_file(), reason="needs ../shared/data's held-out logs")
+def test_faces_confirmed_in_play_join_a_set_enrolled_from_the_table(table, tmp_path, capsys):
+    from tablekit.vision.nearest import BANK
+
+    _, _, folder, photos = table
+    first = tmp_path / "set"
+    assert tablekit(["enroll", "--from-table", "--calibration", str(folder / "table.json"),
+                     "--image", *map(str, photos), "--out", str(first)]) == 0
+    recording = tmp_path / "rec"
+    assert tablekit(["simulate", str(WON_FIRST), "--hands", "1", "--record",
+                     str(recording)]) == 0
+    capsys.readouterr()
+    assert tablekit(["enroll", "--from-recording", str(recording), "--on", str(first),
+                     "--out", str(tmp_path / "more")]) == 0
+    out = capsys.readouterr().out
+    assert "the set's faces now: 1m " in out and "no kind lacking" in out
+    before, after = (np.load(path / BANK)["labels"] for path in (first, tmp_path / "more"))
+    assert len(after) > len(before)
+    more = TileSet.load(tmp_path / "more")
+    assert more.nearest and more.info["recorded_faces"]
+    assert sum(more.info["faces"].values()) == len(after)

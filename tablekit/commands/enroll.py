@@ -165,6 +165,8 @@ def from_recording(args: argparse.Namespace) -> int:
     print(found.report())
     sources = ", ".join(str(folder) for folder in args.from_recording)
     source = f"recordings {sources}" + (f" on top of tile set '{on.name}'" if on else "")
+    if on is not None and on.nearest:
+        return _add_faces(args, on, found, model, source, start, _shown(progress), progress)
     enrollment = enroll(found.samples, model, pull=PULL, red_split=True,
                         on_step=_shown(progress))
     progress.clear()
@@ -238,6 +240,39 @@ def from_table(args: argparse.Namespace) -> int:
     if lacking:
         _say(f"no faces of {' '.join(lacking)}: lay them as the spread says")
     print(f"{args.out}: {made.tileset.summary()} in {made.seconds:.1f} s")
+    return 0
+
+
+def _add_faces(args: argparse.Namespace, on: Any, found: Any, model: Any, source: str,
+               start: float, on_step: Any, progress: Progress) -> int:
+    """Learn from play on top of a set enrolled from the table: the recordings' confirmed
+    faces join its nearest faces (:mod:`tablekit.vision.nearest`)."""
+    from collections import Counter
+
+    import numpy as np
+
+    from tablekit.vision.classes import CLASSES
+    from tablekit.vision.enroll_table import missing_kinds
+    from tablekit.vision.nearest import BANK
+    from tablekit.vision.onnx_model import CLASSIFIER_PATH
+    from tablekit.vision.tileset import save_nearest_tileset
+
+    crops, labels = found.samples.batch()
+    features = model.features(crops, on_step=on_step)
+    progress.clear()
+    with np.load(on.folder / BANK, allow_pickle=False) as stored:
+        bank, kept = stored["features"].astype(np.float32), stored["labels"].astype(np.int64)
+    counts = Counter(on.info.get("faces", {})) + Counter(found.samples.counts())
+    tileset = save_nearest_tileset(
+        args.out, np.concatenate([bank, features]), np.concatenate([kept, labels]),
+        dict(counts), CLASSIFIER_PATH, source,
+        {"spread": on.info.get("spread", []), "recorded_faces": dict(found.used),
+         "on": on.info.get("source", on.name)})
+    faces = ", ".join(f"{code} {counts[code]}" for code in CLASSES if counts[code])
+    lacking = [code for code in missing_kinds(dict(counts)) if code not in ("back", "none")]
+    print(f"the set's faces now: {faces}" +
+          (f"; still lacking: {' '.join(lacking)}" if lacking else "; no kind lacking"))
+    print(f"{args.out}: {tileset.summary()} in {time.perf_counter() - start:.1f} s")
     return 0
 
 

@@ -69,10 +69,13 @@ def read_head(path: Path) -> Head:
 
 
 def with_features(path: Path) -> bytes:
-    """The classifier at ``path`` with its penultimate features as a second output."""
+    """The classifier at ``path`` with its penultimate features as a second output (as it
+    is, when it has them already)."""
     from onnx import TensorProto, helper
 
     model = _load(path)
+    if any(output.name == FEATURES for output in model.graph.output):
+        return model.SerializeToString()
     gemm = _gemm(model)
     model.graph.node.append(helper.make_node("Identity", [gemm.input[0]], [FEATURES]))
     model.graph.output.append(
