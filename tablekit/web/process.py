@@ -55,13 +55,13 @@ class PageProcess:
             with contextlib.suppress(OSError):
                 self._process.stdin.write(json.dumps(first).encode() + b"\n")
                 self._process.stdin.flush()
-        first = self._first_line()
-        if "address" not in first:
+        answer = self._first_line()
+        if "address" not in answer:
             self._process.kill()
             self._process.wait()
-            raise TablekitError(first.get("refused") or first.get("failed")
+            raise TablekitError(answer.get("refused") or answer.get("failed")
                                 or "the page's process did not start")
-        host, port = first["address"]
+        host, port = answer["address"]
         self.server_address: tuple[str, int] = (host, port)
         self.pid = self._process.pid
         self._watcher = threading.Thread(target=self._watch, name="tablekit-web-watch",
@@ -69,7 +69,8 @@ class PageProcess:
         self._watcher.start()
         self._teller = threading.Thread(target=self._tell_all, name="tablekit-web-tell",
                                         daemon=True)
-        self._teller.start()
+        if first is not None:  # the seat pages: the game tells them more (one more thread)
+            self._teller.start()
 
     @property
     def url(self) -> str:
@@ -127,7 +128,8 @@ class PageProcess:
         with self._told:
             self._stopping = True
             self._told.notify()
-        self._teller.join(STOP_SECONDS)
+        if self._teller.is_alive():
+            self._teller.join(STOP_SECONDS)
         with contextlib.suppress(OSError, ValueError):
             assert self._process.stdin is not None
             self._process.stdin.close()
