@@ -274,3 +274,89 @@ def test_buttons_are_read_as_told(capsys):
     err = capsys.readouterr().err.strip().splitlines()[-1]
     assert err.endswith("'gpio,keyboard': one of auto, gpio, keyboard or none, and/or phones "
                         "(e.g. gpio,phones)")
+
+
+# -- four browser phones play a hand; the keyboard plays it too -----------------------------
+
+HAND = ((0, "ok", False),      # East deals East 1
+        (2, "riichi", False),  # West declares riichi
+        (1, "win", True),      # South holds WIN: tsumo
+        (1, "riichi", False),  # its han +1
+        (1, "call", False),    # its next fu
+        (3, "ok", False),      # North's OK: done
+        (0, "ok", False))      # East's OK: the points move
+KEYS_OF = {"riichi": "qazi", "call": "wsxo", "win": "edcp"}
+
+
+def events_of(journal: Path) -> list[dict]:
+    """The journal's events without their time and check (the same hand at another time)."""
+    lines = [json.loads(line) for line in journal.read_text().splitlines()]
+    return [{k: v for k, v in line.items() if k not in ("at", "crc")} for line in lines]
+
+
+def play_on_the_keyboard(journal: Path) -> None:
+    """:data:`HAND` on the keyboard's keys, through the same loop."""
+    from tablekit.app import App, open_session
+    from tablekit.flow import Flow
+    from tablekit.io.buttons import KeyboardButtons
+    from tablekit.rules.presets import load_rules
+
+    session = open_session(journal, load_rules(None), lambda line: None)
+    app = App(Flow(session), None)
+    app.keyboard = KeyboardButtons(app.inbox)
+    try:
+        for box, button, held in HAND:
+            key = "return" if button == "ok" else KEYS_OF[button][box]
+            now = time.monotonic()
+            app.keyboard.key(key, True, now)
+            app.keyboard.key(key, False, now + (1.0 if held else 0.1))
+            app.run(max_frames=app.frames + 8)
+    finally:
+        session.close()
+
+
+def test_four_browser_phones_play_a_hand_as_the_keyboard_does(tmp_path):
+    from test_web import _browser
+
+    browser = _browser()  # skipped, saying what to install, without chromium and its driver
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    game, lines, journal = start_run(tmp_path / "phones")
+    try:
+        browser.set_window_size(390, 844)
+        tabs = []
+        for index, line in enumerate(lines):
+            if index:
+                browser.switch_to.new_window("tab")
+            browser.get(line.split(" ", 1)[1])
+            WebDriverWait(browser, 20).until(
+                lambda b: b.find_element(By.ID, "status").text.startswith("live"))
+            tabs.append(browser.current_window_handle)
+        assert browser.find_element(By.ID, "wind").text.startswith("North")
+        for box, button, held in HAND:
+            browser.switch_to.window(tabs[box])
+            element = browser.find_element(By.ID, button)
+            if held:
+                ActionChains(browser).click_and_hold(element).pause(1.3).release().perform()
+            else:
+                element.click()
+            time.sleep(0.8)  # the game takes it; a tap again would be a double tap
+        browser.switch_to.window(tabs[1])
+        WebDriverWait(browser, 10).until(
+            lambda b: b.find_element(By.ID, "points").text not in ("25,000", "24,000"))
+        south = browser.find_element(By.ID, "points").text
+        assert browser.find_element(By.ID, "message").text == ""
+    finally:
+        browser.quit()
+        stop_run(game)
+    keyboard = tmp_path / "keyboard" / "game.jsonl"
+    keyboard.parent.mkdir()
+    play_on_the_keyboard(keyboard)
+    played = events_of(journal)
+    assert played == events_of(keyboard)
+    assert [event["type"] for event in played[2:]] == ["hand_started", "riichi", "won"]
+    assert played[-1]["winners"][0]["seat"] == 1 and played[-1]["from_seat"] is None
+    assert (played[-1]["winners"][0]["han"], played[-1]["winners"][0]["fu"]) == (2, 40)
+    assert int(south.replace(",", "")) > 25000
