@@ -6,6 +6,7 @@ import argparse
 import queue
 import signal
 import sys
+import threading
 from collections.abc import Callable
 from contextlib import suppress
 from pathlib import Path
@@ -255,6 +256,8 @@ def _phones(app: Any, phones: Any, report: Any) -> None:
 
     players = game_rules(app.flow).players
     phones.use(ALL_BOXES if players == 4 else app.flow.boxes)
+    app.woken = threading.Event()  # a phone's press is taken at once, not a frame later
+    phones.buttons.wake = app.woken.set
     app.flow.phones = phones
     app.hooks.append(phones.hook)
     report("buttons: phones; each seat's address below is that seat's buttons (anyone who "

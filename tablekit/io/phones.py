@@ -97,8 +97,12 @@ class PhoneButtons:
     reads the page's process). ``poll`` and ``close`` as a button board has them."""
 
     def __init__(self, presses: queue.Queue, clock: Callable[[], float] = time.monotonic,
-                 double_tap: float = DOUBLE_TAP) -> None:
+                 double_tap: float = DOUBLE_TAP, wake: Callable[[], None] | None = None
+                 ) -> None:
+        """``wake``: called after each press is put on ``presses`` (the loop takes it at
+        once rather than at its next frame)."""
         self.presses = presses
+        self.wake = wake
         self.clock = clock
         self.double_tap = double_tap
         self._last: dict[tuple[ButtonName, int | None], float] = {}
@@ -117,6 +121,8 @@ class PhoneButtons:
                 return False
             self._last[(name, seat)] = now
         self.presses.put(ButtonPress(name, seat, long=held, time=now))
+        if self.wake is not None:
+            self.wake()
         return True
 
     def poll(self) -> None:
