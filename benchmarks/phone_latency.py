@@ -52,7 +52,7 @@ def ms(values: list[float]) -> dict[str, float]:
     """p50, p95 and max of ``values`` (seconds) in milliseconds.
 
     >>> ms([0.001, 0.002, 0.003, 0.004])
-    {'p50': 3.0, 'p95': 4.0, 'max': 4.0}
+    {'p50': 3.0, 'p95': 4.0, 'max': 4.0, 'n': 4}
     """
     if not values:
         return {}

@@ -11,6 +11,7 @@ import subprocess
 import sys
 import time
 import urllib.parse
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -360,3 +361,91 @@ def test_four_browser_phones_play_a_hand_as_the_keyboard_does(tmp_path):
     assert played[-1]["winners"][0]["seat"] == 1 and played[-1]["from_seat"] is None
     assert (played[-1]["winners"][0]["han"], played[-1]["winners"][0]["fu"]) == (2, 40)
     assert int(south.replace(",", "")) > 25000
+
+
+# -- the menu's codes and new keys -----------------------------------------------------------
+
+def status_of(url: str) -> int:
+    parts = urllib.parse.urlsplit(url)
+    connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=5)
+    try:
+        connection.request("GET", parts.path)
+        reply = connection.getresponse()
+        reply.read()
+        return reply.status
+    finally:
+        connection.close()
+
+
+def test_the_menu_shows_each_seat_s_code_and_renews_the_keys(tmp_path):
+    import pygame
+
+    from tablekit.display.render import render
+    from tablekit.flow import Flow, Stage
+    from tablekit.game.session import Session
+    from tablekit.io.presses import ButtonName, ButtonPress
+    from tablekit.rules.presets import TENHOU
+
+    class Phones:
+        renewed = 0
+
+        def addresses(self):
+            return tuple((wind, f"http://192.168.1.20:8080/seat/{wind.lower()}/{'k' * 22}")
+                         for wind in ("East", "South", "West", "North"))
+
+        def renew(self):
+            self.renewed += 1
+
+    flow = Flow(Session.open(tmp_path / "game.jsonl"))
+    flow.start_game(TENHOU)
+    flow.phones = phones = Phones()
+    assert flow.screen().phones == ()  # the scoreboard shows no code
+    flow.handle(ButtonPress(ButtonName.UNDO, long=True))
+    screen = flow.screen()
+    assert screen.phones == phones.addresses()
+    frame = render(screen, pygame.Surface((800, 480)))
+    for wind in ("east", "south", "west", "north"):
+        code = frame.rect(f"menu.phone.{wind}")
+        assert code.width == code.height >= 80  # a code a phone's camera reads across a table
+        assert frame.text_of(f"menu.phone.{wind}.label") == wind.capitalize()
+    flow.handle(ButtonPress(ButtonName.RIICHI, 0))  # back one: the last item
+    assert flow.menu[flow.selected].label == "Phones: new seat addresses"
+    flow.handle(ButtonPress(ButtonName.OK))
+    assert phones.renewed == 1 and flow.stage is Stage.MENU
+    assert flow.message.startswith("new seat addresses")
+    flow.session.close()
+
+
+def test_new_keys_refuse_the_old_addresses_and_each_seat_sees_its_view(tmp_path):
+    from tablekit.display.model import ScreenModel
+    from tablekit.game.state import TableState
+    from tablekit.web.phones import PhoneSeats, start_phone_web
+
+    inbox: queue.Queue = queue.Queue()
+    said: list[str] = []
+    phones = PhoneSeats(inbox, said.append)
+    page = start_phone_web("127.0.0.1:0", tmp_path / "game.jsonl", None, said.append, phones)
+    try:
+        old = dict(phones.addresses())
+        assert post(old["South"], {"button": "call", "held": "1"}) == 200
+        assert str(inbox.get(timeout=5)) == "seat 1 call (held)"
+
+        class Loop:
+            screen = ScreenModel(TableState.new(names=("Aki", "Ben", "Cho", "Dai")))
+
+        phones.hook(Loop())
+        assert wait_for(lambda: json.loads(urllib.request.urlopen(
+            old["South"] + "/state").read())["name"] == "Ben")
+        phones.renew()
+        new = dict(phones.addresses())
+        assert wait_for(lambda: status_of(old["South"] + "/state") == 403)
+        assert post(old["South"], {"button": "ok"}) == 403 and inbox.empty()
+        assert status_of(new["South"]) == 200
+        assert post(new["South"], {"button": "ok"}) == 200
+        assert str(inbox.get(timeout=5)) == "ok"
+        assert said[-1] == "phones: new seat keys; the old addresses are refused"
+        phones.use((0, 1, 3))  # three players at the East, South and North boxes
+        assert wait_for(lambda: status_of(new["West"]) == 403)
+        assert [wind for wind, _ in phones.addresses()] == ["East", "South", "North"]
+    finally:
+        page.stop()
