@@ -86,11 +86,14 @@ class Rendered:
         import pygame
 
         self.surface = pygame.Surface((800, 480))
+        self.took: list[float] = []  # each drawing's time
 
     def show(self, model: Any) -> None:
         from tablekit.display.render import render
 
+        started = time.monotonic()
         render(model, self.surface)
+        self.took.append(time.monotonic() - started)
 
     def close(self) -> None:
         pass
@@ -156,6 +159,7 @@ def play(args: argparse.Namespace) -> dict[str, Any]:
             "press_to_scoreboard_ms": ms(first_after(presses, changes)),
             "press_to_phone_ms": ms(answer.get("to_phone", [])),
             "post_answer_ms": ms(answer.get("answers", [])),
+            "drawing_ms": ms(getattr(display, "took", [])),
             "viewer_messages": answer.get("viewer_messages", 0),
             "refused": answer.get("refused", 0)}
 

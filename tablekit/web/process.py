@@ -119,9 +119,11 @@ class PageProcess:
                     self._on_press(line["press"])
         status = self._process.wait()
         if not self._stopping:
+            phones = (" and the phones' buttons (run tablekit again for new seat addresses)"
+                      if self._teller.is_alive() or self._on_press is not None else "")
             with contextlib.suppress(Exception):
                 self._report(f"web: the page stopped ({why_ended(status, said)}); the game "
-                             "goes on without it")
+                             f"goes on without it{phones}")
 
     def stop(self) -> None:
         """Tell the process to stop (its input closed), wait for it, kill it if it lingers."""
