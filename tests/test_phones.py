@@ -449,3 +449,34 @@ def test_new_keys_refuse_the_old_addresses_and_each_seat_sees_its_view(tmp_path)
         assert [wind for wind, _ in phones.addresses()] == ["East", "South", "North"]
     finally:
         page.stop()
+
+
+def test_a_seat_page_says_it_is_offline_and_comes_back(seats):
+    from test_web import _browser
+
+    server, desk, sent = seats
+    browser = _browser()
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    def status(b):
+        return b.find_element(By.ID, "status").text
+
+    try:
+        browser.get(server.url + f"/seat/east/{KEYS['east']}")
+        WebDriverWait(browser, 20).until(lambda b: status(b).startswith("live"))
+        assert browser.find_element(By.ID, "who").text.startswith("Aki")
+        browser.set_network_conditions(offline=True, latency=0, download_throughput=-1,
+                                       upload_throughput=-1)
+        browser.find_element(By.ID, "ok").click()
+        WebDriverWait(browser, 10).until(lambda b: status(b).startswith("offline"))
+        assert sent == []
+        browser.set_network_conditions(offline=False, latency=0, download_throughput=-1,
+                                       upload_throughput=-1)
+        WebDriverWait(browser, 15).until(lambda b: status(b).startswith("live"))
+        browser.find_element(By.ID, "ok").click()
+        assert wait_for(lambda: sent == [{"box": 0, "button": "ok", "held": False}])
+        desk.update({"keys": {**KEYS, "east": "F" * 22}})  # the menu renewed the keys
+        WebDriverWait(browser, 15).until(lambda b: "no longer a seat" in status(b))
+    finally:
+        browser.quit()
