@@ -480,3 +480,27 @@ def test_a_seat_page_says_it_is_offline_and_comes_back(seats):
         WebDriverWait(browser, 15).until(lambda b: "no longer a seat" in status(b))
     finally:
         browser.quit()
+
+
+def test_a_new_game_of_three_players_has_three_addresses_and_of_four_four_again():
+    from tablekit.display.model import ScreenModel
+    from tablekit.game.events import GameStarted
+    from tablekit.game.reducer import apply
+    from tablekit.game.state import TableState
+    from tablekit.rules.presets import load_rules
+    from tablekit.web.phones import PhoneSeats
+
+    phones = PhoneSeats(queue.Queue(), lambda line: None)
+    east = phones.keys.keys[0]
+
+    class Loop:
+        screen = ScreenModel(apply(TableState.new(), GameStarted(load_rules("tenhou-sanma"))),
+                             boxes=(0, 1, 3))
+
+    phones.hook(Loop())
+    assert [wind for wind, _ in phones.addresses()] == ["East", "South", "North"]
+    assert phones.keys.keys[0] == east  # the seats still played keep their addresses
+    Loop.screen = ScreenModel(apply(TableState.new(), GameStarted()))
+    phones.hook(Loop())
+    assert [wind for wind, _ in phones.addresses()] == ["East", "South", "West", "North"]
+    assert phones.keys.keys[0] == east

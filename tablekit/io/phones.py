@@ -66,6 +66,16 @@ class SeatKeys:
         """Fresh keys for the seat boxes in use (four players: all four; three: theirs)."""
         return cls({box: secrets.token_urlsafe(KEY_BYTES) for box in sorted(boxes)})
 
+    def of(self, boxes: tuple[int, ...]) -> SeatKeys:
+        """The keys of ``boxes``: each box's own where it has one, a fresh one where not.
+
+        >>> kept = SeatKeys({0: "K0", 1: "K1", 2: "K2"}).of((0, 1, 3))
+        >>> kept.keys[0], kept.keys[1], 2 in kept.keys, len(kept.keys[3]) >= 22
+        ('K0', 'K1', False, True)
+        """
+        return SeatKeys({box: self.keys.get(box) or secrets.token_urlsafe(KEY_BYTES)
+                         for box in sorted(boxes)})
+
     def winds(self) -> dict[str, str]:
         """The keys by the wind an address names (``east`` ...), in box order."""
         return {WINDS[box]: key for box, key in sorted(self.keys.items())}

@@ -23,6 +23,7 @@ from typing import Any
 from tablekit.display.legend import screen_legend
 from tablekit.display.model import ScreenModel
 from tablekit.flow.boxes import seat_of
+from tablekit.game.state import Phase
 from tablekit.game.summary import default_name
 from tablekit.io.phones import LABELS, PhoneButtons, SeatKeys, seat_addresses, seat_lines
 from tablekit.tiles import WIND_NAMES
@@ -86,7 +87,7 @@ class PhoneSeats:
         boxes = tuple(sorted(boxes))
         if boxes != self.boxes:
             self.boxes = boxes
-            self.keys = SeatKeys({box: self.keys.keys[box] for box in boxes})
+            self.keys = self.keys.of(boxes)
             self._tell({"keys": self.keys.winds()})
 
     def lines(self) -> list[str]:
@@ -119,6 +120,9 @@ class PhoneSeats:
         if screen is None or screen is self._shown:
             return
         self._shown = screen
+        state = screen.state
+        if state.phase is not Phase.NOT_STARTED:  # a new game of three, or of four again
+            self.use(ALL_BOXES if state.players == 4 else screen.boxes)
         views = seat_views(screen, self.boxes)
         if views != self._views:
             self._views = views
