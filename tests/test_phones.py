@@ -378,6 +378,7 @@ def status_of(url: str) -> int:
 
 
 def test_the_menu_shows_each_seat_s_code_and_renews_the_keys(tmp_path):
+    import cv2
     import pygame
 
     from tablekit.display.render import render
@@ -403,11 +404,15 @@ def test_the_menu_shows_each_seat_s_code_and_renews_the_keys(tmp_path):
     flow.handle(ButtonPress(ButtonName.UNDO, long=True))
     screen = flow.screen()
     assert screen.phones == phones.addresses()
-    frame = render(screen, pygame.Surface((800, 480)))
-    for wind in ("east", "south", "west", "north"):
-        code = frame.rect(f"menu.phone.{wind}")
+    surface = pygame.Surface((800, 480))
+    frame = render(screen, surface)
+    picture = pygame.surfarray.array3d(surface).swapaxes(0, 1)[:, :, ::-1].copy()  # BGR
+    for wind, address in phones.addresses():
+        code = frame.rect(f"menu.phone.{wind.lower()}")
         assert code.width == code.height >= 80  # a code a phone's camera reads across a table
-        assert frame.text_of(f"menu.phone.{wind}.label") == wind.capitalize()
+        assert frame.text_of(f"menu.phone.{wind.lower()}.label") == wind
+        square = picture[code.top:code.bottom, code.left:code.right]
+        assert cv2.QRCodeDetector().detectAndDecode(square)[0] == address  # read as a phone
     flow.handle(ButtonPress(ButtonName.RIICHI, 0))  # back one: the last item
     assert flow.menu[flow.selected].label == "Phones: new seat addresses"
     flow.handle(ButtonPress(ButtonName.OK))
