@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import queue
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -77,6 +78,9 @@ class App:
     """Called with each input just before the flow takes it (a recording keeps presses)."""
     camera_polled: bool = False
     """Whether this step's camera has been polled (an input taken before: ahead of it)."""
+    woken: threading.Event | None = None
+    """Set by an input that comes by itself (a phone's press): the loop steps at once instead
+    of sleeping out its frame (with the real clock only)."""
     frames: int = 0
     running: bool = True
     shown_at: float = 0.0
@@ -147,7 +151,12 @@ class App:
             self.step()
             if until is not None and until(self):
                 break
-            self.sleep(max(0.0, FRAME_SECONDS - (self.clock() - started)))
+            pause = max(0.0, FRAME_SECONDS - (self.clock() - started))
+            if self.woken is not None and self.sleep is time.sleep:
+                self.woken.wait(pause)  # a press waiting: its step now, not a frame later
+                self.woken.clear()
+            else:
+                self.sleep(pause)
 
 
 class DrivenClock:

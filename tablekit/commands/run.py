@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import queue
 import signal
 import sys
+import threading
 from collections.abc import Callable
 from contextlib import suppress
 from pathlib import Path
@@ -24,8 +26,11 @@ def add_parser(subparsers: Any) -> None:
                     "Ctrl-C anywhere): every action is saved as it is made.")
     parser.add_argument("--camera", default="auto",
                         metavar="picamera2|opencv:N|folder:DIR|sim|none")
-    parser.add_argument("--buttons", default="auto",
-                        choices=("auto", "gpio", "keyboard", "none"))
+    parser.add_argument("--buttons", default="auto", type=_buttons,
+                        metavar="auto|gpio|keyboard|none|phones[,phones]",
+                        help="phones: each seat's phone is its buttons, on a seat page "
+                             "served with --web (':8080' without it); alone or beside "
+                             "another, e.g. gpio,phones")
     parser.add_argument("--display", default="auto", metavar="window|kmsdrm|headless:DIR",
                         help="without a screen the scoreboard is a PNG file, said at start: "
                              "in DIR, else in the state directory's screens/")
@@ -126,11 +131,24 @@ def run(args: argparse.Namespace) -> int:
         return 2
     journal = args.journal or default_journal()
     lock, web = JournalLock(journal), None
+    buttons, with_phones = args.buttons
+    inbox: queue.Queue = queue.Queue()
+    phones = None
+    if with_phones:
+        from tablekit.web.phones import PhoneSeats
+
+        phones = PhoneSeats(inbox, report)
     try:  # one journal, one writer: a second tablekit on it is refused
         require_journal(journal)  # a picture named as the journal: refused before its lock
         lock.acquire()
         try:  # a busy port is refused before the game starts
-            web = start_web(args.web, journal, args.league, report)
+            if phones is not None:
+                from tablekit.web.phones import start_phone_web
+
+                web = start_phone_web(args.web or ":8080", journal, args.league, report,
+                                      phones)
+            else:
+                web = start_web(args.web, journal, args.league, report)
         except TablekitError as error:
             lock.release()
             report(f"web: {error}")
@@ -153,9 +171,12 @@ def run(args: argparse.Namespace) -> int:
     reader = feed.tracker if feed is not None else None
     app = App(Flow(session, reader=reader, layout=args.layout, roster=roster, rules=rules,
                    seed=args.seed, boxes=boxes),
-              open_display(pick_display(args.display), _size(args.size), fault, report))
+              open_display(pick_display(args.display), _size(args.size), fault, report),
+              inbox=inbox)
     app.camera = feed
-    app.buttons, app.keyboard = open_buttons(args.buttons, app.inbox, fault, args.pinout)
+    app.buttons, app.keyboard = open_buttons(buttons, app.inbox, fault, args.pinout)
+    if phones is not None:
+        _phones(app, phones, report)
     if app.keyboard is not None and isinstance(app.display, WindowDisplay):
         report(f"buttons: the keyboard in the window; {WINDOW_HELP}")
         app.flow.quit_key = "Esc"
@@ -203,6 +224,47 @@ def run(args: argparse.Namespace) -> int:
     if stopped:  # Ctrl-C, the quit key, SIGTERM: each action was saved as it was made
         report(f"stopped; the game is saved in {journal} (run it again to resume)")
     return 0
+
+
+def _buttons(text: str) -> tuple[str, bool]:
+    """``--buttons``: (the buttons beside the phones, whether phones are buttons too).
+
+    >>> _buttons("gpio"), _buttons("phones"), _buttons("keyboard,phones")
+    (('gpio', False), ('none', True), ('keyboard', True))
+    >>> _buttons("gpio,keyboard")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: 'gpio,keyboard': one of auto, gpio, keyboard or none, and/or \
+phones (e.g. gpio,phones)
+    """
+    parts = [part.strip().lower() for part in text.split(",") if part.strip()]
+    others = [part for part in parts if part != "phones"]
+    if (len(others) > 1 or len(parts) - len(others) > 1 or not parts
+            or any(part not in ("auto", "gpio", "keyboard", "none") for part in others)):
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: one of auto, gpio, keyboard or none, and/or phones (e.g. gpio,phones)")
+    return (others[0] if others else "none"), len(others) < len(parts)
+
+
+def _phones(app: Any, phones: Any, report: Any) -> None:
+    """The phones as the seat buttons: the seat boxes the game's players use, each one's
+    address printed (``East: http://HOST:PORT/seat/east/KEY``, the wind first: a script
+    reads it), the menu's codes and its renewal of the keys, each seat's view sent to its
+    page after every change."""
+    from tablekit.flow.seats import game_rules
+    from tablekit.web.phones import ALL_BOXES
+
+    players = game_rules(app.flow).players
+    phones.use(ALL_BOXES if players == 4 else app.flow.boxes)
+    app.woken = threading.Event()  # a phone's press is taken at once, not a frame later
+    phones.buttons.wake = app.woken.set
+    app.flow.phones = phones
+    app.hooks.append(phones.hook)
+    report("buttons: phones; each seat's address below is that seat's buttons (anyone who "
+           "has it presses them: the menu renews them)")
+    with suppress(OSError):
+        for line in phones.lines():
+            print(line, flush=True)
 
 
 def _keep_league(app: Any, path: Path, journal: Path, fault: Any) -> None:

@@ -69,6 +69,28 @@ def _strip(model: ScreenModel) -> str:
     return f"{deal_prompt(state)}   UNDO held: menu"
 
 
+def screen_legend(model: ScreenModel) -> str:
+    """What the screen says the buttons do now, whichever screen it is: the strip under the
+    scoreboard, or the footer of the screen shown over it (a seat's phone shows it).
+
+    >>> screen_legend(ScreenModel(TableState.new(), Mode.MENU))
+    'UNDO, CALL or WIN: next   RIICHI: back   OK: choose   UNDO held: close'
+    >>> screen_legend(ScreenModel(TableState.new(), Mode.TENPAI_ENTRY))
+    'Seat buttons: tenpai or noten   OK: done   UNDO: play on'
+    """
+    if model.mode is Mode.WIN_CONFIRM and model.preview is not None:
+        return confirm_legend(model.preview)
+    if model.mode is Mode.HAND_RESULT and model.state.result is not None:
+        return result_legend(model.state)
+    footers = {Mode.MENU: MENU, Mode.FIX_TILES: FIX_TILES, Mode.CHOOSE_PLAYERS: SEATING,
+               Mode.TENPAI_ENTRY: "   ".join(TENPAI[1:])}
+    if model.mode in footers:
+        return footers[model.mode]
+    if model.mode in (Mode.EVENING, Mode.LEAGUE):
+        return between_legend(model)
+    return strip_legend(model)
+
+
 def between_legend(model: ScreenModel) -> str:
     """The footer between games: the evening so far leads to the league table (when one
     is kept), and that to the next game; with a roster, CALL chooses the players again.

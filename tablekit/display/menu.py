@@ -3,7 +3,9 @@ between them and pick one. A menu longer than the screen holds shows a window of
 around the selected one, with a mark where more are above or below.
 
 Names: ``menu.itemN`` (the texts, N counted over the whole menu), ``menu.selected`` (the
-highlight), ``menu.more_above`` and ``menu.more_below`` (the marks).
+highlight), ``menu.more_above`` and ``menu.more_below`` (the marks); with phones as the seat
+buttons, each seat's address as a QR code beside the items, ``menu.phone.east`` ... with its
+wind under it as ``menu.phone.east.label``.
 
 >>> list(window(17, 0, 8)), list(window(17, 9, 8)), list(window(17, 16, 8))
 ([0, 1, 2, 3, 4, 5, 6, 7], [5, 6, 7, 8, 9, 10, 11, 12], [9, 10, 11, 12, 13, 14, 15, 16])
@@ -40,6 +42,10 @@ def draw_menu(canvas: Canvas, model: ScreenModel, area: pygame.Rect) -> None:
     assert menu is not None
     unit = canvas.unit
     body = overlay_frame(canvas, area, menu.title, model.state.round_label, MENU)
+    if model.phones:  # the seats' addresses beside the items: a phone's camera opens them
+        codes = pygame.Rect(body.left, body.top, round(body.width * 0.45), body.height)
+        draw_codes(canvas, codes, model.phones)
+        body = pygame.Rect(codes.right, body.top, body.width - codes.width, body.height)
     fits = max(int(body.height // (unit * SMALLEST)), 1)
     shown = window(len(menu.items), menu.selected, fits)
     height = min(body.height / max(len(shown), 1), unit * ITEM)
@@ -67,3 +73,45 @@ def _mark(canvas: Canvas, box: pygame.Rect, up: bool) -> None:
     points = [(x, tip), (x - size, base), (x + size, base)]
     rect = pygame.draw.polygon(canvas.surface, theme.MUTED, points)
     canvas.record("shape", "menu.more_above" if up else "menu.more_below", rect)
+
+
+def qr_modules(text: str) -> tuple[tuple[bool, ...], ...]:
+    """The dark modules of ``text``'s QR code (segno; error correction M), row by row.
+
+    >>> rows = qr_modules("http://192.168.1.20:8080/seat/east/" + "k" * 22)
+    >>> len(rows), len(rows) == len(rows[0])
+    (33, True)
+    """
+    import segno  # pure Python: only the menu with phones needs it
+
+    code = segno.make_qr(text, error="m", boost_error=False)
+    return tuple(tuple(bool(cell) for cell in row) for row in code.matrix)
+
+
+def draw_codes(canvas: Canvas, area: pygame.Rect,
+               phones: tuple[tuple[str, str], ...]) -> None:
+    """Each seat's address as a QR code, two a row, the seat's wind under each."""
+    unit = canvas.unit
+    columns = 2
+    rows = (len(phones) + columns - 1) // columns
+    cell_w, cell_h = area.width / columns, area.height / max(rows, 1)
+    for index, (wind, address) in enumerate(phones):
+        cell = pygame.Rect(round(area.left + index % columns * cell_w),
+                           round(area.top + index // columns * cell_h),
+                           round(cell_w), round(cell_h)).inflate(-round(unit), -round(unit))
+        label = pygame.Rect(cell.left, cell.bottom - round(unit * 5), cell.width, round(unit * 5))
+        modules = qr_modules(address)
+        quiet = 2  # modules of light margin (a screen's dark frame around it does the rest)
+        span = len(modules) + 2 * quiet
+        size = max(min(cell.width, cell.height - label.height) // span, 1)
+        side = size * span
+        square = pygame.Rect(cell.centerx - side // 2, cell.top, side, side)
+        canvas.box(square, theme.STICK, f"menu.phone.{wind.lower()}")
+        for y, row in enumerate(modules):
+            for x, dark in enumerate(row):
+                if dark:
+                    pygame.draw.rect(canvas.surface, theme.DARK, pygame.Rect(
+                        square.left + (x + quiet) * size, square.top + (y + quiet) * size,
+                        size, size))
+        canvas.text(label, wind, label.height * 0.8, theme.TEXT,
+                    name=f"menu.phone.{wind.lower()}.label")

@@ -116,3 +116,4 @@ class ScreenModel:
     roster: bool = False             # a roster is kept: players may be chosen again
     quit_key: str = ""               # the keyboard's key that quits ("Esc"; "": no keyboard)
     boxes: tuple[int, ...] = (0, 1, 2)  # three players: each seat's box, its panel's side
+    phones: tuple[tuple[str, str], ...] = ()  # the menu, with phones: (wind, seat address)

@@ -102,6 +102,9 @@ class Flow:
     quit_key: str = ""            # the keyboard's key that quits, for the legend ("": none)
     boxes: tuple[int, ...] = THREE  # three players: the seat boxes they use (flow.boxes)
     note_damaged: str = ""        # why the flow's note was set aside at start ("": it was not)
+    phones: Any = None
+    """The phones as seat buttons, when they are (``addresses()``: each seat's (wind,
+    address); ``renew()``: new keys): the menu shows their codes and renews them."""
 
     def __post_init__(self) -> None:
         self.stage = self.resting_stage()
@@ -185,7 +188,10 @@ class Flow:
             evening=between.evening(self) if self.stage is Stage.EVENING else None,
             league=self._league_shown(), timer=timing.text(self),
             seating=seats.current(self).view() if self.stage is Stage.CHOOSE_PLAYERS else None,
-            roster=bool(self.roster), quit_key=self.quit_key, boxes=self.boxes)
+            roster=bool(self.roster), quit_key=self.quit_key, boxes=self.boxes,
+            phones=self.phones.addresses()
+            if self.phones is not None and self.stage is Stage.MENU and self.menu_title == "Menu"
+            else ())
 
     def _league_shown(self) -> tuple[LeagueLine, ...] | None:
         """The league table on its screen; an empty one on the evening's (its legend says

@@ -39,6 +39,7 @@ class Action(Enum):
     NEXT_RULES = "next rules"
     CHOOSE_PLAYERS = "choose players"  # with a roster, between games: the seat buttons
     CORRECT = "correct"               # argument: the step (tablekit.flow.correct)
+    PHONE_KEYS = "phone keys"         # the phones' seat addresses made anew
 
 
 HELD = frozenset({Action.END_GAME})
@@ -58,9 +59,14 @@ class MenuItem:
 
 
 def menu_items(state: TableState, layout: str = "facing", next_rules: str = "tenhou",
-               roster: bool = False) -> tuple[MenuItem, ...]:
+               roster: bool = False, phones: bool = False) -> tuple[MenuItem, ...]:
     """The menu for this table (UNDO moves down, OK chooses); ``roster``: players may be
-    chosen from one for the next game."""
+    chosen from one for the next game; ``phones``: the phones are seat buttons (their
+    addresses may be made anew).
+
+    >>> menu_items(TableState.new(), phones=True)[-1].label
+    'Phones: new seat addresses'
+    """
     items = [MenuItem("Close", Action.CLOSE), MenuItem("Undo", Action.UNDO),
              MenuItem("Redo", Action.REDO)]
     if state.phase is Phase.HAND_IN_PLAY:
@@ -83,6 +89,8 @@ def menu_items(state: TableState, layout: str = "facing", next_rules: str = "ten
         items.append(MenuItem("Choose the players again", Action.CHOOSE_PLAYERS))
     items += [MenuItem(f"New game ({next_rules})", Action.NEW_GAME, next_rules),
               MenuItem("Rules for a new game", Action.NEXT_RULES)]
+    if phones:
+        items.append(MenuItem("Phones: new seat addresses", Action.PHONE_KEYS))
     return tuple(items)
 
 

@@ -145,7 +145,19 @@ def open_tenpai(flow: Flow) -> None:
 
 def open_menu(flow: Flow, selected: int = 0) -> None:
     open_submenu(flow, "Menu", menu_items(flow.session.state, flow.layout, flow.next_rules,
-                                           bool(flow.roster)), selected)
+                                           bool(flow.roster), flow.phones is not None),
+                 selected)
+
+
+def _renew_phones(flow: Flow) -> None:
+    """New seat addresses for the phones: the old ones are refused from now on."""
+    if flow.phones is None:
+        flow.message = "no phones are seat buttons in this run"
+        return
+    flow.phones.renew()
+    open_menu(flow)  # the new codes shown at once, the renewal still chosen
+    flow.selected = len(flow.menu) - 1
+    flow.message = "new seat addresses: open them from the codes (the old ones are refused)"
 
 
 def open_submenu(flow: Flow, title: str, items: tuple[MenuItem, ...], selected: int = 0
@@ -219,6 +231,7 @@ CHOICES: dict[Action, Callable[[Flow, MenuItem], None]] = {
         flow, Chombo(item.argument)),  # type: ignore[arg-type]
     Action.LAYOUT: _layout,
     Action.CORRECT: _correct,
+    Action.PHONE_KEYS: lambda flow, _: _renew_phones(flow),
     Action.PENALTY: _penalty,
     Action.PENALTY_AMOUNT: _penalty_amount,
     Action.END_GAME: lambda flow, _: open_submenu(flow, "End the game now?", end_items()),

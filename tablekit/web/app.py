@@ -38,7 +38,7 @@ import json
 import math
 import re
 import time
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from importlib import resources
 from typing import Any, Protocol
@@ -168,9 +168,11 @@ class Feed:
             changed.set()
 
 
-def state_app(feed: Feed, page: bytes, routes: Sequence[BaseRoute] = ()) -> Starlette:
+def state_app(feed: Feed, page: bytes, routes: Sequence[BaseRoute] = (),
+              posts: Callable[[str], bool] | None = None) -> Starlette:
     """The app: ``/`` the page, ``/state`` the state as JSON, ``/events`` its stream,
-    and ``routes`` beside them; GET and HEAD only, the feed followed while it serves."""
+    and ``routes`` beside them; GET and HEAD only (but a POST of a small form to the paths
+    ``posts`` says: the seat pages' presses), the feed followed while it serves."""
 
     async def home(request: Request) -> Response:
         try:
@@ -202,22 +204,33 @@ def state_app(feed: Feed, page: bytes, routes: Sequence[BaseRoute] = ()) -> Star
     app = Starlette(routes=[Route("/", home), Route("/state", state),
                             Route("/events", events), *routes],
                     lifespan=lifespan)
-    app.add_middleware(ReadOnly)
+    app.add_middleware(ReadOnly, posts=posts)
     return app
+
+
+POST_BYTES = 1024
+"""The longest body a POST may have where one is taken (a press's form is a few words)."""
 
 
 class ReadOnly:
     """ASGI middleware: a request other than GET or HEAD, or one carrying a body, is
-    answered 405 (or 400) and its connection closed, its body never read."""
+    answered 405 (or 400) and its connection closed, its body never read; except a POST to
+    a path ``posts`` takes, with a body of at most :data:`POST_BYTES` of declared length."""
 
-    def __init__(self, app: ASGIApp) -> None:
+    def __init__(self, app: ASGIApp, posts: Callable[[str], bool] | None = None) -> None:
         self.app = app
+        self.posts = posts
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http":
             headers = dict(scope["headers"])
-            body = (headers.get(b"content-length", b"0").strip() not in (b"0", b"")
-                    or b"transfer-encoding" in headers)
+            length = headers.get(b"content-length", b"0").strip()
+            if (scope["method"] == "POST" and self.posts is not None
+                    and self.posts(scope["path"]) and b"transfer-encoding" not in headers
+                    and length.isdigit() and int(length) <= POST_BYTES):
+                await self.app(scope, receive, send)
+                return
+            body = length not in (b"0", b"") or b"transfer-encoding" in headers
             if scope["method"] not in READ_METHODS or body:
                 refused = scope["method"] not in READ_METHODS
                 reply = PlainTextResponse(

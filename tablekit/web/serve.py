@@ -23,11 +23,14 @@ from pathlib import Path
 from typing import Any
 
 WATCH_SECONDS = 0.5  # how often the page looks whether its game is still there
+LINE_BYTES = 64 << 10  # the longest line the game sends (the seats' keys and views)
+_saying = threading.Lock()  # the server's thread (a press) and this one
 
 
 def say(**line: Any) -> None:
     """One line to the game."""
-    print(json.dumps(line), flush=True)
+    with _saying:
+        print(json.dumps(line), flush=True)
 
 
 def main(argv: Sequence[str] | None = None,
@@ -37,6 +40,10 @@ def main(argv: Sequence[str] | None = None,
     parser.add_argument("--journal", type=Path, required=True)
     parser.add_argument("--league", type=Path, default=None)
     parser.add_argument("--bind", required=True)
+    parser.add_argument("--phones", action="store_true",
+                        help="serve the seat pages too: the first line on standard input "
+                             "holds their keys, later lines new keys and the seats' views; "
+                             "each press is a line {\"press\": ...} on standard output")
     args = parser.parse_args(argv)
     try:
         return serve(args, wrap or (lambda source: source))
@@ -54,8 +61,17 @@ def serve(args: argparse.Namespace, wrap: Callable[[Any], Any]) -> int:
     for ours in (signal.SIGINT, signal.SIGTERM):
         signal.signal(ours, signal.SIG_IGN)
     host, port = parse_bind(args.bind)
+    desk, pages = None, {}
+    if args.phones:  # the keys come first: no seat is pressed before they are known
+        from tablekit.web.seats import SeatDesk, is_press, seat_page, seat_routes
+
+        desk = SeatDesk(lambda press: say(press=press))
+        told(desk, sys.stdin.buffer.readline(LINE_BYTES + 1))
+        page = seat_page()
+        pages = {"routes": seat_routes(desk, page), "posts": is_press, "pages": [page]}
     try:
-        server = WebServer((host, port), wrap(JournalSource(args.journal, args.league)))
+        server = WebServer((host, port), wrap(JournalSource(args.journal, args.league)),
+                           **pages)
     except OSError as error:
         say(refused=cannot_listen(host, port, error))
         return 2
@@ -65,8 +81,14 @@ def serve(args: argparse.Namespace, wrap: Callable[[Any], Any]) -> int:
         return 2
     say(address=list(server.server_address))
     ended = threading.Event()
-    threading.Thread(target=lambda: (sys.stdin.buffer.read(), ended.set()), daemon=True,
-                     name="tablekit-web-parent").start()
+
+    def listen() -> None:  # the game's lines, until it closes our input
+        for line in sys.stdin.buffer:
+            if desk is not None:
+                told(desk, line)
+        ended.set()
+
+    threading.Thread(target=listen, daemon=True, name="tablekit-web-parent").start()
     try:
         while not ended.wait(WATCH_SECONDS) and os.getppid() == parent:
             if not server.serving:
@@ -75,6 +97,19 @@ def serve(args: argparse.Namespace, wrap: Callable[[Any], Any]) -> int:
     finally:
         server.stop()
     return 0
+
+
+def told(desk: Any, line: bytes) -> None:
+    """A line from the game for the seats (keys, views); one that is not JSON is left out."""
+    from tablekit.untrusted import Untrusted
+    from tablekit.untrusted.json_text import parse_json
+
+    try:
+        message = parse_json(line, max_bytes=LINE_BYTES)
+    except Untrusted:
+        return
+    if isinstance(message, dict):
+        desk.update(message)
 
 
 if __name__ == "__main__":

@@ -28,7 +28,7 @@ import logging
 import socket
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -56,16 +56,21 @@ class WebServer:
     background thread from :meth:`start` to :meth:`stop`."""
 
     def __init__(self, address: tuple[str, int], source: StateSource,
-                 page: bytes | None = None, routes: Sequence[BaseRoute] = ()) -> None:
+                 page: bytes | None = None, routes: Sequence[BaseRoute] = (),
+                 posts: Callable[[str], bool] | None = None,
+                 pages: Sequence[bytes] = ()) -> None:
+        """``posts``: the paths a POST is taken at (:func:`~tablekit.web.app.state_app`);
+        ``pages``: the other pages ``routes`` serve, whose scripts and styles the policy
+        allows too."""
         page = table_page() if page is None else page
         self.feed = Feed(source)
         self.socket = listening(address)
         self.server_address: tuple[str, int] = self.socket.getsockname()[:2]
         config = uvicorn.Config(
-            state_app(self.feed, page, routes), http=DeadlineH11Protocol, loop="asyncio",
+            state_app(self.feed, page, routes, posts), http=DeadlineH11Protocol, loop="asyncio",
             ws="none", lifespan="on", interface="asgi3", log_config=None,
             log_level=logging.CRITICAL, access_log=False, server_header=False,
-            proxy_headers=False, headers=security_headers(page),
+            proxy_headers=False, headers=security_headers(page + b"".join(pages)),
             limit_concurrency=MAX_CLIENTS, timeout_keep_alive=KEEPALIVE_SECONDS,
             timeout_graceful_shutdown=STOP_SECONDS, backlog=BACKLOG)
         self._server = uvicorn.Server(config)
@@ -136,15 +141,18 @@ def parse_bind(text: str) -> tuple[str, int]:
 
 
 def start_web(bind: str | None, journal: Path, league: Path | None,
-              report: Any) -> PageProcess | None:
+              report: Any, first: dict[str, Any] | None = None,
+              on_press: Callable[[Any], None] | None = None) -> PageProcess | None:
     """Start the page for ``--web [HOST]:PORT`` (None: no page) in a process of its own and
     report where a browser opens it; a port in use (or any address that cannot be listened
     on) raises :class:`TablekitError` naming it, in one line. The page ending by itself is
-    ``report``-ed in one line; the game goes on."""
+    ``report``-ed in one line; the game goes on. ``first`` (the seats' keys) serves the
+    seat pages too, each press given to ``on_press`` (:mod:`tablekit.web.phones`)."""
     if bind is None:
         return None
     parse_bind(bind)  # a mistyped address: refused here, before a process is started
-    page = PageProcess(serve_command(bind, journal, league), report)
+    page = PageProcess(serve_command(bind, journal, league, phones=first is not None),
+                       report, first=first, on_press=on_press)
     announce(page.server_address, report)
     return page
 
