@@ -11,7 +11,7 @@ where they lie, the share named right). For every real photo set
 Each row says whether training saw the set (TRAINED_ART, TRAINED_PHOTOS).
 
 "Enrolled from the table" (unless ``--no-table``): each rig's own table enrolls its set
-first, from the three photos of the spread (``tablekit enroll --from-table``,
+first, from the four photos of the spread (``tablekit enroll --from-table``,
 :func:`tablekit.sim.spread_scene.enroll_from_spread`, on a copy of the rig), and the same
 moments are read again with that set. "Located": the share of the counted tiles a reading
 lies on (IoU >= 0.5), whatever it named them.

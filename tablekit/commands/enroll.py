@@ -8,8 +8,8 @@
   anywhere on the table, empty or crowded slots are reported, every face is cut and the
   classifier's head is refitted to this set (:mod:`tablekit.vision.enroll`).
 * ``tablekit enroll --from-table --calibration PROFILE --out SET [--camera SPEC | --image
-  A1 A2 B]``: lay the whole set on the calibrated table where play puts tiles, as
-  ``tablekit enroll --print-spread`` lists it, and take a photo of each of its three steps
+  A1 A2 B C]``: lay the whole set on the calibrated table where play puts tiles, as
+  ``tablekit enroll --print-spread`` lists it, and take a photo of each of its four steps
   (the camera asks for each); the faces are cut by the pipeline that reads a game and the
   set is named by its nearest faces (:mod:`tablekit.vision.enroll_table`). The best way
   to enroll: faces cut from the table look like faces in play.
@@ -56,7 +56,7 @@ def add_parser(subparsers: Any) -> None:
                              "their players confirmed")
     parser.add_argument("--from-table", action="store_true",
                         help="enroll from the whole set spread on the calibrated table, "
-                             "three photos (see --print-spread)")
+                             "four photos (see --print-spread)")
     parser.add_argument("--print-spread", action="store_true",
                         help="print where each tile goes for --from-table and stop")
     parser.add_argument("--on", type=Path, metavar="SET", default=None,
@@ -185,7 +185,7 @@ def print_spread() -> None:
           "(either way up), then take a photo of each step:")
     for number, step in enumerate(STEPS, 1):
         print(f"{number}. {step.say}")
-    for index, name in enumerate(("A", "B")):
+    for index, name in enumerate(("A", "B", "C")):
         print(f"\nspread {name} (left to right as each seat sees it):")
         for line in describe(index):
             print(f"  {line}")

@@ -9,7 +9,7 @@ table with its lens, light, blur and noise.
 >>> rig = make_rig(3, size=(640, 360), art="fallback")
 >>> photos = spread_photos(rig, np.random.default_rng(0))
 >>> len(photos), photos[0].shape
-(3, (360, 640, 3))
+(4, (360, 640, 3))
 """
 
 from __future__ import annotations

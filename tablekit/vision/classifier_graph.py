@@ -83,6 +83,38 @@ def with_features(path: Path) -> bytes:
     return model.SerializeToString()
 
 
+NEAR_SIMILARITY, NEAR_INDEX = "near_similarity", "near_index"
+
+
+def with_bank(path: Path, bank: np.ndarray, k: int) -> bytes:
+    """The classifier at ``path`` that also finds each face's ``k`` nearest rows of
+    ``bank`` (unit-length features ``(M, 256)``): outputs :data:`NEAR_SIMILARITY` (cosine,
+    best first) and :data:`NEAR_INDEX` (rows of ``bank``), both ``(N, k)``. onnxruntime
+    does the search on the reader's one thread (numpy's own would use every core)."""
+    from onnx import TensorProto, helper, numpy_helper
+
+    model = _parse(with_features(path))
+    bank = np.asarray(bank, np.float32)
+    model.graph.initializer.extend([
+        numpy_helper.from_array(np.ascontiguousarray(bank.T), "bank_t"),
+        numpy_helper.from_array(np.array([min(k, len(bank))], np.int64), "near_k")])
+    model.graph.node.extend([
+        helper.make_node("LpNormalization", [FEATURES], ["unit_features"], axis=1, p=2),
+        helper.make_node("MatMul", ["unit_features", "bank_t"], ["similarity"]),
+        helper.make_node("TopK", ["similarity", "near_k"], [NEAR_SIMILARITY, NEAR_INDEX],
+                         axis=1, largest=1, sorted=1)])
+    model.graph.output.extend([
+        helper.make_tensor_value_info(NEAR_SIMILARITY, TensorProto.FLOAT, ["N", None]),
+        helper.make_tensor_value_info(NEAR_INDEX, TensorProto.INT64, ["N", None])])
+    return model.SerializeToString()
+
+
+def _parse(data: bytes) -> Any:
+    import onnx
+
+    return onnx.load_from_string(data)
+
+
 def with_head(path: Path, head: Head) -> bytes:
     """The classifier at ``path`` with ``head`` in place of its own."""
     from onnx import numpy_helper

@@ -50,16 +50,27 @@ def vote(queries: np.ndarray, bank: np.ndarray, labels: np.ndarray, k: int = K,
          tau: float = TAU) -> np.ndarray:
     """Probabilities ``(N, classes)`` of unit-length ``queries`` from their ``k`` nearest
     rows of ``bank`` (unit length too) and those rows' class ``labels``."""
-    out = np.zeros((len(queries), len(CLASSES)), np.float32)
     if not len(queries) or not len(bank):
-        return out
+        return np.zeros((len(queries), len(CLASSES)), np.float32)
     similarity = queries @ bank.T
     k = min(k, len(bank))
     nearest = np.argpartition(-similarity, k - 1, axis=1)[:, :k]
-    near = np.take_along_axis(similarity, nearest, axis=1)
-    weights = np.exp((near - near.max(axis=1, keepdims=True)) / tau)
-    rows = np.repeat(np.arange(len(queries)), k)
-    np.add.at(out, (rows, labels[nearest].reshape(-1)), weights.reshape(-1))
+    return votes(np.take_along_axis(similarity, nearest, axis=1), labels[nearest], tau)
+
+
+def votes(similarity: np.ndarray, labels: np.ndarray, tau: float = TAU) -> np.ndarray:
+    """Probabilities ``(N, classes)`` from each face's nearest faces: their similarities
+    and class labels, both ``(N, k)``.
+
+    >>> votes(np.array([[0.9, 0.9, 0.5]]), np.array([[4, 4, 13]])).argmax(axis=1).tolist()
+    [4]
+    """
+    out = np.zeros((len(similarity), len(CLASSES)), np.float32)
+    if not similarity.size:
+        return out
+    weights = np.exp((similarity - similarity.max(axis=1, keepdims=True)) / tau)
+    rows = np.repeat(np.arange(len(similarity)), similarity.shape[1])
+    np.add.at(out, (rows, labels.reshape(-1)), weights.reshape(-1).astype(np.float32))
     return out / out.sum(axis=1, keepdims=True)
 
 
@@ -89,8 +100,14 @@ class NearestFaces:
         return unit(self.features_model.run(batch)["features"])
 
     def run(self, batch: np.ndarray) -> dict[str, np.ndarray]:
-        """``{"probs": (N, classes)}`` of a crop batch, as the classifier gives them."""
-        return {"probs": vote(self.features(batch), self.bank, self.labels)}
+        """``{"probs": (N, classes)}`` of a crop batch, as the classifier gives them (the
+        search for the nearest faces runs inside the model, :func:`with_bank`)."""
+        from tablekit.vision.classifier_graph import NEAR_INDEX, NEAR_SIMILARITY
+
+        out = self.features_model.run(batch)
+        if NEAR_INDEX in out:
+            return {"probs": votes(out[NEAR_SIMILARITY], self.labels[out[NEAR_INDEX]])}
+        return {"probs": vote(unit(out["features"]), self.bank, self.labels)}
 
     @classmethod
     def load(cls, classifier: Path, bank: Path, threads: int = 1) -> NearestFaces:

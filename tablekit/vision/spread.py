@@ -45,6 +45,8 @@ HAND_GAP = 2.0
 """Space between the tiles of a hand row (mm)."""
 POND_GAP = 3.0
 """Space between the tiles of a pond row (mm)."""
+SHIFTS = (0, 17, 8)
+"""How far along the kinds each spread (A, B, C) starts a seat's share."""
 MATCH_MM = 13.0
 """A tile found this near a slot (half a tile's width) is that slot's tile."""
 
@@ -64,6 +66,7 @@ STEPS = (
     Step(0, False, "stand each hand row up as you hold a hand, and turn each pond face down "
                    "where it lies (the two by the dora spot stay face up)"),
     Step(1, True, "lay spread B face up: the same places, the kinds moved as listed"),
+    Step(2, True, "lay spread C face up: the same places, the kinds moved again as listed"),
 )
 
 
@@ -105,12 +108,12 @@ def seat_places(layout: TableLayout = DEFAULT_LAYOUT) -> list[tuple[str, float, 
 def seat_kinds(index: int) -> tuple[str, ...]:
     """The 34 kinds in the order spread ``index`` lays them at each seat's places: A in
     order, B moved on by half (nearly every kind of A's pond lies in B's hand row or by the
-    dora spot, and the other way round).
+    dora spot, and the other way round), C by a quarter.
 
-    >>> seat_kinds(0)[:3], seat_kinds(1)[:3]
-    (('1m', '2m', '3m'), ('9p', '1s', '2s'))
+    >>> seat_kinds(0)[:3], seat_kinds(1)[:3], seat_kinds(2)[:3]
+    (('1m', '2m', '3m'), ('9p', '1s', '2s'), ('9m', '1p', '2p'))
     """
-    shift = (17 * index) % len(KINDS)
+    shift = SHIFTS[index % len(SHIFTS)]
     return KINDS[shift:] + KINDS[:shift]
 
 
@@ -133,7 +136,7 @@ def step_label(slot: SpreadSlot, step: Step) -> str:
 
     >>> slot = SpreadSlot("3p", 0, "hand", 0.0, 0.0)
     >>> [step_label(slot, step) for step in STEPS]
-    ['3p', 'none', '3p']
+    ['3p', 'none', '3p', '3p']
     """
     if step.faces or slot.zone == "dora":
         return slot.code

@@ -179,13 +179,14 @@ def save_nearest_tileset(folder: Path, features: np.ndarray, labels: np.ndarray,
                          extra: dict[str, Any] | None = None) -> TileSet:
     """A profile in ``folder`` named by its nearest faces: the base classifier with its
     features exposed, and the bank (:mod:`tablekit.vision.nearest`)."""
-    from tablekit.vision.classifier_graph import with_features
-    from tablekit.vision.nearest import BANK, save_bank
+    from tablekit.vision.classifier_graph import with_bank
+    from tablekit.vision.nearest import BANK, K, save_bank, unit
 
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
-    (folder / CLASSIFIER).write_bytes(with_features(base_classifier))
     save_bank(folder / BANK, features, labels)
+    bank = unit(np.load(folder / BANK)["features"].astype(np.float32))
+    (folder / CLASSIFIER).write_bytes(with_bank(base_classifier, bank, K))
     info = {
         "version": VERSION,
         "name": folder.name,
