@@ -22,7 +22,11 @@ Everything goes to ``--out`` (never ``tablekit/models``): ``table_detector.onnx`
 
     TABLEKIT_TILE_ART=$PWD/.vision_pack/art python -m training retrain --device cuda \
         --workers 15 --data shared/data --out $OUT --art fluffystuff fluffystuff-black lietxia \
-        kde-classic kde-jade kde-traditional gnome-postmodern photo-hust
+        photo-hust
+
+Shipped (MIT) models train only on art whose licence allows it: a GPL set (KDE, GNOME) is
+refused (:func:`shippable_art`); ``--allow-gpl-art`` trains on one anyway, for an experiment
+whose models are not shipped.
 
 The same at a small scale on a CPU (a few hundred steps in all, minutes)::
 
@@ -56,6 +60,22 @@ def training_art() -> list[str]:
     from tablekit.sim import art
 
     return [name for name in art.training_art() if name != "fallback"]
+
+
+COPYLEFT = ("GPL", "LGPL", "AGPL")
+"""Licences whose art the shipped (MIT) models must not learn from: those sets are for testing."""
+
+
+def shippable_art(arts: list[str]) -> list[str]:
+    """The sets of ``arts`` whose licence is copyleft (their models could not ship under MIT).
+
+    >>> shippable_art(["fallback"])
+    []
+    """
+    from tablekit.sim.art import load_art
+
+    return [name for name in arts
+            if any(load_art(name).licence.upper().startswith(word) for word in COPYLEFT)]
 
 
 def cycling(arts: list[str]):
@@ -171,6 +191,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--small", action="store_true", help="the CPU proof's sizes")
     parser.add_argument("--art", nargs="*", default=None,
                         help="the art sets the rigs cycle through (default: every training set)")
+    parser.add_argument("--allow-gpl-art", action="store_true",
+                        help="train on GPL art too (an experiment: such models are not shipped)")
     parser.add_argument("--start-detector", type=Path,
                         default=ROOT / "tablekit/models/tile_detector.onnx")
     parser.add_argument("--start-classifier", type=Path,
@@ -222,6 +244,11 @@ def run(args: argparse.Namespace) -> None:
         torch.set_num_threads(args.threads)
     args.out.mkdir(parents=True, exist_ok=True)
     arts = args.art or training_art()
+    copyleft = shippable_art(arts)
+    if copyleft and not args.allow_gpl_art:
+        raise SystemExit(f"training retrain: {', '.join(copyleft)}: GPL art is for testing; the "
+                         "shipped models learn only from art whose licence allows it "
+                         "(--allow-gpl-art for an experiment)")
     log: dict = {"seed": args.seed, "torch": torch.__version__, "device": args.device,
                  "gpu": torch.cuda.get_device_name() if args.device == "cuda" else None,
                  "workers": args.workers, "art": arts, "command": " ".join(sys.argv),
