@@ -57,7 +57,8 @@ def test_a_refused_deal_is_a_hand_named_by_the_table_before_it():
     events = [*game.events, HandStarted()]   # the game is over: no more deals
     *_, last, refused = walk(events)
     assert refused.refused.startswith("hand started:") and refused.events == ()
-    assert refused.start == last.last and refused.number == last.number + 1
+    assert refused.start == refused.end == refused.last == last.last and not refused.ended
+    assert refused.number == last.number + 1 and refused.label == last.end.short_label
     broken = [*game.events[:3], replace(game.events[3], seat=2)]  # the wrong seat discards
     (hand,) = walk(broken)
     assert hand.label == "E1-0" and len(hand.events) == 2 and not hand.ended

@@ -69,12 +69,13 @@ class Hand:
 
     @property
     def result(self) -> HandResult | None:
-        return self.end.result
+        """How it ended (none: a refused deal, or a hand refused or cut short in play)."""
+        return self.end.result if self.events else None
 
     @property
     def ended(self) -> bool:
-        """Whether its result came (a refused hand, or one cut short, has none)."""
-        return self.end.result is not None
+        """Whether its result came."""
+        return self.result is not None
 
 
 def walk(events: Iterable[Event], state: TableState | None = None) -> Iterator[Hand]:
@@ -92,50 +93,40 @@ def walk(events: Iterable[Event], state: TableState | None = None) -> Iterator[H
     tablekit.game.events.BadEvent: game started: the game is at 'hand over'
     """
     state = TableState.new() if state is None else state
-    number, hand = 0, None   # the hand being walked (none before a game's first deal)
+    number, start, end, total = 0, state, None, 0
+    hand: list[Event] | None = None   # the hand's events so far (none before a first deal)
+
+    def walked(refused: str = "") -> Hand:
+        return Hand(number, start, tuple(hand or ()), end or state, state, refused)
+
     for event in events:
-        if isinstance(event, (GameStarted, HandStarted)):
+        dealt = isinstance(event, HandStarted)
+        if dealt or isinstance(event, GameStarted):
             if hand is not None:
-                yield hand.done()
-                number = hand.number + 1
-            number, hand = 0 if isinstance(event, GameStarted) else number, None
+                yield walked()
+                number += 1
+            number, hand, end = number if dealt else 0, None, None
         try:
             after = apply(state, event)
         except BadEvent as error:
-            if hand is None and not isinstance(event, HandStarted):
+            if hand is None and not dealt:
                 raise
-            yield (hand or _Walking(number, state)).done(str(error))
+            start = state if hand is None else start   # a refused deal: the table before it
+            yield walked(str(error))
             return
         state = after
-        if isinstance(event, HandStarted):
-            hand = _Walking(number, state)
-        if hand is None:
+        if dealt:
+            start, end, hand, total = state, None, [], state.total_points
+        elif hand is None:
             continue
-        hand.events.append(event)
-        hand.last = state
-        if hand.end is None and isinstance(event, HAND_ENDS):
-            hand.end = state
-        if state.total_points != hand.total:
-            yield hand.done(f"points plus deposits changed to {state.total_points:,}")
+        hand.append(event)
+        if end is None and isinstance(event, HAND_ENDS):
+            end = state
+        if state.total_points != total:
+            yield walked(f"points plus deposits changed to {state.total_points:,}")
             return
     if hand is not None:
-        yield hand.done()
-
-
-class _Walking:
-    """The hand being walked: dealt as ``start``, its events so far."""
-
-    __slots__ = ("end", "events", "last", "number", "start", "total")
-
-    def __init__(self, number: int, start: TableState) -> None:
-        self.number, self.start, self.total = number, start, start.total_points
-        self.events: list[Event] = []
-        self.end: TableState | None = None
-        self.last = start
-
-    def done(self, refused: str = "") -> Hand:
-        return Hand(self.number, self.start, tuple(self.events), self.end or self.last,
-                    self.last, refused)
+        yield walked()
 
 
 def last_game(events: Iterable[Event]) -> list[Event]:
