@@ -660,8 +660,7 @@ def _check_missing_hands(game: ImportedGame, report: SimReport) -> None:
     (2, 1, 1, ['hand 1: never ended on the simulated table'])
     """
     for index in range(report.hands, len(game.hands)):
-        report.mismatches.append(f"hand {index}: never ended on the simulated table")
-        report.hands += 1
+        report.add_hand(HandReport(f"hand {index}", ("never ended on the simulated table",)))
         report.hands_never_ended += 1
 
 
