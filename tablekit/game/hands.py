@@ -190,25 +190,35 @@ def compare(got: Hand, want: Hand) -> HandReport:
 
 def tiles_in(hand: Hand) -> int:
     """The tiles :func:`compare` counts in ``hand`` (as a record: none read of them)."""
-    view = _View(hand)
+    view = _View.of(hand)
     return (sum(map(len, view.discards)) + len(view.dora)
             + sum(len(tiles) for seat in view.calls for _, tiles in seat)
             + sum(len(tiles) for _, tiles in view.revealed))
 
 
+@dataclass(frozen=True)
 class _View:
     """A hand at its result, as :func:`compare` reads it."""
 
-    def __init__(self, hand: Hand) -> None:
+    dealer: int
+    players: int
+    result: str
+    deltas: tuple[int, ...]
+    discards: tuple[tuple[Tile, ...], ...]
+    calls: tuple[tuple[tuple[str, tuple[Tile, ...]], ...], ...]
+    dora: tuple[Tile, ...]
+    revealed: tuple[tuple[int, tuple[Tile, ...]], ...]
+
+    @classmethod
+    def of(cls, hand: Hand) -> _View:
         state, result = hand.end, hand.result
         assert result is not None
-        self.dealer, self.players = hand.start.dealer, len(result.deltas)
-        self.result, self.deltas = str(result.kind), tuple(result.deltas)
-        self.discards = tuple(seat.discards for seat in state.seats)
-        self.calls = tuple(tuple((meld.kind, meld.tiles) for meld in seat.melds)
-                           for seat in state.seats)
-        self.dora: tuple[Tile, ...] = tuple(state.dora)
-        self.revealed = tuple((win.seat, (*win.hand, win.win_tile)) for win in result.wins)
+        return cls(
+            hand.start.dealer, len(result.deltas), str(result.kind), tuple(result.deltas),
+            tuple(seat.discards for seat in state.seats),
+            tuple(tuple((meld.kind, meld.tiles) for meld in seat.melds) for seat in state.seats),
+            tuple(state.dora),
+            tuple((win.seat, (*win.hand, win.win_tile)) for win in result.wins))
 
     def seat(self, seat: int) -> str:
         """A seat by its wind in this hand (the dealer is East)."""
@@ -223,12 +233,12 @@ class _Comparing:
     """The differences and tiles counted comparing a hand with the record's ``want``."""
 
     def __init__(self, want: Hand) -> None:
-        self.want = _View(want)
+        self.want = _View.of(want)
         self.differences: list[str] = []
         self.tiles = self.tiles_right = 0
 
     def compare(self, hand: Hand) -> None:
-        got, want, say = _View(hand), self.want, self.differences.append
+        got, want, say = _View.of(hand), self.want, self.differences.append
         for seat, (read, kept) in enumerate(zip(got.discards, want.discards, strict=False)):
             self._in_order(read, kept, f"{want.seat(seat)}'s {{}} discard")
             if len(read) != len(kept):
