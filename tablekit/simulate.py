@@ -28,6 +28,7 @@ WIN -> scored for each win, in ``SimReport.latency``.
 from __future__ import annotations
 
 import heapq
+import itertools
 import resource
 import tempfile
 import time
@@ -42,7 +43,7 @@ from tablekit.display.model import ScreenModel
 from tablekit.flow import Flow, Stage
 from tablekit.formats.tenhou import ImportedGame, import_file
 from tablekit.game.events import Discard, DoraRevealed, Event, HandStarted, WinnerHand, Won
-from tablekit.game.reducer import replay
+from tablekit.game.hands import Hand, HandReport, walk
 from tablekit.game.session import Session, in_force
 from tablekit.io.presses import ButtonName, ButtonPress
 from tablekit.rules.scoring import HandValue
@@ -94,6 +95,14 @@ class SimReport:
     art: list[str] = field(default_factory=list)
     """Each game's tile art, as its seed drew it among the training sets found here (or as
     named): the same seed on a checkout with other art sets draws other art."""
+
+    def add_hand(self, report: HandReport) -> None:
+        """One hand, as compared with the log (its tiles: those read, those read right)."""
+        self.hands += 1
+        self.hands_ok += report.exact
+        self.tiles_read += report.tiles
+        self.tiles_ok += report.tiles_right
+        self.mismatches.extend(report.lines)
 
     def add(self, other: SimReport) -> None:
         for name in ("hands", "hands_ok", "hands_fixed", "hands_never_ended", "wins_put_right",
@@ -573,8 +582,8 @@ def _art(source: Any) -> list[str]:
 
 def _logged_values(game: ImportedGame, index: int) -> dict[int, HandValue]:
     """Each winner's hand value in hand ``index`` of the log (the engine replaying it)."""
-    state = replay(ImportedGame(game.rules, game.start, game.hands[: index + 1]).events)
-    return {win.seat: win.value for win in state.result.wins} if state.result else {}
+    hand = next(itertools.islice(walk(game.events), index, None))
+    return {win.seat: win.value for win in hand.result.wins} if hand.result else {}
 
 
 def waiting_for_score(flow: Flow, press: ButtonPress) -> bool:
@@ -586,31 +595,28 @@ def waiting_for_score(flow: Flow, press: ButtonPress) -> bool:
 
 def _check_hand(game: ImportedGame, flow: Flow, report: SimReport) -> None:
     index = report.hands
-    report.hands += 1
     if index >= len(game.hands):
-        report.mismatches.append(f"hand {index}: more hands than the log has")
+        report.add_hand(HandReport(f"hand {index}", ("more hands than the log has",)))
         return
     expected = game.hands[index]
     result = flow.session.state.result
     assert result is not None
+    played = _last_hand(flow)
     fixed, report.fixing = report.fixing, False
     shown, report.shown_win = report.shown_win, None
     report.hands_fixed += fixed
     report.wins_put_right += shown is not None
-    same = tuple(result.deltas) == tuple(expected.deltas)
-    if not same:
-        report.mismatches.append(f"hand {index} ({result.detail}): score changes "
-                                 f"{list(result.deltas)} != log {list(expected.deltas)}")
+    differences = []
+    if tuple(result.deltas) != tuple(expected.deltas):
+        differences.append(f"score changes {list(result.deltas)} != log "
+                           f"{list(expected.deltas)}")
     elif fixed:
-        report.mismatches.append(f"hand {index} ({result.detail}): right once a person put "
-                                 "the tiles right")
+        differences.append("right once a person put the tiles right")
     elif shown is not None:
-        report.mismatches.append(f"hand {index} ({result.detail}): right once a person put "
-                                 "right the tiles the win screen showed")
-    report.hands_ok += same and not fixed and shown is None
-    got = _hand_events(flow)
-    wins = [] if fixed else [shown] if shown is not None else _won(got)
-    _count_tiles(expected.events, got, report, wins)
+        differences.append("right once a person put right the tiles the win screen showed")
+    wins = [] if fixed else [shown] if shown is not None else _won(played.events)
+    report.add_hand(HandReport(f"hand {index} ({result.detail})", tuple(differences),
+                               *_count_tiles(expected.events, played.events, wins)))
 
 
 def _logged_dora(game: ImportedGame, index: int) -> list[Tile]:
@@ -620,24 +626,24 @@ def _logged_dora(game: ImportedGame, index: int) -> list[Tile]:
     return [*first, *(e.indicator for e in events if isinstance(e, DoraRevealed))]
 
 
-def _hand_events(flow: Flow) -> list[Any]:
-    active, _ = in_force(flow.session.history)
-    starts = [i for i, e in enumerate(active) if type(e).__name__ == "HandStarted"]
-    return active[starts[-1]:] if starts else []
+def _last_hand(flow: Flow) -> Hand:
+    """The hand the simulated table played last (the events in force walked)."""
+    *_, hand = walk(in_force(flow.session.history)[0])
+    return hand
 
 
-def _count_tiles(expected: tuple, got: list, report: SimReport, wins: list[Won]) -> None:
-    """Discards, and the winners' hands as the camera read them (``wins``: none when a
-    person put the tiles right because the app could not score them; the screen's,
-    before a person corrected them)."""
+def _count_tiles(expected: tuple, got: tuple, wins: list[Won]) -> tuple[int, int]:
+    """The tiles read and of them those read right: discards, and the winners' hands as the
+    camera read them (``wins``: none when a person put the tiles right because the app
+    could not score them; the screen's, before a person corrected them)."""
     want = [e.tile for e in expected if isinstance(e, Discard)]
     have = [e.tile for e in got if isinstance(e, Discard)]
-    report.tiles_read += len(have)
-    report.tiles_ok += sum(a == b for a, b in zip(want, have, strict=False))
+    read, right = len(have), sum(a == b for a, b in zip(want, have, strict=False))
     for mine, theirs in zip(wins, _won(expected), strict=False):
         for a, b in zip(mine.winners, theirs.winners, strict=False):
-            report.tiles_read += len(a.hand)
-            report.tiles_ok += (sorted(a.hand) == sorted(b.hand) and len(a.hand)) or 0
+            read += len(a.hand)
+            right += (sorted(a.hand) == sorted(b.hand) and len(a.hand)) or 0
+    return read, right
 
 
 def _won(events: Any) -> list[Won]:
@@ -654,8 +660,7 @@ def _check_missing_hands(game: ImportedGame, report: SimReport) -> None:
     (2, 1, 1, ['hand 1: never ended on the simulated table'])
     """
     for index in range(report.hands, len(game.hands)):
-        report.mismatches.append(f"hand {index}: never ended on the simulated table")
-        report.hands += 1
+        report.add_hand(HandReport(f"hand {index}", ("never ended on the simulated table",)))
         report.hands_never_ended += 1
 
 

@@ -22,9 +22,8 @@ from tablekit.formats.sniff import JOURNAL, MJAI, OTHER_FILES, TENHOU6, UNKNOWN,
 from tablekit.formats.tenhou import YAKU_BY_ID, ImportedGame, ImportedHand, import_file
 from tablekit.formats.tenhou6_read import read_tenhou6_file
 from tablekit.formats.tenhou_check import value_mismatches
-from tablekit.game.events import BadEvent, HandStarted
+from tablekit.game.hands import HandReport, walk
 from tablekit.game.journal import read_journal
-from tablekit.game.reducer import apply
 from tablekit.game.session import replay_checked
 from tablekit.game.state import Phase, TableState
 
@@ -47,6 +46,12 @@ class GameReport:
     @property
     def ok(self) -> bool:
         return self.skipped is None and not self.mismatches and self.final_ok
+
+    def add_hand(self, report: HandReport) -> None:
+        """One hand, as checked."""
+        self.hands += 1
+        self.hands_ok += report.exact
+        self.mismatches.extend(report.lines)
 
 
 def log_files(paths: Iterable[Path]) -> Iterator[Path]:
@@ -123,15 +128,10 @@ def play_journal(path: Path) -> GameReport:
     probe, refused = replay_checked(contents.events, contents.joins)
     if refused is not None:
         report.mismatches.append(f"line {contents.lines[refused[0]]}: refused: {refused[1]}")
-    state, label = TableState.new(), ""
-    for event in probe.in_force_read()[1]:
-        ended = state.result is not None
-        state = apply(state, event)
-        if isinstance(event, HandStarted):
-            label = state.short_label
-        elif state.result is not None and not ended:
+    for hand in walk(probe.in_force_read()[1]):
+        if hand.ended:
             report.hands += 1
-            report.table.append(_table_line(label, state))
+            report.table.append(_table_line(hand.label, hand.end))
     return report
 
 
@@ -154,25 +154,17 @@ def _reason(error: Exception, path: Path) -> str:
 
 def _run(game: ImportedGame, report: GameReport) -> None:
     report.players = game.rules.players
-    state = apply(TableState.new(), game.start)
-    total = state.total_points
-    for hand in game.hands:
-        report.hands += 1
-        label = state.short_label
-        problems = _table_mismatches(state, hand)
-        try:
-            for event in hand.events:
-                state = apply(state, event)
-                if state.total_points != total:
-                    raise BadEvent(f"points plus deposits changed to {state.total_points:,}")
-        except BadEvent as error:
-            report.mismatches.append(f"{label}: engine refused: {error}")
+    last = None
+    for record, hand in zip(game.hands, walk(game.events), strict=False):
+        if hand.refused:
+            report.add_hand(HandReport(hand.label, (f"engine refused: {hand.refused}",)))
             return
-        problems += _result_mismatches(state, hand, report)
-        report.hands_ok += not problems
-        report.mismatches.extend(f"{label}: {p}" for p in problems)
-        report.table.append(_table_line(label, state))
-    _check_final(state, game, report)
+        problems = _table_mismatches(hand.start, record)
+        problems += _result_mismatches(hand.last, record, report)
+        report.add_hand(HandReport(hand.label, tuple(problems)))
+        report.table.append(_table_line(hand.label, hand.last))
+        last = hand.last
+    _check_final(last, game, report)
 
 
 def _table_mismatches(state: TableState, hand: ImportedHand) -> list[str]:
@@ -213,9 +205,9 @@ def _han(agari: object) -> int:
     return sum(h for _, h in agari.yaku)  # type: ignore[attr-defined]
 
 
-def _check_final(state: TableState, game: ImportedGame, report: GameReport) -> None:
+def _check_final(state: TableState | None, game: ImportedGame, report: GameReport) -> None:
     final = game.hands[-1].final if game.hands else None
-    if final is None:
+    if final is None or state is None:
         report.mismatches.append("the record has no final scores")
         return
     if state.phase is not Phase.GAME_OVER:
