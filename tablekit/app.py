@@ -7,7 +7,8 @@ app falls back (no GPIO: the keyboard; no screen: PNG files; no camera: the
 buttons keep the score alone). The simulated table (``tablekit demo``, ``tablekit
 simulate``, the benchmarks that play games) is just another set of devices around the
 same loop: a camera source, buttons on mock pins, a clock it drives (``sleep``), a
-display or none.
+display or none. :func:`build_table` is the one wiring of them all: ``tablekit run``, the
+simulated table, a recording played back and the long evening build their app with it.
 """
 
 from __future__ import annotations
@@ -20,9 +21,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
-from tablekit.display.model import ScreenModel
+from tablekit.display.model import Layout, ScreenModel
 from tablekit.errors import TablekitError
 from tablekit.flow import Flow
+from tablekit.flow.boxes import THREE
 from tablekit.game.session import Session
 from tablekit.game.state import Phase
 from tablekit.io.notify import Watchdog
@@ -30,14 +32,17 @@ from tablekit.rules.presets import Rules
 
 if TYPE_CHECKING:
     from tablekit.display.backends import Display
+    from tablekit.game.events import Event
     from tablekit.io.buttons import KeyboardButtons
-    from tablekit.vision.feed import CameraFeed
+    from tablekit.vision.feed import CameraFeed, FramePipeline
+    from tablekit.vision.frames import FrameSource
 
 FRAME_SECONDS = 1 / 20
 TICKS = round(1 / FRAME_SECONDS)   # a driven clock's steps a second (the loop's rate)
 Report = Callable[[str], None]
 Hook = Callable[["App"], None]
 Tap = Callable[[object, "App"], None]
+Watch = Callable[[list["Event"], "App"], None]
 
 
 class Buttons(Protocol):
@@ -75,6 +80,9 @@ class App:
     hooks: list[Hook] = field(default_factory=list)
     taps: list[Tap] = field(default_factory=list)
     """Called with each input just before the flow takes it (a recording keeps presses)."""
+    watches: list[Watch] = field(default_factory=list)
+    """Called with the events of each frame the camera gives the loop, before the flow takes
+    them (the simulated table's checks of its camera)."""
     camera_polled: bool = False
     """Whether this step's camera has been polled (an input taken before: ahead of it)."""
     frames: int = 0
@@ -92,7 +100,10 @@ class App:
             self.running = False  # every action is in the journal already: nothing to save
             return
         if self.camera is not None:
-            for item in self.camera.poll():
+            events = self.camera.poll()
+            for watch in self.watches if events else ():
+                watch(events, self)
+            for item in events:
                 self.inbox.put(item)
             self.flow.warn(*self.camera.warnings)
         self.camera_polled = True
@@ -170,6 +181,45 @@ class DrivenClock:
     def sleep(self, seconds: float) -> None:
         self.ticks += max(1, round(seconds * TICKS))
         self.on_sleep(self())
+
+
+def build_table(session: Session, display: Display | None = None, *,
+                camera: FrameSource | None = None, pipeline: FramePipeline | None = None,
+                fps: float = 4.0, clock: Callable[[], float] = time.monotonic,
+                sleep: Callable[[float], None] = time.sleep,
+                wall: Callable[[], float] = time.time, layout: Layout = "facing",
+                roster: tuple[str, ...] = (), rules: Rules | None = None,
+                seed: int | None = None, boxes: tuple[int, ...] = THREE) -> App:
+    """The table: the app's loop around a :class:`Flow` over ``session``, shown on
+    ``display``, and the camera side, ``camera``'s frames through ``pipeline`` and the
+    tracker at ``fps`` frames a second (no ``camera``: the buttons keep the score, wins
+    entered by hand). ``clock`` and ``sleep`` are the loop's time (driven on the simulated
+    table and in a recording played back; the camera's and the flow's too), ``wall`` the
+    game timer's; ``layout``, ``roster``, ``rules``, ``seed`` and ``boxes`` are the flow's
+    (:class:`Flow`). The one wiring of ``tablekit run``, the simulated table, a recording
+    played back and the long evening; the buttons are the caller's (``app.buttons``).
+
+    >>> import tempfile
+    >>> session = Session.open(Path(tempfile.mkdtemp()) / "game.jsonl")
+    >>> app = build_table(session)
+    >>> app.camera is None, app.flow.reader is None, app.flow.session is session
+    (True, True, True)
+    >>> session.close()
+    """
+    if camera is None:
+        flow = Flow(session, clock=clock, layout=layout, roster=roster, rules=rules,
+                    seed=seed, boxes=boxes, wall=wall)
+        return App(flow, display, clock=clock, sleep=sleep)
+    if pipeline is None:
+        raise ValueError("a camera needs the pipeline that reads its frames")
+    from tablekit.tracking.tracker import Tracker
+    from tablekit.vision.feed import CameraFeed
+
+    tracker = Tracker(lambda: session.state)
+    flow = Flow(session, reader=tracker, clock=clock, layout=layout, roster=roster,
+                rules=rules, seed=seed, boxes=boxes, wall=wall)
+    feed = CameraFeed(camera, pipeline, tracker, fps=fps, clock=clock)
+    return App(flow, display, camera=feed, clock=clock, sleep=sleep)
 
 
 def open_session(journal: Path, rules: Rules, report: Report, names: tuple[str, ...] = (),
