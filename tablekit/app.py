@@ -28,13 +28,15 @@ from tablekit.flow.boxes import THREE
 from tablekit.game.session import Session
 from tablekit.game.state import Phase
 from tablekit.io.notify import Watchdog
+from tablekit.io.presses import ButtonPress
 from tablekit.rules.presets import Rules
 
 if TYPE_CHECKING:
     from tablekit.display.backends import Display
     from tablekit.game.events import Event
     from tablekit.io.buttons import KeyboardButtons
-    from tablekit.vision.feed import CameraFeed, FramePipeline
+    from tablekit.tracking.camera import Camera
+    from tablekit.vision.feed import FramePipeline
     from tablekit.vision.frames import FrameSource
 
 FRAME_SECONDS = 1 / 20
@@ -73,7 +75,7 @@ class App:
     inbox: queue.Queue = field(default_factory=queue.Queue)
     buttons: Buttons | None = None            # polled each frame, or None
     keyboard: KeyboardButtons | None = None   # fed from the window's key events
-    camera: CameraFeed | None = None          # frames to events, or None
+    camera: Camera | None = None              # frames to events, or None
     watchdog: Watchdog = field(default_factory=Watchdog)
     clock: Callable[[], float] = time.monotonic
     sleep: Callable[[float], None] = time.sleep
@@ -99,15 +101,18 @@ class App:
         if self.keyboard is not None and self.keyboard.quit:
             self.running = False  # every action is in the journal already: nothing to save
             return
+        events = []
         if self.camera is not None:
-            events = self.camera.poll()
-            for watch in self.watches if events else ():
-                watch(events, self)
-            for item in events:
-                self.inbox.put(item)
+            events = self.camera.poll(self.flow.session.state)
+            self._give(events)
             self.flow.warn(*self.camera.warnings)
         self.camera_polled = True
         self.take_inbox()
+        while events and self.camera is not None:  # the camera fell behind: what else its
+            events = self.camera.catch_up(self.flow.session.state)  # frame shows, against
+            self._give(events)                                       # the state now
+            self.flow.warn(*self.camera.warnings)
+            self.take_inbox()
         self.flow.tick()
         screen = self.flow.screen()
         if screen != self._last_screen:
@@ -121,12 +126,24 @@ class App:
         self.camera_polled = False
 
     def take_inbox(self) -> None:
-        """Hand the flow every press and camera event waiting, in order."""
+        """Hand the flow every press and camera event waiting, in order; the camera gives
+        again the events the flow lets wait (a win or a draw on the screen)."""
         while not self.inbox.empty():
             item = self.inbox.get_nowait()
             for tap in self.taps:
                 tap(item, self)
+            waits = self.camera is not None and not isinstance(item, ButtonPress) and (
+                not self.flow.takes(item))
             self.flow.handle(item)
+            if waits and self.camera is not None:
+                self.camera.offer_again()
+
+    def _give(self, events: list[Event]) -> None:
+        """The camera's events, watched, into the inbox after what is waiting."""
+        for watch in self.watches if events else ():
+            watch(events, self)
+        for event in events:
+            self.inbox.put(event)
 
     @property
     def screen(self) -> ScreenModel | None:
@@ -212,14 +229,13 @@ def build_table(session: Session, display: Display | None = None, *,
         return App(flow, display, clock=clock, sleep=sleep)
     if pipeline is None:
         raise ValueError("a camera needs the pipeline that reads its frames")
-    from tablekit.tracking.tracker import Tracker
+    from tablekit.tracking.camera import Camera
     from tablekit.vision.feed import CameraFeed
 
-    tracker = Tracker(lambda: session.state)
-    flow = Flow(session, reader=tracker, clock=clock, layout=layout, roster=roster,
+    side = Camera(CameraFeed(camera, pipeline, fps=fps, clock=clock))
+    flow = Flow(session, reader=side, clock=clock, layout=layout, roster=roster,
                 rules=rules, seed=seed, boxes=boxes, wall=wall)
-    feed = CameraFeed(camera, pipeline, tracker, fps=fps, clock=clock)
-    return App(flow, display, camera=feed, clock=clock, sleep=sleep)
+    return App(flow, display, camera=side, clock=clock, sleep=sleep)
 
 
 def open_session(journal: Path, rules: Rules, report: Report, names: tuple[str, ...] = (),

@@ -1,7 +1,8 @@
 """A real game on the simulated table, end to end, through the appliance's own loop
 (:class:`tablekit.app.App`): the simulated table is a set of devices around it, a
-camera source (rendered or kept frames) read by the same
-:class:`~tablekit.vision.feed.CameraFeed` as ``tablekit run``'s, the seat buttons on
+camera source (rendered or kept frames) read by the same camera side
+(:class:`~tablekit.tracking.camera.Camera`, wired by :func:`tablekit.app.build_table`) as
+``tablekit run``'s, the seat buttons on
 gpiozero's MockFactory pins pressed as the log's game calls for, a clock the table
 drives (no real sleeping) and a display (a window, PNG files or none). Each hand's score
 changes are compared with the log. The simulated players press OK on a win once the
