@@ -108,9 +108,11 @@ class App:
             self.flow.warn(*self.camera.warnings)
         self.camera_polled = True
         self.take_inbox()
-        while events and self.camera is not None:  # the camera fell behind: what else its
-            events = self.camera.catch_up(self.flow.session.state)  # frame shows, against
-            self._give(events)                                       # the state now
+        # The camera fell behind (its frame shows several turns): what else the frame shows,
+        # against the state the flow made of the events it gave last.
+        while events and self.camera is not None:
+            events = self.camera.catch_up(self.flow.session.state)
+            self._give(events)
             self.flow.warn(*self.camera.warnings)
             self.take_inbox()
         self.flow.tick()
@@ -132,8 +134,7 @@ class App:
             item = self.inbox.get_nowait()
             for tap in self.taps:
                 tap(item, self)
-            waits = self.camera is not None and not isinstance(item, ButtonPress) and (
-                not self.flow.takes(item))
+            waits = not isinstance(item, ButtonPress) and not self.flow.takes(item)
             self.flow.handle(item)
             if waits and self.camera is not None:
                 self.camera.offer_again()

@@ -677,3 +677,44 @@ def test_a_call_pressed_before_the_first_frame_waits_from_that_frame():
     assert tracker.calls.waiting is not None and tracker.calls.waiting.at == 5000.0
     tracker.update(TableReading((), (), 5001.0), state)
     assert tracker.warnings(state) == []                # still within its patience
+
+
+def test_a_frame_that_shows_several_turns_gives_them_as_the_flow_takes_them():
+    """The camera fell behind (three discards appeared at once): the frame gives the first
+    turn against the state handed, the next ones only against the state the flow made of
+    them (the tracker reduces nothing itself), and nothing more when they are not taken."""
+    from dataclasses import replace
+
+    from engine_helpers import Table
+
+    from tablekit.game.events import Discard, Draw
+    from tablekit.game.reducer import apply
+    from tablekit.sim.geometry import POND_FIRST_ROW_Y, seat_to_table
+    from tablekit.tracking.faint_discards import FIRST_X
+    from tablekit.vision.table_reading import SeenTile, TableReading
+
+    def tile(seat: int, code: str) -> SeenTile:
+        xy = seat_to_table(seat, FIRST_X, POND_FIRST_ROW_Y)
+        return SeenTile(xy, 90.0 * seat, True, ((Tile.from_code(code), 0.95),))
+
+    table = Table(dora="9s")
+    table.deal()
+    ponds = TableReading((tile(0, "1z"), tile(1, "2z"), tile(2, "3z")), (), 0.0)
+    tracker, state, batches = Tracker(), table.state, []
+    for n in range(8):   # as the app's loop does
+        events = tracker.update(replace(ponds, timestamp=n / 4), state)
+        while events:
+            batches.append((n, events))
+            for event in events:
+                state = apply(state, event)
+            events = tracker.catch_up(state)
+    frame = batches[0][0]
+    assert [(n, events) for n, events in batches] == [
+        (frame, [Draw(seat), Discard(seat, Tile.from_code(code))])
+        for seat, code in enumerate(("1z", "2z", "3z"))]   # one frame, three turns
+    assert state.turn == 3
+
+    ignored, state = Tracker(), table.state
+    for n in range(frame + 1):
+        events = ignored.update(replace(ponds, timestamp=n / 4), state)
+    assert events == batches[0][1] and ignored.catch_up(state) == []   # none taken: no more

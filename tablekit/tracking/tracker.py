@@ -215,7 +215,7 @@ class Tracker:
 
     def catch_up(self, state: TableState) -> list[Event]:
         """What else the last frame shows (the camera fell behind), against ``state``: the
-        state once the flow has taken the events last given. None when it took none of
+        state once the flow has taken the events last given; nothing when it took none of
         them (refused, or let wait), after :data:`CATCH_UP` steps, or once the hand is
         over."""
         if self.ahead is None or state == self.ahead[0] or state.result is not None:
