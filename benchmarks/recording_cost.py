@@ -71,7 +71,7 @@ def timed_playback(folder: Path, record_into: Path | None, images: str) -> dict[
                 handoffs.append(time.perf_counter() - started)
 
             recorder.writer.frame = frame  # type: ignore[method-assign]
-        source, read = app.camera.source, app.camera.source.read
+        source, read = app.camera.feed.source, app.camera.feed.source.read
         seen = [False]
 
         def reading() -> Any:

@@ -85,20 +85,19 @@ class FakeCameraSide:
     def look_at_win(self) -> None:
         pass
 
-    def read_win(self, seats: tuple[int, ...], from_seat: int | None) -> WinReading:
+    def read_win(self, state: TableState, seats: tuple[int, ...], from_seat: int | None
+                 ) -> WinReading:
         if self.rng.random() < 0.5:
             return WinReading((), drafts=tuple((s, (None,) * 13) for s in seats))
         hands = tuple(WinnerHand(s, tuple(Tile(self.rng.randrange(34)) for _ in range(13)),
                                  Tile(self.rng.randrange(34))) for s in seats)
         return WinReading(hands, unseen=self.rng.randrange(2))
 
-    def behind(self) -> bool:
+    def behind(self, state: TableState) -> bool:
         return False  # its events come as the turns go
 
-    def offer_again(self) -> None:
-        pass
 
-    def expect_call(self, seat: int) -> None:
+    def expect_call(self, state: TableState, seat: int) -> None:
         pass
 
 

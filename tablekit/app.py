@@ -7,7 +7,8 @@ app falls back (no GPIO: the keyboard; no screen: PNG files; no camera: the
 buttons keep the score alone). The simulated table (``tablekit demo``, ``tablekit
 simulate``, the benchmarks that play games) is just another set of devices around the
 same loop: a camera source, buttons on mock pins, a clock it drives (``sleep``), a
-display or none.
+display or none. :func:`build_table` is the one wiring of them all: ``tablekit run``, the
+simulated table, a recording played back and the long evening build their app with it.
 """
 
 from __future__ import annotations
@@ -21,24 +22,30 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
-from tablekit.display.model import ScreenModel
+from tablekit.display.model import Layout, ScreenModel
 from tablekit.errors import TablekitError
 from tablekit.flow import Flow
+from tablekit.flow.boxes import THREE
 from tablekit.game.session import Session
 from tablekit.game.state import Phase
 from tablekit.io.notify import Watchdog
+from tablekit.io.presses import ButtonPress
 from tablekit.rules.presets import Rules
 
 if TYPE_CHECKING:
     from tablekit.display.backends import Display
+    from tablekit.game.events import Event
     from tablekit.io.buttons import KeyboardButtons
-    from tablekit.vision.feed import CameraFeed
+    from tablekit.tracking.camera import Camera
+    from tablekit.vision.feed import FramePipeline
+    from tablekit.vision.frames import FrameSource
 
 FRAME_SECONDS = 1 / 20
 TICKS = round(1 / FRAME_SECONDS)   # a driven clock's steps a second (the loop's rate)
 Report = Callable[[str], None]
 Hook = Callable[["App"], None]
 Tap = Callable[[object, "App"], None]
+Watch = Callable[[list["Event"], "App"], None]
 
 
 class Buttons(Protocol):
@@ -69,13 +76,16 @@ class App:
     inbox: queue.Queue = field(default_factory=queue.Queue)
     buttons: Buttons | None = None            # polled each frame, or None
     keyboard: KeyboardButtons | None = None   # fed from the window's key events
-    camera: CameraFeed | None = None          # frames to events, or None
+    camera: Camera | None = None              # frames to events, or None
     watchdog: Watchdog = field(default_factory=Watchdog)
     clock: Callable[[], float] = time.monotonic
     sleep: Callable[[float], None] = time.sleep
     hooks: list[Hook] = field(default_factory=list)
     taps: list[Tap] = field(default_factory=list)
     """Called with each input just before the flow takes it (a recording keeps presses)."""
+    watches: list[Watch] = field(default_factory=list)
+    """Called with the events of each frame the camera gives the loop, before the flow takes
+    them (the simulated table's checks of its camera)."""
     camera_polled: bool = False
     """Whether this step's camera has been polled (an input taken before: ahead of it)."""
     woken: threading.Event | None = None
@@ -95,12 +105,20 @@ class App:
         if self.keyboard is not None and self.keyboard.quit:
             self.running = False  # every action is in the journal already: nothing to save
             return
+        events = []
         if self.camera is not None:
-            for item in self.camera.poll():
-                self.inbox.put(item)
+            events = self.camera.poll(self.flow.session.state)
+            self._give(events)
             self.flow.warn(*self.camera.warnings)
         self.camera_polled = True
         self.take_inbox()
+        # The camera fell behind (its frame shows several turns): what else the frame shows,
+        # against the state the flow made of the events it gave last.
+        while events and self.camera is not None:
+            events = self.camera.catch_up(self.flow.session.state)
+            self._give(events)
+            self.flow.warn(*self.camera.warnings)
+            self.take_inbox()
         self.flow.tick()
         screen = self.flow.screen()
         if screen != self._last_screen:
@@ -114,12 +132,23 @@ class App:
         self.camera_polled = False
 
     def take_inbox(self) -> None:
-        """Hand the flow every press and camera event waiting, in order."""
+        """Hand the flow every press and camera event waiting, in order; the camera gives
+        again the events the flow lets wait (a win or a draw on the screen)."""
         while not self.inbox.empty():
             item = self.inbox.get_nowait()
             for tap in self.taps:
                 tap(item, self)
+            waits = not isinstance(item, ButtonPress) and not self.flow.takes(item)
             self.flow.handle(item)
+            if waits and self.camera is not None:
+                self.camera.offer_again()
+
+    def _give(self, events: list[Event]) -> None:
+        """The camera's events, watched, into the inbox after what is waiting."""
+        for watch in self.watches if events else ():
+            watch(events, self)
+        for event in events:
+            self.inbox.put(event)
 
     @property
     def screen(self) -> ScreenModel | None:
@@ -179,6 +208,47 @@ class DrivenClock:
     def sleep(self, seconds: float) -> None:
         self.ticks += max(1, round(seconds * TICKS))
         self.on_sleep(self())
+
+
+def build_table(session: Session, display: Display | None = None, *,
+                camera: FrameSource | None = None, pipeline: FramePipeline | None = None,
+                fps: float = 4.0, clock: Callable[[], float] = time.monotonic,
+                sleep: Callable[[float], None] = time.sleep,
+                wall: Callable[[], float] = time.time, layout: Layout = "facing",
+                roster: tuple[str, ...] = (), rules: Rules | None = None,
+                seed: int | None = None, boxes: tuple[int, ...] = THREE,
+                inbox: queue.Queue | None = None) -> App:
+    """The table: the app's loop around a :class:`Flow` over ``session``, shown on
+    ``display``, and the camera side, ``camera``'s frames through ``pipeline`` and the
+    tracker at ``fps`` frames a second (no ``camera``: the buttons keep the score, wins
+    entered by hand). ``clock`` and ``sleep`` are the loop's time (driven on the simulated
+    table and in a recording played back; the camera's and the flow's too), ``wall`` the
+    game timer's; ``layout``, ``roster``, ``rules``, ``seed`` and ``boxes`` are the flow's
+    (:class:`Flow`); ``inbox``: the loop's queue when the caller made it first (phones post
+    to it). The one wiring of ``tablekit run``, the simulated table, a recording played back
+    and the long evening; the buttons are the caller's (``app.buttons``).
+
+    >>> import tempfile
+    >>> session = Session.open(Path(tempfile.mkdtemp()) / "game.jsonl")
+    >>> app = build_table(session)
+    >>> app.camera is None, app.flow.reader is None, app.flow.session is session
+    (True, True, True)
+    >>> session.close()
+    """
+    inbox = inbox if inbox is not None else queue.Queue()
+    if camera is None:
+        flow = Flow(session, clock=clock, layout=layout, roster=roster, rules=rules,
+                    seed=seed, boxes=boxes, wall=wall)
+        return App(flow, display, clock=clock, sleep=sleep, inbox=inbox)
+    if pipeline is None:
+        raise ValueError("a camera needs the pipeline that reads its frames")
+    from tablekit.tracking.camera import Camera
+    from tablekit.vision.feed import CameraFeed
+
+    side = Camera(CameraFeed(camera, pipeline, fps=fps, clock=clock))
+    flow = Flow(session, reader=side, clock=clock, layout=layout, roster=roster,
+                rules=rules, seed=seed, boxes=boxes, wall=wall)
+    return App(flow, display, camera=side, clock=clock, sleep=sleep, inbox=inbox)
 
 
 def open_session(journal: Path, rules: Rules, report: Report, names: tuple[str, ...] = (),

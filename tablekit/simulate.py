@@ -1,7 +1,8 @@
 """A real game on the simulated table, end to end, through the appliance's own loop
 (:class:`tablekit.app.App`): the simulated table is a set of devices around it, a
-camera source (rendered or kept frames) read by the same
-:class:`~tablekit.vision.feed.CameraFeed` as ``tablekit run``'s, the seat buttons on
+camera source (rendered or kept frames) read by the same camera side
+(:class:`~tablekit.tracking.camera.Camera`, wired by :func:`tablekit.app.build_table`) as
+``tablekit run``'s, the seat buttons on
 gpiozero's MockFactory pins pressed as the log's game calls for, a clock the table
 drives (no real sleeping) and a display (a window, PNG files or none). Each hand's score
 changes are compared with the log. The simulated players press OK on a win once the
@@ -37,7 +38,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tablekit.app import FRAME_SECONDS, App, DrivenClock
+from tablekit.app import FRAME_SECONDS, App, DrivenClock, build_table
 from tablekit.display.backends import Display
 from tablekit.display.model import ScreenModel
 from tablekit.flow import Flow, Stage
@@ -52,8 +53,7 @@ from tablekit.sim.script import Script
 from tablekit.sim.source import ReplayedFrames, SimulatedCamera
 from tablekit.sim.stopwatch import KINDS, Stopwatch, counts, figures
 from tablekit.tiles import Tile
-from tablekit.tracking.tracker import Tracker
-from tablekit.vision.feed import CameraFeed, FramePipeline
+from tablekit.vision.feed import FramePipeline
 from tablekit.vision.frames import FrameSource
 from tablekit.vision.table_reading import TableReading
 
@@ -339,19 +339,6 @@ class Hooks:
     on_start: Callable[[App], None] | None = None
 
 
-@dataclass
-class WatchedFeed(CameraFeed):
-    """The camera feed, telling ``watch`` the events of each frame it gives the loop."""
-
-    watch: Callable[[list[Event]], None] = lambda events: None
-
-    def poll(self) -> list[Event]:
-        events = super().poll()
-        if events:
-            self.watch(events)
-        return events
-
-
 def simulate_game(log: Path, pipeline: FramePipeline | ReadFrame | None = None,
                   seed: int = 0, fps: float = 4.0, max_hands: int | None = None,
                   frames_in: Path | None = None, display: Display | None = None,
@@ -407,17 +394,15 @@ class SimulatedTable:
         self.game, self.script, self.source, self.hooks = game, script, source, hooks
         self.report = SimReport()
         self.clock = SimClock()
-        tracker = Tracker(lambda: session.state)
-        flow = Flow(session, reader=tracker, clock=self.clock)
-        flow.wall = on_clock(self.clock)   # the game timer runs on the table's time too
-        flow.start_game(game.rules, game.start.names, game.start.first_dealer)
         self.camera = FeedSource(source, hooks.frames_out)
-        self.app = App(flow, display, clock=self.clock, sleep=self.clock.sleep)
-        seen = hooks.on_events
-        self.app.camera = WatchedFeed(
-            hooks.camera(self.camera, self.clock) if hooks.camera else self.camera, pipeline,
-            tracker, fps=fps, clock=self.clock,
-            watch=(lambda events: seen(events, self.app)) if seen else lambda events: None)
+        self.app = build_table(  # the game timer runs on the table's time too
+            session, display, camera=hooks.camera(self.camera, self.clock) if hooks.camera
+            else self.camera, pipeline=pipeline, fps=fps, clock=self.clock,
+            sleep=self.clock.sleep, wall=on_clock(self.clock))
+        flow = self.app.flow
+        flow.start_game(game.rules, game.start.names, game.start.first_dealer)
+        if hooks.on_events is not None:
+            self.app.watches.append(hooks.on_events)
         pin_time = [0.0]   # the pins' edges come at their own moments between steps
         board = ButtonBoard(self.app.inbox, pin_factory=MockFactory(),
                             clock=lambda: pin_time[0])

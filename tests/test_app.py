@@ -79,16 +79,15 @@ class BrokenCamera:
 
 
 def test_a_lost_camera_is_reported_and_the_buttons_keep_the_score(tmp_path):
-    from tablekit.tracking.tracker import Tracker
+    from tablekit.tracking.camera import Camera
     from tablekit.vision.feed import CameraFeed
     from tablekit.vision.pipeline import CameraPipeline
 
     now = [0.0]
     app, _ = make_app(tmp_path, now)
-    app.camera = CameraFeed(BrokenCamera(), CameraPipeline.open(),
-                            Tracker(lambda: app.flow.session.state), clock=lambda: now[0])
+    app.camera = Camera(CameraFeed(BrokenCamera(), CameraPipeline.open(), clock=lambda: now[0]))
     app.step()
-    assert app.camera.lost and "camera lost" in app.flow.screen().warnings[0]
+    assert app.camera.feed.lost and "camera lost" in app.flow.screen().warnings[0]
     press(app, now, ButtonName.OK)
     assert app.flow.session.state.phase.value == "hand in play"
     app.buttons.close()
@@ -97,16 +96,15 @@ def test_a_lost_camera_is_reported_and_the_buttons_keep_the_score(tmp_path):
 
 def test_the_simulated_camera_feeds_the_tracker(tmp_path):
     from tablekit.devices import open_camera
-    from tablekit.tracking.tracker import Tracker
+    from tablekit.tracking.camera import Camera
     from tablekit.vision.feed import CameraFeed
     from tablekit.vision.pipeline import CameraPipeline
 
     now = [0.0]
     app, _ = make_app(tmp_path, now)
-    tracker = Tracker(lambda: app.flow.session.state)
-    app.flow.reader = tracker
-    app.camera = CameraFeed(open_camera("sim"), CameraPipeline.open(), tracker,
-                            clock=lambda: now[0])
+    app.camera = Camera(CameraFeed(open_camera("sim"), CameraPipeline.open(),
+                                   clock=lambda: now[0]))
+    app.flow.reader = app.camera
     press(app, now, ButtonName.OK)
     for _ in range(12):
         now[0] += 0.25
@@ -152,7 +150,7 @@ class MarkerHidden:
 
 
 def test_a_hidden_marker_is_said_once_in_words_and_clears_when_uncovered(tmp_path):
-    from tablekit.tracking.tracker import Tracker
+    from tablekit.tracking.camera import Camera
     from tablekit.vision.feed import CameraFeed
     from tablekit.vision.pipeline import CameraPipeline
 
@@ -160,8 +158,7 @@ def test_a_hidden_marker_is_said_once_in_words_and_clears_when_uncovered(tmp_pat
     app, _ = make_app(tmp_path, now)
     source = MarkerHidden()
     pipeline = CameraPipeline.open()
-    app.camera = CameraFeed(source, pipeline, Tracker(lambda: app.flow.session.state),
-                            clock=lambda: now[0])
+    app.camera = Camera(CameraFeed(source, pipeline, clock=lambda: now[0]))
     words = "camera can't see corner marker 2: clear the table's corners"
     for _ in range(8):
         app.step()

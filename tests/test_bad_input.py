@@ -64,7 +64,7 @@ def test_picamera2_raising_a_value_error_is_one_line_and_no_camera(monkeypatch):
     monkeypatch.setitem(sys.modules, "picamera2", module)
     monkeypatch.setattr("tablekit.vision.rpicam.rpicam_program", lambda: None)
     lines: list[str] = []
-    assert _open_camera("picamera2", session=None, report=lines.append) is None
+    assert _open_camera("picamera2", report=lines.append) == (None, None)
     assert len(lines) == 1 and "ValueError: numpy.dtype size changed" in lines[0]
 
 

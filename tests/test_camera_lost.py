@@ -149,14 +149,14 @@ def test_a_pond_ahead_of_the_state_for_long_makes_the_camera_lagging_and_says_so
     table = Table(dora="9s")
     table.deal()
     holder = [table.state]
-    tracker = Tracker(lambda: holder[0])
+    tracker = Tracker()
     frames = int(LAG_SECONDS * 4) + 8
     for n in range(frames):
-        assert tracker.update(TableReading((pond_tile(2, 0, "5p"),), (), n / 4)) == []
+        assert tracker.update(TableReading((pond_tile(2, 0, "5p"),), (), n / 4), holder[0]) == []
         if n == 8:
-            assert not tracker.lagging() and LAGGING not in tracker.warnings()
-    assert tracker.lagging() and tracker.behind()
-    assert tracker.warnings()[0] == LAGGING
+            assert not tracker.lagging() and LAGGING not in tracker.warnings(holder[0])
+    assert tracker.lagging() and tracker.behind(holder[0])
+    assert tracker.warnings(holder[0])[0] == LAGGING
 
 
 def test_a_hand_the_camera_takes_nothing_in_for_long_counts_as_behind():
@@ -169,12 +169,13 @@ def test_a_hand_the_camera_takes_nothing_in_for_long_counts_as_behind():
 
     table = Table(dora="9s")
     table.deal()
-    tracker = Tracker(lambda: table.state)
+    tracker = Tracker()
     for n in range(int(STALL_SECONDS * 4) + 4):
-        tracker.update(TableReading((), (), n / 4))
+        tracker.update(TableReading((), (), n / 4), table.state)
         if n == 40:
-            assert not tracker.behind()
-    assert tracker.behind() and not tracker.lagging() and tracker.warnings() == []
+            assert not tracker.behind(table.state)
+    assert tracker.behind(table.state) and not tracker.lagging()
+    assert tracker.warnings(table.state) == []
 
 
 def test_a_hand_the_camera_stopped_following_is_refused_by_tenhou6_in_one_line():

@@ -64,17 +64,6 @@ class FakePipeline:
         return []
 
 
-class FakeTracker:
-    def wants_faint(self):
-        return False
-
-    def update(self, reading):
-        return []
-
-    def warnings(self):
-        return []
-
-
 class Camera:
     """Frames of ``image``, or what ``script`` says for the read of that number."""
 
@@ -94,7 +83,7 @@ class Camera:
 
 def feed_for(camera, pipeline=None):
     now = [0.0]
-    feed = CameraFeed(camera, pipeline or FakePipeline(), FakeTracker(), clock=lambda: now[0])
+    feed = CameraFeed(camera, pipeline or FakePipeline(), clock=lambda: now[0])
     return feed, now
 
 
@@ -119,13 +108,13 @@ def test_a_frame_the_pipeline_cannot_take_is_skipped_and_said(image):
     feed, now = feed_for(Camera({2: image}), pipeline)
     feed.poll()
     now[0] = 0.25
-    assert feed.poll() == [] and pipeline.reads == 1
+    assert feed.poll() is None and pipeline.reads == 1
     assert feed.warnings[0].startswith("camera sends a frame")
 
 
 def test_a_pipeline_error_is_a_warning_not_a_crash():
     feed, _ = feed_for(Camera(), FakePipeline(fails=True))
-    assert feed.poll() == [] and "could not be read (ValueError)" in feed.warnings[0]
+    assert feed.poll() is None and "could not be read (ValueError)" in feed.warnings[0]
 
 
 def test_a_frozen_picture_is_said_after_ten_seconds():

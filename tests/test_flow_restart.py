@@ -46,7 +46,7 @@ class TruthCamera:
     def look_at_win(self):
         pass
 
-    def read_win(self, seats, from_seat):
+    def read_win(self, state, seats, from_seat):
         if self.reads:
             return WinReading((), (), ("not a complete hand; check the tiles",),
                               tuple((s, self.reads[s]) for s in seats))
@@ -54,13 +54,11 @@ class TruthCamera:
         winners = {w.seat: w for w in self.truth.winners}
         return WinReading(tuple(winners[s] for s in seats if s in winners), self.truth.ura)
 
-    def behind(self):
+    def behind(self, state):
         return False
 
-    def offer_again(self):
-        pass
 
-    def expect_call(self, seat):
+    def expect_call(self, state, seat):
         self.calls.append(seat)
 
 

@@ -10,6 +10,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -64,13 +65,18 @@ class Source:
 
 @dataclass
 class Camera:
-    """What the app and a recorder ask of a camera feed: it reads its source at ``fps``."""
+    """What the app and a recorder ask of the camera side: its feed reads its source at
+    ``fps``."""
 
     source: Source
     fps: float = 4.0
     warnings: list[str] = field(default_factory=list)
 
-    def poll(self) -> list:
+    @property
+    def feed(self) -> Camera:
+        return self
+
+    def poll(self, state: object) -> list:
         self.source.read()
         return []
 
@@ -322,6 +328,8 @@ def test_presses_taken_ahead_of_a_step_s_camera_are_played_ahead_of_it():
     order: list[str] = []
 
     class Flow:
+        session = SimpleNamespace(state=None)   # (its state is handed to the camera)
+
         def handle(self, item):
             order.append(f"{item.name.value} {item.seat}")
 
@@ -337,7 +345,7 @@ def test_presses_taken_ahead_of_a_step_s_camera_are_played_ahead_of_it():
     class Camera:
         warnings: tuple = ()
 
-        def poll(self):
+        def poll(self, state):
             order.append("camera")
             return []
 

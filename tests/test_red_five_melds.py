@@ -87,13 +87,13 @@ def test_the_tracker_journals_a_pon_called_on_the_red_five_with_one_red_five(
         table.turn(seat)
     table.turn(from_seat, "0p")
     state = [table.state]
-    tracker = Tracker(lambda: state[0])
-    tracker.expect_call(3)
+    tracker = Tracker()
+    tracker.expect_call(state[0], 3)
     faces = tuple(SeenTile(seat_to_table(3, x, HAND_Y), 270.0, True, ((tile, 1.0),))
                   for x, tile in zip((300.0, 327.0, 354.0), parse_tiles(row), strict=True))
     taken = []
     for time in range(3):
-        for event in tracker.update(TableReading(faces, (), float(time))):
+        for event in tracker.update(TableReading(faces, (), float(time)), state[0]):
             state[0] = apply(state[0], event)
             taken.append(event)
     red = Tile.from_code("0p")

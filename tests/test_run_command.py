@@ -381,6 +381,6 @@ def test_the_web_page_s_process_killed_leaves_the_game_running(tmp_path, capsys,
 
 def test_a_camera_that_is_not_there_is_named_as_the_other_commands_name_it():
     lines: list[str] = []
-    assert _open_camera("7", session=None, report=lines.append) is None
+    assert _open_camera("7", report=lines.append) == (None, None)
     assert len(lines) == 1 and "opencv:7" in lines[0] and "picamera2," in lines[0]
     assert "picamera," not in lines[0]

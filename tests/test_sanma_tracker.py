@@ -74,9 +74,9 @@ def test_the_norths_set_aside_are_not_read_as_a_new_meld():
 
 def test_the_tracker_follows_three_seats_only():
     state = dealt()
-    tracker = Tracker(lambda: state)
+    tracker = Tracker()
     assert tracker._kita(state) == []  # nothing steady seen yet: no kita
-    assert not tracker.behind()  # three ponds asked about, no fourth seat
+    assert not tracker.behind(state)  # three ponds asked about, no fourth seat
     assert tracker.melds.events(state) == [] and tracker.votes.corrections(state) == []
 
 
@@ -90,13 +90,13 @@ def test_a_sanma_hand_on_the_simulated_table_is_tracked_kita_and_all():
     camera = SimulatedCamera(script, seed=3, size=(640, 360), fps=4.0, clean=True, arms=False)
     reader, record = PerfectReader(), list(game.hands[0].events)
     box = {"state": hand_start_states(game)[0]}
-    tracker = Tracker(lambda: box["state"])
+    tracker = Tracker()
     got: list = []
     flow, riichi, last = 0, set(), max(i for i, m in enumerate(script.moments) if m.hand == 0)
     while (frame := camera.read()) is not None and script.index_at(frame.timestamp) <= last:
         for press in script.presses_between(frame.timestamp - 0.25, frame.timestamp + 1e-9):
             if press.name == ButtonName.CALL and press.seat is not None:
-                tracker.expect_call(press.seat)
+                tracker.expect_call(box["state"], press.seat)
         for event in record[flow:frame.moment.turn]:
             if isinstance(event, HandStarted):
                 got.append(event)
@@ -106,7 +106,7 @@ def test_a_sanma_hand_on_the_simulated_table_is_tracked_kita_and_all():
         flow = max(flow, frame.moment.turn)
         if box["state"].result is not None:
             break
-        for event in tracker.update(reader.read(frame.truth, frame.timestamp)):
+        for event in tracker.update(reader.read(frame.truth, frame.timestamp), box["state"]):
             if isinstance(event, Discard) and event.seat in riichi:
                 riichi.discard(event.seat)
                 got.append(RiichiDeclared(event.seat))
@@ -164,10 +164,10 @@ def test_the_norths_set_aside_are_no_tiles_of_a_revealed_hand(north_at):
         return [None, row + [tile(x, Tile.from_code("4z")) for x in norths], None]
 
     state = _won_with_kita(2)
-    tracker = Tracker(lambda: state)
+    tracker = Tracker()
     for at, skip in enumerate(({6}, set(), set(), set())):  # the 8p missed in one frame
         tracker.revealed.rows.append((at / 4, frame(skip)))
-    reading = tracker.read_win((1,), 0)
+    reading = tracker.read_win(state, (1,), 0)
     assert [to_mpsz(w.hand) for w in reading.winners] == ["2205578p456s777z6p"]
     assert reading.doubts == () and reading.unseen == 0
 

@@ -170,7 +170,7 @@ def test_a_fifth_tile_corrects_the_discard_the_frames_supported_least():
     for seat in range(4):
         table.turn(seat, "3m")
     state = table.state
-    tracker = Tracker(lambda: state)
+    tracker = Tracker()
     strong = {Tile.from_code("3m"): 9.0, Tile.from_code("2m"): 1.0}
     weak = {Tile.from_code("3m"): 4.0, Tile.from_code("8m"): 6.0}
     tracker.votes.votes = [[dict(strong)], [dict(weak)], [dict(strong)], [dict(strong)]]
@@ -198,11 +198,11 @@ def test_ura_indicators_are_voted_over_frames_and_a_hidden_one_is_doubted():
                for i, c in enumerate(codes)]
         return Snapshot([[] for _ in range(4)], [[] for _ in range(4)], [], ura)
 
-    tracker = Tracker(lambda: state)
+    tracker = Tracker()
     show(tracker, frame("4p"), frame("4p"), frame(), frame("5p"), frame("4p"))
-    assert tracker.read_win((0,), 1).ura == (Tile.from_code("4p"),)
+    assert tracker.read_win(state, (0,), 1).ura == (Tile.from_code("4p"),)
     show(tracker, frame(), frame(), frame(), frame())
-    reading = tracker.read_win((0,), 1)
+    reading = tracker.read_win(state, (0,), 1)
     assert reading.ura == () and "ura dora: 1 indicator not seen" in reading.doubts
     assert reading.drafts == ((0, (*[None] * 13, state.last_discard[1])),)  # to fix by hand
     assert reading.unseen == 14
@@ -213,7 +213,7 @@ def test_ura_indicators_are_voted_over_frames_and_a_hidden_one_is_doubted():
                         [SeenTile((-20.0, URA_Y), 0.0, True, read)])
 
     show(tracker, *(unsure(("5p", 0.5), ("6p", 0.4)) for _ in range(4)))
-    reading = tracker.read_win((0,), 1)
+    reading = tracker.read_win(state, (0,), 1)
     assert reading.ura == (Tile.from_code("5p"),)
     assert "ura dora: camera only 50% sure of the 5p" in reading.doubts
 
@@ -232,13 +232,13 @@ def test_a_dora_indicator_read_otherwise_at_the_win_is_a_doubt():
         seen = [SeenTile((0.0, 0.0), 0.0, True, ((Tile.from_code(code), p),))]
         return Snapshot([[] for _ in range(4)], [[] for _ in range(4)], seen, [])
 
-    tracker = Tracker(lambda: state)
+    tracker = Tracker()
     show(tracker, *(frame("9s", 0.95) for _ in range(4)))
-    assert not any("dora" in d for d in tracker.read_win((1,), 0).doubts)
+    assert not any("dora" in d for d in tracker.read_win(state, (1,), 0).doubts)
     show(tracker, *(frame("8s", 0.6) for _ in range(4)))  # unsure: no doubt about the indicator
-    assert not any("dora" in d for d in tracker.read_win((1,), 0).doubts)
+    assert not any("dora" in d for d in tracker.read_win(state, (1,), 0).doubts)
     show(tracker, *(frame("8s", 0.95) for _ in range(4)))
-    doubts = tracker.read_win((1,), 0).doubts
+    doubts = tracker.read_win(state, (1,), 0).doubts
     assert "dora indicator: reads as 8s now, 9s when it was registered" in doubts
 
 
@@ -289,7 +289,7 @@ def test_a_second_dora_indicator_needs_a_kan():
     shown = [SeenTile((-20.0 + 30 * i, WALL_Y), 0.0, True, ((Tile.from_code(c), 0.9),))
              for i, c in enumerate(("9s", "3m"))]
     frame = Snapshot([[] for _ in range(4)], [[] for _ in range(4)], shown, [])
-    tracker = Tracker(lambda: state)
+    tracker = Tracker()
     show(tracker, frame, replace(frame))
     assert tracker._dora(state) == []
     assert tracker._dora(replace(state, kans=1)) == [DoraRevealed(Tile.from_code("3m"))]
@@ -353,11 +353,11 @@ def test_the_tracker_says_when_the_ponds_show_discards_the_state_has_not_taken()
     def frame(*pond):
         return Snapshot([list(pond), [], [], []], [[] for _ in range(4)], [], [])
 
-    tracker = Tracker(lambda: state)
+    tracker = Tracker()
     show(tracker, frame(), frame())
-    assert not tracker.behind()
+    assert not tracker.behind(state)
     show(tracker, frame(one), frame(one))
-    assert tracker.behind()
+    assert tracker.behind(state)
 
 
 def test_a_discard_seen_only_faintly_is_taken_once_the_next_seat_has_discarded():
@@ -372,7 +372,7 @@ def test_a_discard_seen_only_faintly_is_taken_once_the_next_seat_has_discarded()
     table = Table(dora="9s")
     table.deal()
     state = [table.state]
-    tracker = Tracker(lambda: state[0])
+    tracker = Tracker()
 
     def tile(seat: int, slot: int, code: str) -> SeenTile:
         xy = seat_to_table(seat, FIRST_X + 27.0 * slot, POND_FIRST_ROW_Y)
@@ -381,28 +381,28 @@ def test_a_discard_seen_only_faintly_is_taken_once_the_next_seat_has_discarded()
     white = tile(0, 0, "5z")  # seat 0's discard: the detector barely sees it
     taken = []
     for time, later in enumerate([()] * 3 + [(tile(1, 0, "1m"),)] * 5):
-        for event in tracker.update(TableReading(later, (), float(time), faint=(white,))):
+        for event in tracker.update(TableReading(later, (), float(time), faint=(white,)), state[0]):
             state[0] = apply(state[0], event)
             taken.append(event)
         if time == 2:
             assert taken == []  # no sign yet that a discard must be there
-            assert not tracker.wants_faint()  # so the frames need not read faint peaks
+            assert not tracker.wants_faint(state[0])  # so the frames need not read faint peaks
         if time == 4:
-            assert tracker.wants_faint()  # seat 1 has discarded: seat 0's must lie there
+            assert tracker.wants_faint(state[0])  # seat 1 has discarded: seat 0's must lie there
     assert [e for e in taken if isinstance(e, Discard)] == [
         Discard(0, Tile.from_code("5z")), Discard(1, Tile.from_code("1m"))]
     drawn = tile(0, 1, "9p")  # seat 0's next discard: its white dragon still counts
     for time in range(8, 10):
         events = tracker.update(TableReading((tile(1, 0, "1m"), drawn), (), float(time),
-                                             faint=(white,)))
+                                             faint=(white,)), state[0])
         for event in events:
             state[0] = apply(state[0], event)
     assert state[0].seats[0].pond[-1].tile == Tile.from_code("5z")
-    assert tracker.wants_faint()  # the white dragon's place stays read for the hand
+    assert tracker.wants_faint(state[0])  # the white dragon's place stays read for the hand
 
-    refused = Tracker(lambda: table.state)  # the same frames, every event refused
+    refused = Tracker()  # the same frames, every event refused
     for time, later in enumerate([()] * 3 + [(tile(1, 0, "1m"),)] * 5):
-        refused.update(TableReading(later, (), float(time), faint=(white,)))
+        refused.update(TableReading(later, (), float(time), faint=(white,)), table.state)
     assert refused.discards.faint_taken is not None and not refused.discards.faint_spots
 
 
@@ -418,38 +418,38 @@ def test_a_call_whose_meld_is_never_seen_is_shown_until_the_meld_appears():
     table = Table(dora="9s")
     table.deal()
     state = [table.state]
-    tracker = Tracker(lambda: state[0])
+    tracker = Tracker()
     clock = iter(range(1000, 10_000))  # frames at 4 a second, from 250 s on
 
     def frame() -> None:
-        tracker.update(TableReading((), (), next(clock) / 4))
+        tracker.update(TableReading((), (), next(clock) / 4), state[0])
 
     frame()
-    tracker.expect_call(2)
+    tracker.expect_call(state[0], 2)
     for _ in range(int(CALL_PATIENCE * 4)):  # patience is seconds, whatever the frame rate
         frame()
-        assert tracker.warnings() == []
+        assert tracker.warnings(state[0]) == []
     frame()
-    assert tracker.warnings() == [
+    assert tracker.warnings(state[0]) == [
         "West called but no meld is seen: lay it face up by the hand, or UNDO"]
-    tracker.expect_call(2)  # pressed again: waiting for the meld once more
-    assert tracker.warnings() == [] and tracker.calls.holds_back(2)
-    slow = Tracker(lambda: state[0])  # a camera at 2 frames a second waits as long
-    slow.update(TableReading((), (), 0.0))
-    slow.expect_call(2)
+    tracker.expect_call(state[0], 2)  # pressed again: waiting for the meld once more
+    assert tracker.warnings(state[0]) == [] and tracker.calls.holds_back(2)
+    slow = Tracker()  # a camera at 2 frames a second waits as long
+    slow.update(TableReading((), (), 0.0), state[0])
+    slow.expect_call(state[0], 2)
     for time in range(1, int(CALL_PATIENCE * 2) + 1):
-        slow.update(TableReading((), (), time / 2))
-    assert slow.warnings() == []
-    slow.update(TableReading((), (), CALL_PATIENCE + 0.5))
-    assert slow.warnings()
+        slow.update(TableReading((), (), time / 2), state[0])
+    assert slow.warnings(state[0]) == []
+    slow.update(TableReading((), (), CALL_PATIENCE + 0.5), state[0])
+    assert slow.warnings(state[0])
     for _ in range(int(CALL_PATIENCE * 4) + 1):
         frame()
-    assert tracker.warnings()
+    assert tracker.warnings(state[0])
     table.turn(0, "7z")
     dragon = Tile.from_code("7z")
     state[0] = table(Call(2, "pon", (dragon,) * 3, dragon, 0))  # the meld shows up after all
     frame()
-    assert tracker.warnings() == []
+    assert tracker.warnings(state[0]) == []
 
 
 def test_a_ron_tile_the_winner_shows_as_another_tile_than_the_discard_registered():
@@ -496,10 +496,10 @@ def test_a_revealed_row_is_voted_by_where_its_tiles_lie():
         rows = [None, row, None, None]
         return Snapshot([[] for _ in range(4)], rows, [], [])
 
-    tracker = Tracker(lambda: state)
+    tracker = Tracker()
     for skip, seen in (({4}, 3), ({4, 7}, 2), (set(), 1), ({7}, 3), ({4}, 2)):
         tracker.revealed.rows.append((0.0, frame(skip, seen).hand_rows))
-    reading = tracker.read_win((1,), 0)
+    reading = tracker.read_win(state, (1,), 0)
     assert [to_mpsz(w.hand) for w in reading.winners] == ["234567m234p99s"]
     assert reading.unseen == 0
 
@@ -515,11 +515,11 @@ def test_faces_read_in_a_hand_rows_gaps_count_only_while_a_win_is_read():
         return SeenTile(seat_to_table(1, x, HAND_Y), 90.0, True, ((Tile.from_code(code), 0.9),))
 
     reading = TableReading((tile(-257, "5s"), tile(-203, "6s")), gaps=(tile(-230, "0s"),))
-    tracker = Tracker(lambda: TableState.new())
-    tracker.update(reading)
+    tracker = Tracker()
+    tracker.update(reading, TableState.new())
     assert [t.best.code for _, t in tracker.revealed.rows[-1][1][1]] == ["5s", "6s"]
     tracker.look_at_win()
-    tracker.update(reading)
+    tracker.update(reading, TableState.new())
     assert [t.best.code for _, t in tracker.revealed.rows[-1][1][1]] == ["5s", "0s", "6s"]
 
 
@@ -555,12 +555,12 @@ def test_a_revealed_hand_is_read_from_the_frames_since_the_win_was_first_read():
     melds = row("555777z999s", *(98 + 33.5 * i for i in range(9)))
     standing = TableReading((*row("576s", -100, -73, -46), *melds))  # tops misread
     revealed = TableReading((*row("33m99p9p", -262, -235, -208, -181, -145), *melds), (), 2.0)
-    tracker = Tracker(lambda: state)
+    tracker = Tracker()
     for frame in range(8):
-        tracker.update(replace(standing, timestamp=frame / 4))
-    tracker.update(revealed)
+        tracker.update(replace(standing, timestamp=frame / 4), state)
+    tracker.update(revealed, state)
     tracker.look_at_win()
-    reading = tracker.read_win((1,), None)
+    reading = tracker.read_win(state, (1,), None)
     assert [to_mpsz(w.hand) for w in reading.winners] == ["33m999p"]
 
 
@@ -579,14 +579,14 @@ def test_a_pon_of_a_discard_the_camera_never_saw():
     table.deal()
     table.turn(0, "1m")
     state = [table.state]
-    tracker = Tracker(lambda: state[0])
-    tracker.expect_call(3)
+    tracker = Tracker()
+    tracker.expect_call(state[0], 3)
     white = ((Tile.from_code("5z"), 0.6), (Tile.from_code("7s"), 0.2))
     faces = tuple(SeenTile(seat_to_table(3, x, HAND_Y), 270.0, True, white)
                   for x in (300.0, 327.0))
     taken = []
     for time in range(3):
-        for event in tracker.update(TableReading(faces, (), float(time))):
+        for event in tracker.update(TableReading(faces, (), float(time)), state[0]):
             state[0] = apply(state[0], event)
             taken.append(event)
     dragon = Tile.from_code("5z")
@@ -618,12 +618,12 @@ def test_a_winning_tile_glimpsed_in_two_frames_of_eight_gives_way_to_the_rules()
             (-178.0, seen("9p", "7s"))]
     codes = ["5z"] * 3 + ["7z"] * 3 + ["9s"] * 3
     melds = [(98.0 + 31 * i, seen(code)) for i, code in enumerate(codes)]
-    tracker = Tracker(lambda: state)
+    tracker = Tracker()
     for frame in range(8):
         row = [*hand, *([(-142.0, seen("8p", "6s"))] if frame in (2, 5) else []), *melds]
         tracker.revealed.rows.append((frame / 4, Snapshot(
             [[] for _ in range(4)], [None, None, None, row], [], []).hand_rows))
-    reading = tracker.read_win((3,), None)
+    reading = tracker.read_win(state, (3,), None)
     assert [to_mpsz(w.hand) for w in reading.winners] == ["33m999p"]
     assert any("8p" in doubt for doubt in reading.doubts)
 
@@ -671,9 +671,50 @@ def test_a_call_pressed_before_the_first_frame_waits_from_that_frame():
 
     state = replay([GameStarted(), HandStarted(Tile.from_code("1z")), Draw(0),
                     Discard(0, Tile.from_code("5z"))])
-    tracker = Tracker(lambda: state)
-    tracker.expect_call(2)
-    tracker.update(TableReading((), (), 5000.0))
+    tracker = Tracker()
+    tracker.expect_call(state, 2)
+    tracker.update(TableReading((), (), 5000.0), state)
     assert tracker.calls.waiting is not None and tracker.calls.waiting.at == 5000.0
-    tracker.update(TableReading((), (), 5001.0))
-    assert tracker.warnings() == []                # still within its patience
+    tracker.update(TableReading((), (), 5001.0), state)
+    assert tracker.warnings(state) == []                # still within its patience
+
+
+def test_a_frame_that_shows_several_turns_gives_them_as_the_flow_takes_them():
+    """The camera fell behind (three discards appeared at once): the frame gives the first
+    turn against the state handed, the next ones only against the state the flow made of
+    them (the tracker reduces nothing itself), and nothing more when they are not taken."""
+    from dataclasses import replace
+
+    from engine_helpers import Table
+
+    from tablekit.game.events import Discard, Draw
+    from tablekit.game.reducer import apply
+    from tablekit.sim.geometry import POND_FIRST_ROW_Y, seat_to_table
+    from tablekit.tracking.faint_discards import FIRST_X
+    from tablekit.vision.table_reading import SeenTile, TableReading
+
+    def tile(seat: int, code: str) -> SeenTile:
+        xy = seat_to_table(seat, FIRST_X, POND_FIRST_ROW_Y)
+        return SeenTile(xy, 90.0 * seat, True, ((Tile.from_code(code), 0.95),))
+
+    table = Table(dora="9s")
+    table.deal()
+    ponds = TableReading((tile(0, "1z"), tile(1, "2z"), tile(2, "3z")), (), 0.0)
+    tracker, state, batches = Tracker(), table.state, []
+    for n in range(8):   # as the app's loop does
+        events = tracker.update(replace(ponds, timestamp=n / 4), state)
+        while events:
+            batches.append((n, events))
+            for event in events:
+                state = apply(state, event)
+            events = tracker.catch_up(state)
+    frame = batches[0][0]
+    assert [(n, events) for n, events in batches] == [
+        (frame, [Draw(seat), Discard(seat, Tile.from_code(code))])
+        for seat, code in enumerate(("1z", "2z", "3z"))]   # one frame, three turns
+    assert state.turn == 3
+
+    ignored, state = Tracker(), table.state
+    for n in range(frame + 1):
+        events = ignored.update(replace(ponds, timestamp=n / 4), state)
+    assert events == batches[0][1] and ignored.catch_up(state) == []   # none taken: no more

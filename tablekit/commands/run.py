@@ -75,10 +75,9 @@ def add_parser(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from tablekit.app import App, default_journal, open_session
+    from tablekit.app import build_table, default_journal, open_session
     from tablekit.devices import open_buttons, open_display, pick_display
     from tablekit.display.backends import WindowDisplay
-    from tablekit.flow import Flow
     from tablekit.game.lock import JournalLock
     from tablekit.game.recovery import require_journal
     from tablekit.io.buttons import WINDOW_HELP
@@ -167,13 +166,11 @@ def run(args: argparse.Namespace) -> int:
             web.stop()
         report(f"journal: {one_line(error)}")
         return 2
-    feed = _open_camera(args.camera, session, fault, args.calibration, args.tileset)
-    reader = feed.tracker if feed is not None else None
-    app = App(Flow(session, reader=reader, layout=args.layout, roster=roster, rules=rules,
-                   seed=args.seed, boxes=boxes),
-              open_display(pick_display(args.display), _size(args.size), fault, report),
-              inbox=inbox)
-    app.camera = feed
+    camera, pipeline = _open_camera(args.camera, fault, args.calibration, args.tileset)
+    app = build_table(session, open_display(pick_display(args.display), _size(args.size),
+                                            fault, report),
+                      camera=camera, pipeline=pipeline, layout=args.layout, roster=roster,
+                      rules=rules, seed=args.seed, boxes=boxes, inbox=inbox)
     app.buttons, app.keyboard = open_buttons(buttons, app.inbox, fault, args.pinout)
     if phones is not None:
         _phones(app, phones, report)
@@ -190,7 +187,7 @@ def run(args: argparse.Namespace) -> int:
     if args.league is not None:  # each game that ends goes into the league
         _keep_league(app, args.league, journal, fault)
     club = _join_club(args, app, journal, report, fault)
-    _greet(app.flow, faults, feed is not None)
+    _greet(app.flow, faults, app.camera is not None)
 
     def stop(*_: Any) -> None:  # the loop ends after its frame; a second Ctrl-C at once
         if not app.running:
@@ -212,8 +209,8 @@ def run(args: argparse.Namespace) -> int:
         if app.buttons is not None:
             app.buttons.close()
         app.display.close()
-        if feed is not None:
-            feed.close()
+        if app.camera is not None:
+            app.camera.close()
         if recorder is not None:
             _close_recorder(recorder, args.record, report)
         leave_club(club, report)
@@ -366,31 +363,29 @@ def _players(args: argparse.Namespace, seats: int = 4,
     return draw_seats(names, args.seed) if args.draw else names
 
 
-def _open_camera(spec: str, session: Any, report: Any,
+def _open_camera(spec: str, report: Any,
                  calibration: Path = Path("calibration") / "table.json",
-                 tileset: str | None = None) -> Any:
-    """A camera feed for ``spec``, or None (reported) when there is no camera to use."""
+                 tileset: str | None = None) -> tuple[Any, Any]:
+    """The camera for ``spec`` and the pipeline that reads its frames, or (None, None)
+    (reported) when there is no camera to use."""
     from tablekit.devices import on_raspberry_pi
 
     if spec == "auto":
         spec = "picamera2" if on_raspberry_pi() else "none"
     if spec == "none":
         report("camera: none; the buttons keep the score (wins entered as han and fu)")
-        return None
+        return None, None
     try:
         from tablekit.devices import open_camera
-        from tablekit.tracking.tracker import Tracker
         from tablekit.vision.calibration import table_layout
-        from tablekit.vision.feed import CameraFeed
         from tablekit.vision.pipeline import CameraPipeline
 
         layout = table_layout(calibration)
         source = open_camera(spec)
-        return CameraFeed(source, CameraPipeline.open(layout=layout, tileset=tileset),
-                          Tracker(lambda: session.state))
+        return source, CameraPipeline.open(layout=layout, tileset=tileset)
     except Exception as error:  # a camera that fails at start is a fallback, never a crash
         report(f"camera: {one_line(error)}; the buttons keep the score")
-        return None
+        return None, None
 
 
 def _greet(flow: Any, faults: list[str], camera: bool) -> None:

@@ -32,7 +32,7 @@ LOST_SCORED = "the camera lost this hand: scored from the tiles alone"
 def discarder_unsure(flow: Flow, discarder: int | None, claimed: tuple[int, ...]) -> bool:
     """Whether the camera's discarder of a ron cannot be the one: a winner's own tile, or
     the camera behind the table (discards it has not taken), with or without a discard."""
-    behind = flow.reader is not None and flow.reader.behind()
+    behind = flow.reader is not None and flow.reader.behind(flow.session.state)
     return (discarder is not None and discarder in claimed) or behind
 
 

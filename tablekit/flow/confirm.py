@@ -119,7 +119,7 @@ def reread(flow: Flow) -> None:
     if win.tsumo_seat is not None and camera_lost.tsumo_unsure(flow, win.tsumo_seat):
         camera_lost.stop_following(flow)  # it never caught up: the tiles alone score it
     flow.reader.look_at_win()
-    reading = flow.reader.read_win(win.seats, win.discarder)
+    reading = flow.reader.read_win(flow.session.state, win.seats, win.discarder)
     if win.pending is not None and win.reading is not None and (
             reading.unseen > win.reading.unseen):
         return  # an arm over a hand: what a fuller view read stands

@@ -123,17 +123,21 @@ class Flow:
         save(self)
 
     def handle(self, item: ButtonPress | Event) -> None:
-        """One input: a button press, or an event the camera saw."""
+        """One input: a button press, or an event the camera saw (one it does not
+        :meth:`take` waits: the camera gives it again)."""
         if isinstance(item, ButtonPress):
             self.message = ""
             press = self.from_box(item)
             if press is not None:
                 HANDLERS[self.stage](self, press)
-        elif self.stage is Stage.PLAY or claims.camera_behind(self, item):
+        elif self.takes(item):
             play.camera_event(self, item)
-        elif self.reader is not None:  # camera events wait while a win or a draw is shown:
-            self.reader.offer_again()  # the camera gives them again
         self.tick()
+
+    def takes(self, event: Event) -> bool:
+        """Whether the camera's ``event`` is taken now: in play, or turns the camera is
+        catching up with at a win; not while a win or a draw is on the screen."""
+        return self.stage is Stage.PLAY or claims.camera_behind(self, event)
 
     def from_box(self, press: ButtonPress) -> ButtonPress | None:
         """``press`` with the seat of the player at its box (three players sit at three of

@@ -53,7 +53,7 @@ def on_play(flow: Flow, press: ButtonPress) -> None:
                                  flow.clock() + (0 if press.long else WIN_WINDOW))
         flow.stage = Stage.COLLECT_WINS
     elif press.name is ButtonName.OK and (not state.tracked or state.wall <= MISSED_AT_END or (
-            flow.reader is not None and flow.reader.behind())):  # a camera behind the table
+            flow.reader is not None and flow.reader.behind(state))):  # a camera behind the table
         open_tenpai(flow)
     elif press.name is ButtonName.OK:
         flow.message = f"the camera counts {state.wall} tiles left in the wall"
@@ -65,7 +65,7 @@ def on_play(flow: Flow, press: ButtonPress) -> None:
         flow.message = f"{seat_name(state, press.seat)} calls: lay the meld down for the camera"
         flow.calls[press.seat] = (flow.session.active_count, len(state.seats[press.seat].melds))
         if flow.reader is not None:
-            flow.reader.expect_call(press.seat)
+            flow.reader.expect_call(state, press.seat)
     else:
         flow.common(press)
 

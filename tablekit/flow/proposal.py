@@ -64,4 +64,5 @@ def discards_unseen(flow: Flow) -> bool:
     """The camera shows discards the state has not taken yet (a whole turn around the
     table missed before a tsumo): for a few seconds after the WIN, they come first."""
     return (flow.reader is not None and flow.win is not None
-            and flow.clock() < flow.win.deadline + CATCH_UP_WAIT and flow.reader.behind())
+            and flow.clock() < flow.win.deadline + CATCH_UP_WAIT
+            and flow.reader.behind(flow.session.state))

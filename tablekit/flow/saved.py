@@ -173,7 +173,7 @@ def _apply(flow: Flow, data: dict[str, Any]) -> None:
     flow.calls = {seat: (at, melds) for seat, at, melds in data.get("calls", [])}
     for seat in sorted(standing_calls(flow)):  # the camera waits for these melds again
         if flow.reader is not None:
-            flow.reader.expect_call(seat)
+            flow.reader.expect_call(flow.session.state, seat)
     if stage is Stage.TENPAI:
         if len(data["tenpai"]) != flow.session.state.players:
             raise ValueError("tenpai declarations for another number of seats")

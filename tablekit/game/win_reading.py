@@ -10,9 +10,12 @@ and the app's flow: what was read for a win, and the reader's interface.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from tablekit.game.events import WinnerHand
+
+if TYPE_CHECKING:
+    from tablekit.game.state import TableState
 from tablekit.tiles import Tile
 
 
@@ -43,6 +46,8 @@ def unsure(what: str, share: float) -> str:
 
 
 class WinReader(Protocol):
-    """Reads the revealed hands when players press WIN (the vision pipeline, or a fake)."""
+    """Reads the revealed hands when players press WIN (the camera, or a fake), handed the
+    state they are read against."""
 
-    def read_win(self, seats: tuple[int, ...], from_seat: int | None) -> WinReading: ...
+    def read_win(self, state: TableState, seats: tuple[int, ...], from_seat: int | None
+                 ) -> WinReading: ...

@@ -23,9 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tablekit.app import App, DrivenClock
+from tablekit.app import App, DrivenClock, build_table
 from tablekit.errors import BadInput
-from tablekit.flow import Flow
 from tablekit.flow.saved import note_path
 from tablekit.game.journal import read_journal
 from tablekit.game.session import Session, in_force
@@ -39,7 +38,6 @@ from tablekit.recording.manifest import (
     read_manifest,
 )
 from tablekit.recording.misread import MisreadingPipeline
-from tablekit.tracking.tracker import Tracker
 from tablekit.untrusted.files import read_bytes
 from tablekit.untrusted.recording import LINES_BYTES, check_press, read_lines, recording_file
 from tablekit.vision.frame_log import EPSILON, RecordedFrames
@@ -149,15 +147,14 @@ def _play(folder: Path, manifest: dict[str, Any], session: Session, tileset: str
     camera = manifest.get("fps") is not None   # the game had a camera (frames kept or not)
     fps = float(manifest.get("fps") or 4.0)
     frames = RecordedFrames(folder, clock, ahead=0.5 / fps)
-    tracker = Tracker(lambda: session.state)
-    flow = Flow(session, reader=tracker if camera else None, clock=clock,
-                layout=options.get("layout", "facing"), seed=options.get("seed"),
-                roster=tuple(options.get("roster") or ()))
     wall = float(manifest.get("wall_start") or time.time())
-    flow.wall = lambda: wall + clock()   # the game timer runs on the recording's time
-    app = App(flow, None, clock=clock, sleep=clock.sleep)
-    if camera:
-        app.camera = _feed(folder, manifest, frames, tracker, clock, tileset, fps, misread)
+    app = build_table(
+        session, camera=frames if camera else None,
+        pipeline=_pipeline(folder, manifest, tileset, misread) if camera else None,
+        fps=fps, clock=clock, sleep=clock.sleep,
+        wall=lambda: wall + clock(),   # the game timer runs on the recording's time
+        layout=options.get("layout", "facing"), seed=options.get("seed"),
+        roster=tuple(options.get("roster") or ()))
     presses = read_lines(recording_file(folder, PRESSES), folder, check_press)
     app.buttons = PressPlayer(presses, app)
     end = manifest.get("end")
@@ -185,14 +182,12 @@ def _kept(folder: Path, name: str) -> bytes:
         return b""
 
 
-def _feed(folder: Path, manifest: dict[str, Any], frames: RecordedFrames, tracker: Tracker,
-          clock: DrivenClock, tileset: str | None, fps: float,
-          misread: tuple[float, int] = (0.0, 0)) -> Any:
-    """The camera feed over the recording's frames, through the vision models with the
-    recording's calibration layout and tile set (``tileset``: another one; ``misread``:
-    made to misread, :mod:`tablekit.recording.misread`)."""
+def _pipeline(folder: Path, manifest: dict[str, Any], tileset: str | None,
+              misread: tuple[float, int] = (0.0, 0)) -> Any:
+    """The vision models that read the recording's frames, with the recording's calibration
+    layout and tile set (``tileset``: another one; ``misread``: made to misread,
+    :mod:`tablekit.recording.misread`)."""
     from tablekit.vision.calibration import table_layout
-    from tablekit.vision.feed import CameraFeed
     from tablekit.vision.pipeline import CameraPipeline
 
     profile = recording_file(folder, CALIBRATION) if manifest.get("calibration") else None
@@ -201,4 +196,4 @@ def _feed(folder: Path, manifest: dict[str, Any], frames: RecordedFrames, tracke
     pipeline: Any = CameraPipeline.open(layout=layout, tileset=tileset or kept)
     if misread[0] > 0:
         pipeline = MisreadingPipeline(pipeline, *misread)
-    return CameraFeed(frames, pipeline, tracker, fps=fps, clock=clock)
+    return pipeline

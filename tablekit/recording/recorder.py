@@ -87,13 +87,14 @@ class Recorder:
         note = note_path(self.journal) if self.journal is not None else None
         flow = app.flow
         self.manifest.update({
-            "fps": app.camera.fps if app.camera is not None else None,
+            "fps": app.camera.feed.fps if app.camera is not None else None,
             "journal_start": self._copied,
             "flow_note": _copy(note, self.folder / FLOW_NOTE),
             "flow": {"layout": flow.layout, "seed": flow.seed, "roster": list(flow.roster)},
             "wall_start": time.time()})
         if app.camera is not None:
-            app.camera.source = RecordingSource(app.camera.source, self.writer, self._time)
+            feed = app.camera.feed
+            feed.source = RecordingSource(feed.source, self.writer, self._time)
         app.taps.append(self._tap)
         app.hooks.append(self._after_step)
         write_manifest(self.folder, self.manifest)

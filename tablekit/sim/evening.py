@@ -19,14 +19,11 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from tablekit.app import App, open_session
+from tablekit.app import build_table, open_session
 from tablekit.display.backends import PngDisplay
-from tablekit.flow import Flow
 from tablekit.io.presses import ButtonName, ButtonPress
 from tablekit.rules.presets import TENHOU
 from tablekit.sim.source import SimulatedCamera
-from tablekit.tracking.tracker import Tracker
-from tablekit.vision.feed import CameraFeed
 from tablekit.vision.pipeline import CameraPipeline
 
 FPS = 4.0
@@ -75,11 +72,9 @@ def play_evening(log: Path, frames: int, folder: Path, seed: int = 0,
     folder.mkdir(parents=True, exist_ok=True)
     now = [0.0]
     session = open_session(folder / "game.jsonl", TENHOU, lambda line: None)
-    tracker = Tracker(lambda: session.state)
-    flow = Flow(session, reader=tracker, clock=lambda: now[0])
     pipeline = CameraPipeline.open()
-    app = App(flow, PngDisplay(folder / "screens", numbered=False), clock=lambda: now[0])
-    app.camera = CameraFeed(_Loop(images), pipeline, tracker, fps=FPS, clock=lambda: now[0])
+    app = build_table(session, PngDisplay(folder / "screens", numbered=False),
+                      camera=_Loop(images), pipeline=pipeline, fps=FPS, clock=lambda: now[0])
     app.inbox.put(ButtonPress(ButtonName.OK))  # the hand starts
     result = Evening()
     for number in range(frames):

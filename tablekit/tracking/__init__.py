@@ -6,6 +6,8 @@ seat and :class:`~tablekit.vision.zones.TileZone`. Tracking believes only what s
 same over frames and compares it with the engine's state; it is plain Python (no numpy,
 no OpenCV):
 
+* :mod:`tablekit.tracking.camera`: :class:`~tablekit.tracking.camera.Camera`, the app's
+  one camera side: the camera feed and the tracker as one object, handed the state,
 * :mod:`tablekit.tracking.tracker`: :class:`~tablekit.tracking.tracker.Tracker`, the
   readings -> events step, made of the parts below, and what the flow asks of it,
 * :mod:`tablekit.tracking.stable_view`: each frame sorted into zones, and what the last
@@ -22,6 +24,6 @@ no OpenCV):
 Every time is in seconds (readings carry their timestamps); only the camera feed counts
 frames.
 
-The camera side of ``tablekit run`` that feeds it frames at a steady rate is
-:mod:`tablekit.vision.feed` (it looks at the frames; the tracker is passed in).
+The feed that reads the frames at a steady rate into readings is
+:mod:`tablekit.vision.feed` (it looks at the frames; the camera side holds it).
 """

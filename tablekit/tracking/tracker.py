@@ -23,6 +23,11 @@ the differences become events, each from its own part:
 
 At a win the flow looks at the table (:meth:`Tracker.look_at_win`) and reads the revealed
 hands (:meth:`Tracker.read_win`, :mod:`~tablekit.tracking.revealed_hands`).
+
+The tracker is handed the state each time it is asked (it keeps none of the engine's): a
+frame's events are those the state it was read against lacks; when the camera fell behind,
+:meth:`Tracker.catch_up` gives what else the frame shows once the flow has taken them,
+against the state they made (the engine's own reducer, never a guess of the tracker's).
 """
 
 from __future__ import annotations
@@ -30,8 +35,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from tablekit.game.events import BadEvent, Discard, DiscardCorrected, Event
-from tablekit.game.reducer import apply
+from tablekit.game.events import Discard, DiscardCorrected, Event
 from tablekit.game.state import TableState, ordinal, seat_name
 from tablekit.game.win_reading import WinReading
 from tablekit.tracking.calls import CallWatch
@@ -80,17 +84,16 @@ class Offer:
 
 
 class Tracker:
-    """Turns frames into events against the engine state ``state()`` returns.
+    """Turns frames into events against the engine state it is handed.
 
-    >>> tracker = Tracker(TableState.new)
-    >>> tracker.update(TableReading(()))  # no hand in play: nothing to follow
+    >>> tracker, state = Tracker(), TableState.new()
+    >>> tracker.update(TableReading(()), state)  # no hand in play: nothing to follow
     []
-    >>> tracker.behind(), tracker.warnings()
-    (False, [])
+    >>> tracker.catch_up(state), tracker.behind(state), tracker.warnings(state)
+    ([], False, [])
     """
 
-    def __init__(self, state: Callable[[], TableState]) -> None:
-        self.state = state
+    def __init__(self) -> None:
         self.view = StableView()
         self.calls = CallWatch()
         self.votes = PondVotes()
@@ -115,31 +118,32 @@ class Tracker:
         """Since when each seat's steady pond has shown discards the state lacks."""
         self.moved: tuple[int, float] | None = None
         """The state's event count and since when it has stood (a hand in play)."""
+        self.ahead: tuple[TableState, int] | None = None
+        """The state the last events were given against, and how many more steps
+        :meth:`catch_up` may take from the same frame (None: none)."""
 
     # -- what the flow and the feed ask -------------------------------------------------
 
-    def expect_call(self, seat: int) -> None:
+    def expect_call(self, state: TableState, seat: int) -> None:
         """A seat pressed CALL: wait for its meld before taking its next discard (unless
         the meld is already in: then the seat holds the turn, not yet discarded). Before
         the first frame (a restart) the patience runs from that frame."""
         if not self.started:
             self.early_calls.append(seat)
             return
-        self.calls.press(self.state(), seat, self.now)
+        self.calls.press(state, seat, self.now)
 
-    def warnings(self) -> list[str]:
+    def warnings(self, state: TableState) -> list[str]:
         """What a person should know about the tracking now (for the screen): a call
         awaited, the tiles put right as suspects (the latest first) that still stand."""
-        state = self.state()
         doubts = [s.doubt for s in reversed(self.doubted) if still_stands(state, s)]
         lost = [LAGGING] if self.lagging() else []
         return [*lost, *self.calls.warnings(state), *doubts[:2]]
 
-    def behind(self) -> bool:
+    def behind(self, state: TableState) -> bool:
         """Whether the table shows more discards in some pond than the state holds, now or
         (in the frames a hand hid the pond) for :data:`LAG_SECONDS` on end, or the camera
         has taken nothing for :data:`STALL_SECONDS` (a discard it never sees)."""
-        state = self.state()
         stalled = self.moved is not None and since(self.moved[1], self.now) >= STALL_SECONDS
         return stalled or self.lagging() or any(pond_ahead(self.view, state, seat)
                                                 for seat in range(state.players))
@@ -149,10 +153,9 @@ class Tracker:
         camera cannot read the tiles well enough to follow the table."""
         return any(since(at, self.now) >= LAG_SECONDS for at in self.ahead_since.values())
 
-    def wants_faint(self) -> bool:
+    def wants_faint(self, state: TableState) -> bool:
         """Whether the next frame should read the ponds' faint peaks too: a discard may
         lie there unseen (the next seat has discarded), or one was taken this hand."""
-        state = self.state()
         if self.discards.faint_known():
             return True
         return state.turn is not None and following(state) and \
@@ -168,23 +171,25 @@ class Tracker:
         first look (and the hand rows' gaps are looked into for a while)."""
         self.revealed.look(self.now)
 
-    def read_win(self, seats: tuple[int, ...], from_seat: int | None) -> WinReading:
+    def read_win(self, state: TableState, seats: tuple[int, ...], from_seat: int | None
+                 ) -> WinReading:
         """The revealed hands of ``seats`` (ron on ``from_seat``'s tile, or tsumo), from
         the frames since the flow looked at the win."""
-        return self.revealed.read(self.state(), self.view, seats, from_seat)
+        return self.revealed.read(state, self.view, seats, from_seat)
 
     # -- each frame ---------------------------------------------------------------------
 
-    def update(self, reading: TableReading) -> list[Event]:
-        """The events this frame makes certain (each checked against the state later)."""
-        self.now, self.started = reading.timestamp, True
+    def update(self, reading: TableReading, state: TableState) -> list[Event]:
+        """The events this frame makes certain against ``state`` (each checked by the
+        engine when the flow takes it); when the camera fell behind, :meth:`catch_up`
+        gives the next ones once these are taken."""
+        self.now, self.started, self.ahead = reading.timestamp, True, None
         for seat in self.early_calls:
-            self.calls.press(self.state(), seat, self.now)
+            self.calls.press(state, seat, self.now)
         self.early_calls.clear()
         if not reading.calibrated:
             return []
         self.layout = reading.layout
-        state = self.state()
         self.discards.keep_faint(state)
         kept = self.discards.faint_spots.kept(reading.faint)
         gaps = reading.gaps if self.revealed.looking(self.now) else ()
@@ -205,18 +210,21 @@ class Tracker:
         out = self._next_events(state)
         self.offered = Offer(state, tuple(out)) if out else self.offered
         self._watch_lag(state)
-        ahead = out
-        for _ in range(CATCH_UP):  # the camera fell behind: take what else the frame shows
-            try:
-                for event in ahead:
-                    state = apply(state, event)
-            except BadEvent:
-                break
-            ahead = self._next_events(state) if state.result is None else []
-            if not ahead:
-                break
-            out = [*out, *ahead]
+        self.ahead = (state, CATCH_UP) if out else None
         return out
+
+    def catch_up(self, state: TableState) -> list[Event]:
+        """What else the last frame shows (the camera fell behind), against ``state``: the
+        state once the flow has taken the events last given; nothing when it took none of
+        them (refused, or let wait), after :data:`CATCH_UP` steps, or once the hand is
+        over."""
+        if self.ahead is None or state == self.ahead[0] or state.result is not None:
+            self.ahead = None
+            return []
+        events = self._next_events(state)
+        steps = self.ahead[1] - 1
+        self.ahead = (state, steps) if events and steps > 0 else None
+        return events
 
     def _watch_lag(self, state: TableState) -> None:
         """Note since when each seat's steady pond has been ahead of the state (a pond

@@ -1,7 +1,8 @@
-"""The camera side of ``tablekit run``: frames from a source, through the pipeline and
-the tracker it is given, to engine events for the main loop (at most ``fps`` frames a
-second). It sits with perception because it looks at the frames themselves; the tracker
-is passed in (perception imports no tracking).
+"""The camera's frames, read: a frame from a source, through the pipeline, into a
+:class:`~tablekit.vision.table_reading.TableReading` for the tracker (at most ``fps``
+frames a second). Perception only: what the readings mean for the game is the tracker's
+(:class:`tablekit.tracking.camera.Camera` holds this feed and the tracker, the one camera
+side of the app).
 
 A camera that fails mid-game (unplugged, file ended) is reported and tried again every
 ``retry`` seconds: the buttons keep the score meanwhile, the flow shows a warning, and a
@@ -9,16 +10,16 @@ camera plugged back in is used again. A frame the pipeline cannot take (the wron
 or channel count, not an image) is skipped and reported, never a crash; a picture that
 has not changed at all for ``FROZEN`` seconds is reported as a frozen camera.
 ``warnings`` is what the screen should say now: the pipeline's (markers hidden, camera
-moved), the tracker's and the feed's own, a few lines at most, each once; each clears
-when its reason goes.
+moved), the tracker's (:meth:`CameraFeed.tracking`) and the feed's own, a few lines at
+most, each once; each clears when its reason goes.
 
 >>> import numpy as np
 >>> class Unplugged:
 ...     def read(self):
 ...         raise OSError("USB camera unplugged")
->>> feed = CameraFeed(Unplugged(), pipeline=None, tracker=None)
+>>> feed = CameraFeed(Unplugged(), pipeline=None)
 >>> feed.poll(), feed.lost, feed.warnings
-([], True, ['camera lost: USB camera unplugged; the buttons keep the score'])
+(None, True, ['camera lost: USB camera unplugged; the buttons keep the score'])
 >>> frame_problem(np.zeros((720, 1280), np.uint8), (720, 1280, 3))
 'a frame of 1280x720 with 1 channel(s) (uint8), not 1280x720 colour'
 """
@@ -29,16 +30,12 @@ import time
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 import numpy as np
 
 from tablekit.vision.frames import FrameSource
 from tablekit.vision.table_reading import TableReading
-
-if TYPE_CHECKING:  # the tracker is passed in
-    from tablekit.game.events import Event
-    from tablekit.tracking.tracker import Tracker
 
 RETRY = 2.0    # seconds between tries of a lost camera
 FROZEN = 10.0  # seconds of a picture that does not change at all: the camera is frozen
@@ -76,11 +73,10 @@ def frame_problem(image: Any, shape: tuple[int, ...] | None) -> str:
 
 @dataclass
 class CameraFeed:
-    """``poll()`` returns the events the newest frame makes certain."""
+    """``poll()`` reads the newest frame when one is due (None: none due, or none read)."""
 
     source: FrameSource
     pipeline: FramePipeline
-    tracker: Tracker
     fps: float = 4.0
     clock: Callable[[], float] = time.monotonic
     warnings: list[str] = field(default_factory=list)
@@ -90,11 +86,15 @@ class CameraFeed:
     _shape: tuple[int, ...] | None = None
     _same: tuple[int, float] = (0, 0.0)  # the picture's checksum, and since when it shows
     _covered_since: float | None = None
+    _own: list[str] = field(default_factory=list)  # the last reading's lines after tracking's
 
-    def poll(self) -> list[Event]:
+    def poll(self, faint: Callable[[], bool] = lambda: False) -> TableReading | None:
+        """The newest frame's reading, its ponds' faint peaks too when ``faint()`` says so
+        (asked only when a frame is read); None when no frame is due or none could be read,
+        or the table is not calibrated (``warnings`` says why)."""
         now = self.clock()
         if now < self._next - 1e-6:   # (a driven clock's rounding)
-            return []
+            return None
         if self.lost:
             self._next = now + self.retry
         else:  # keep the cadence; after a stall, start it again
@@ -111,23 +111,29 @@ class CameraFeed:
         problem = frame_problem(image, self._shape)
         if problem:
             self.warnings = [f"camera sends {problem}: skipped; the buttons keep the score"]
-            return []
+            return None
         self._shape = image.shape
-        return self._read(frame, image, now)
+        return self._read(frame, image, now, faint)
 
-    def _read(self, frame: Any, image: np.ndarray, now: float) -> list[Event]:
+    def tracking(self, lines: list[str]) -> None:
+        """What the tracking says of the last reading: shown after the pipeline's warnings,
+        before the feed's own lines."""
+        self._warn([*self.pipeline.warnings, *lines, *self._own])
+
+    def _read(self, frame: Any, image: np.ndarray, now: float, faint: Callable[[], bool]
+              ) -> TableReading | None:
         try:
-            reading = self.pipeline.read_frame(frame, now, self.tracker.wants_faint())
+            reading = self.pipeline.read_frame(frame, now, faint())
         except Exception as error:  # a frame the pipeline chokes on is skipped, not fatal
             self.warnings = [f"camera: a frame could not be read ({type(error).__name__})"]
-            return []
+            return None
         if not reading.calibrated:
             self._warn(self.pipeline.warnings or ["camera: the table is not calibrated"])
-            return []
-        events = self.tracker.update(reading)
-        self._warn([*self.pipeline.warnings, *self.tracker.warnings(), *self.pipeline.notices(),
-                    *self._frozen(image, now), *self._covered(bool(reading.busy), now)])
-        return events
+            return None
+        self._own = [*self.pipeline.notices(), *self._frozen(image, now),
+                     *self._covered(bool(reading.busy), now)]
+        self.tracking([])
+        return reading
 
     def _warn(self, lines: list[str]) -> None:
         self.warnings = list(dict.fromkeys(lines))[:MAX_WARNINGS]
@@ -152,11 +158,10 @@ class CameraFeed:
             return []
         return [f"camera frozen: the picture has not changed for {now - self._same[1]:.0f} s"]
 
-    def _lose(self, why: str) -> list[Event]:
+    def _lose(self, why: str) -> None:
         self.lost = True
         self._next = self.clock() + self.retry
         self.warnings = [f"{why}; the buttons keep the score"]
-        return []
 
     def close(self) -> None:
         close = getattr(self.source, "close", None)
