@@ -1,7 +1,7 @@
 """Peak memory and time per frame of the appliance's side of a real game: the camera pipeline
 (calibration, detector, classifier), the tracker, the flow with its journal, the buttons
 (gpiozero MockFactory) and the scoreboard drawn headless on every change: the app's own loop
-(:class:`tablekit.app.App`), as ``tablekit run`` steps it.
+(:class:`tablekit.app.loop.App`), as ``tablekit run`` steps it.
 
 Usage: python benchmarks/appliance_memory.py [LOG] [--hands N] [--seed S] [--json OUT]
 
@@ -32,7 +32,7 @@ BUDGET_MB = 300
 
 def render(log: Path, folder: Path, hands: int, seed: int) -> int:
     """Render the first ``hands`` hands of ``log`` into ``folder``; the number of frames."""
-    from tablekit.simulate import Hooks, simulate_game
+    from tablekit.sim.simulate import Hooks, simulate_game
 
     report = simulate_game(log, seed=seed, max_hands=hands, hooks=Hooks(frames_out=folder))
     return report.frames
@@ -41,7 +41,7 @@ def render(log: Path, folder: Path, hands: int, seed: int) -> int:
 def replay(log: Path, folder: Path, hands: int, screens: Path) -> dict:
     """The appliance's side of the game on the kept frames (run in a fresh process)."""
     from tablekit.display.backends import PngDisplay
-    from tablekit.simulate import simulate_game
+    from tablekit.sim.simulate import simulate_game
     from tablekit.vision.pipeline import CameraPipeline
 
     display = PngDisplay(screens, numbered=False)

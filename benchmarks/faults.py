@@ -90,7 +90,7 @@ def power_cuts(cuts: int, seed: int, folder: Path, jobs: int = 1) -> dict:
     three-player (sanma) game that ships; the figures are of all of them, the sanma
     ones also apart."""
     from harness.power_cut import power_cuts as run
-    from tablekit.resources import packaged
+    from tablekit.files.resources import packaged
 
     three = max(1, cuts // 10)
     sanma = run([packaged("data", "tenhou-sanma-00b9.xml")], three, folder / "sanma",

@@ -1,5 +1,5 @@
 """How long the scoreboard takes to show what happened at the table, measured on real games
-played on the simulated table through the app's own loop (:class:`tablekit.app.App`).
+played on the simulated table through the app's own loop (:class:`tablekit.app.loop.App`).
 
 Usage: python benchmarks/latency.py [LOG ...] [--games N] [--every 40] [--reader vision|truth]
                                     [--fps 4] [--hands H]
@@ -31,8 +31,8 @@ def main() -> int:
     from simulate_games import four_player_logs
 
     from tablekit.commands.simulate import hand_count, make_pipeline
+    from tablekit.sim.simulate import SimReport, simulate_game
     from tablekit.sim.stopwatch import BUDGET, figures
-    from tablekit.simulate import SimReport, simulate_game
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("logs", type=Path, nargs="*")

@@ -4,7 +4,7 @@ Usage: python benchmarks/phone_latency.py [--presses 120] [--every 0.5] [--viewe
                                           [--display render|png|none] [--frame-wait]
 
 The game runs here as ``tablekit run --buttons phones --web 127.0.0.1:0`` runs it: the loop
-(:class:`~tablekit.app.App`, a step every 50 ms) on a fresh journal with no camera, the
+(:class:`~tablekit.app.loop.App`, a step every 50 ms) on a fresh journal with no camera, the
 scoreboard drawn at each change (``--display render``, the default: rendered into an 800x480
 surface, as a window or the Pi's screen draws it, less the flip; ``png``: the PNG file
 ``tablekit run`` writes without a screen, rendered and saved; ``none``: not drawn), the page
@@ -100,7 +100,7 @@ class Rendered:
 
 
 def play(args: argparse.Namespace) -> dict[str, Any]:
-    from tablekit.app import App, open_session
+    from tablekit.app.loop import App, open_session
     from tablekit.display.backends import PngDisplay
     from tablekit.flow import Flow
     from tablekit.rules.presets import load_rules

@@ -22,7 +22,7 @@ from typing import Any
 
 from gpiozero.pins.mock import MockFactory
 
-from tablekit.app import App, open_session
+from tablekit.app.loop import App, open_session
 from tablekit.flow import Flow, Stage
 from tablekit.game.events import Discard, Draw, Event, Redo, Undo, WinnerHand
 from tablekit.game.invariants import broken

@@ -2,8 +2,8 @@
 plugged back (the source raises, or returns nothing), one frozen picture, garbage frames
 (noise, black, the wrong size or channel count, not an image), an arm over the table,
 and the camera bumped. The game is played on the simulated table through the app's own
-loop (:func:`tablekit.simulate.simulate_game`: the real pipeline, tracker, flow and
-:class:`~tablekit.app.App`, presses on mock pins, a driven clock, no display); the
+loop (:func:`tablekit.sim.simulate.simulate_game`: the real pipeline, tracker, flow and
+:class:`~tablekit.app.loop.App`, presses on mock pins, a driven clock, no display); the
 failing camera sits between the table's camera and the feed, and the table goes on
 while it fails.
 
@@ -48,8 +48,8 @@ from tablekit.sim.source import SimulatedCamera
 from tablekit.vision.pipeline import CameraPipeline
 
 if TYPE_CHECKING:
-    from tablekit.app import App
-    from tablekit.simulate import FeedSource, SimulatedTable
+    from tablekit.app.loop import App
+    from tablekit.sim.simulate import FeedSource, SimulatedTable
 
 FPS = 4.0
 PATIENCE = 90.0  # seconds a player waits for the screen to show the win before OK anyway
@@ -247,7 +247,7 @@ def run(log: Path, plan: list[Fault], folder: Path, seed: int = 0, clean: bool =
 
 def _play(log: Path, plan: list[Fault], folder: Path, seed: int, faults: bool) -> _Watch:
     """One game on the simulated table until the plan's end; what its camera gave."""
-    from tablekit.simulate import Hooks, simulate_game
+    from tablekit.sim.simulate import Hooks, simulate_game
 
     folder.mkdir(parents=True, exist_ok=True)
     watch = _Watch(plan if faults else [])

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import IO, Any
 from unittest import mock
 
-from tablekit.app import open_session
+from tablekit.app.loop import open_session
 from tablekit.flow import Flow
 from tablekit.game.events import Draw, Event, GameStarted, RiichiDeclared, to_dict
 from tablekit.game.journal import FORMAT, Journal, JournalError, seal

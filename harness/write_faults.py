@@ -21,7 +21,7 @@ from typing import Any
 from unittest import mock
 
 from harness.journal_damage import failing_writer, write_game
-from tablekit.app import App, open_session
+from tablekit.app.loop import App, open_session
 from tablekit.display.backends import PngDisplay
 from tablekit.flow import Flow
 from tablekit.flow.saved import note_path

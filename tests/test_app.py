@@ -7,7 +7,7 @@ from pathlib import Path
 
 from gpiozero.pins.mock import MockFactory
 
-from tablekit.app import App, open_session
+from tablekit.app.loop import App, open_session
 from tablekit.display.backends import PngDisplay
 from tablekit.flow import Flow
 from tablekit.io.buttons import ButtonBoard
@@ -95,7 +95,7 @@ def test_a_lost_camera_is_reported_and_the_buttons_keep_the_score(tmp_path):
 
 
 def test_the_simulated_camera_feeds_the_tracker(tmp_path):
-    from tablekit.devices import open_camera
+    from tablekit.commands.devices import open_camera
     from tablekit.tracking.camera import Camera
     from tablekit.vision.feed import CameraFeed
     from tablekit.vision.pipeline import CameraPipeline

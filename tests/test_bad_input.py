@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from tablekit.cli import main
+from tablekit.commands.devices import open_buttons, open_display
 from tablekit.commands.run import _open_camera
-from tablekit.devices import open_buttons, open_display
 
 ROOT = Path(__file__).resolve().parents[1]
 BAD_INPUTS = [
@@ -84,7 +84,7 @@ def test_without_a_window_the_scoreboard_goes_to_one_place_said_at_start(
     for name in ("DISPLAY", "WAYLAND_DISPLAY"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("STATE_DIRECTORY", str(tmp_path / "state"))
-    monkeypatch.setattr("tablekit.devices.on_raspberry_pi", lambda: False)
+    monkeypatch.setattr("tablekit.commands.devices.on_raspberry_pi", lambda: False)
     monkeypatch.chdir(tmp_path)
     for _ in range(2):  # the second time too
         assert main(["run", "--display", display, "--camera", "none", "--buttons", "none",

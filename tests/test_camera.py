@@ -213,7 +213,7 @@ def test_exposure_lock_gives_up_waiting_after_max_frames() -> None:
 
 
 def test_sim_spec_opens_the_simulated_table_and_bad_logs_are_clear() -> None:
-    from tablekit.devices import open_camera as open_device
+    from tablekit.commands.devices import open_camera as open_device
 
     with open_device("sim", size=(160, 96), art="fallback") as source:
         frame = source.read()

@@ -33,10 +33,10 @@ from tablekit.club.outbox import Outbox
 from tablekit.club.publisher import Publisher
 from tablekit.club.records import game_record
 from tablekit.club.topics import game_topic, state_topic
+from tablekit.files.resources import packaged
 from tablekit.formats.tenhou import import_file
 from tablekit.game.session import Session
 from tablekit.league.database import connect
-from tablekit.resources import packaged
 
 ROOT = Path(__file__).resolve().parents[1]
 GAME = import_file(ROOT / "tablekit" / "data" / "tenhou-python-bot-28.xml").events

@@ -111,7 +111,7 @@ def test_a_face_is_cut_the_way_it_lies_though_its_outline_is_square(quarter):
 def test_a_simulated_game_with_its_set_enrolled_first(capsys):
     import json
 
-    from tablekit.resources import packaged
+    from tablekit.files.resources import packaged
 
     log = str(packaged("data", "tenhou-python-bot-28.xml"))
     assert tablekit(["simulate", log, "--reader", "vision", "--enroll", "--hands", "1"]) == 0

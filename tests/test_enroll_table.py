@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from tablekit.cli import main as tablekit
-from tablekit.resources import packaged
+from tablekit.files.resources import packaged
 from tablekit.sim.script import Script
 from tablekit.sim.source import SimulatedCamera
 from tablekit.sim.spread_scene import spread_photos

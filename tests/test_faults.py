@@ -9,7 +9,7 @@ import pytest
 
 from harness.button_mash import mash
 from harness.power_cut import power_cuts
-from tablekit.app import open_session
+from tablekit.app.loop import open_session
 from tablekit.flow import Flow, Stage
 from tablekit.io.presses import ButtonName, ButtonPress
 from tablekit.rules.presets import TENHOU

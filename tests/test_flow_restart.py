@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from tablekit.flow import WIN_WINDOW, Flow, Stage
+from tablekit.flow.tile_fix import ORDER
 from tablekit.formats.tenhou import import_file
 from tablekit.game.events import (
     Call,
@@ -28,7 +29,6 @@ from tablekit.game.session import Session
 from tablekit.game.win_reading import WinReading
 from tablekit.io.presses import ButtonName, ButtonPress
 from tablekit.rules.presets import TENHOU
-from tablekit.tile_fix import ORDER
 from tablekit.tiles import Tile, parse_tiles
 
 GAME = Path(__file__).parents[1] / "tablekit" / "data" / "tenhou-python-bot-28.xml"

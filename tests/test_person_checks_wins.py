@@ -14,12 +14,12 @@ import pytest
 from test_camera_lost import camera_has_east_dealing_in
 from test_flow import PINFU, Rig
 
-import tablekit.simulate
+import tablekit.sim.simulate
 from tablekit.game.events import WinnerHand, Won
 from tablekit.io.presses import ButtonName, ButtonPress
 from tablekit.sim.perfect_reading import PerfectReader
+from tablekit.sim.simulate import SimReport, SimulatedTable, simulate_game
 from tablekit.sim.source import SimulatedCamera
-from tablekit.simulate import SimReport, SimulatedTable, simulate_game
 from tablekit.tiles import Tile, parse_tiles
 
 GAME = Path(__file__).parents[1] / "tablekit" / "data" / "tenhou-python-bot-28.xml"
@@ -48,7 +48,7 @@ def test_a_win_misread_into_another_valid_hand_is_put_right_before_ok(
     wrong points moved. The person sees the red 5s that is a plain one, puts it right
     with the buttons, and the hand scores as the log; counted as put right, not as read."""
     small = functools.partial(SimulatedCamera, size=(320, 180))   # the truth is read
-    monkeypatch.setattr(tablekit.simulate, "SimulatedCamera", small)
+    monkeypatch.setattr(tablekit.sim.simulate, "SimulatedCamera", small)
     report = simulate_game(GAME, reading_5s_as_red_in_the_won_hand, max_hands=2, fps=2.0)
     assert (report.hands, report.hands_ok, report.hands_fixed) == (2, 1, 0)
     assert report.wins_put_right == 1

@@ -297,7 +297,7 @@ def events_of(journal: Path) -> list[dict]:
 
 def play_on_the_keyboard(journal: Path) -> None:
     """:data:`HAND` on the keyboard's keys, through the same loop."""
-    from tablekit.app import App, open_session
+    from tablekit.app.loop import App, open_session
     from tablekit.flow import Flow
     from tablekit.io.buttons import KeyboardButtons
     from tablekit.rules.presets import load_rules

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 from conftest import DATA
 
-from tablekit.app import App, DrivenClock
+from tablekit.app.loop import App, DrivenClock
 from tablekit.cli import main
 from tablekit.flow import Flow
 from tablekit.game.journal import read_journal

@@ -5,7 +5,7 @@ import time
 
 import pytest
 
-from tablekit.app import open_session
+from tablekit.app.loop import open_session
 from tablekit.commands.run import _players
 from tablekit.league.database import LeagueError
 from tablekit.league.roster import choose_players, draw_seats, read_roster

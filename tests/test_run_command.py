@@ -17,7 +17,7 @@ from pathlib import Path
 import pygame
 import pytest
 
-from tablekit.app import App, open_session
+from tablekit.app.loop import App, open_session
 from tablekit.cli import main
 from tablekit.commands.run import _open_camera
 from tablekit.display.examples import example_screens

@@ -10,7 +10,7 @@ import json
 import pytest
 from conftest import FIXTURES
 
-import tablekit.simulate
+import tablekit.sim.simulate
 from tablekit.cli import main
 from tablekit.formats.tenhou import import_file
 from tablekit.game.events import Kita
@@ -24,7 +24,7 @@ def test_a_sanma_hand_with_two_kita_plays_through_the_app(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     first = import_file(GAME, three_players=True).hands[0]
     assert sum(isinstance(e, Kita) for e in first.events) == 2   # the hand has kita
-    monkeypatch.setattr(tablekit.simulate, "SimulatedCamera",   # small frames: quick
+    monkeypatch.setattr(tablekit.sim.simulate, "SimulatedCamera",   # small frames: quick
                         functools.partial(SimulatedCamera, size=(480, 270)))
     assert main(["simulate", str(GAME), "--reader", "truth", "--hands", "1", "--check"]) == 0
     summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1])

@@ -8,7 +8,7 @@ import pytest
 from conftest import DATA
 from gpiozero.pins.mock import MockFactory
 
-from tablekit.app import App, open_session
+from tablekit.app.loop import App, open_session
 from tablekit.display.backends import PngDisplay
 from tablekit.display.legend import between_legend
 from tablekit.display.model import Mode

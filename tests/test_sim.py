@@ -295,7 +295,7 @@ def test_simulate_runs_the_app_s_loop_keeps_its_journal_and_draws_the_screen(
     """A hand played through App: buttons on mock pins, the camera feed, a driven clock;
     the screens it drew and the journal it wrote are the app's."""
     from tablekit.display.backends import PngDisplay
-    from tablekit.simulate import Hooks, simulate_game
+    from tablekit.sim.simulate import Hooks, simulate_game
 
     journal = tmp_path / "game.jsonl"
     assert main(["simulate", str(LOG), "--hands", "1", "--check", "--journal",

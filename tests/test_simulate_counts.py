@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-import tablekit.simulate
+import tablekit.sim.simulate
 from tablekit.cli import main
 from tablekit.sim.script import Script
 from tablekit.sim.truth import FrameTruth
@@ -37,7 +37,7 @@ class EmptyTable:
 
 def test_a_hand_that_never_ends_is_a_failed_hand_and_fails_the_check(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    monkeypatch.setattr(tablekit.simulate, "SimulatedCamera", EmptyTable)
+    monkeypatch.setattr(tablekit.sim.simulate, "SimulatedCamera", EmptyTable)
     assert main(["simulate", str(LOG), "--hands", "2", "--check"]) == 1
     out = capsys.readouterr().out.strip().splitlines()
     summary = json.loads(out[-1])
@@ -52,7 +52,7 @@ def test_hands_0_means_every_hand_of_the_log_as_in_demo(
     from tablekit.formats.tenhou import import_file
 
     every = len(import_file(LOG, three_players=True).hands)
-    monkeypatch.setattr(tablekit.simulate, "SimulatedCamera", EmptyTable)
+    monkeypatch.setattr(tablekit.sim.simulate, "SimulatedCamera", EmptyTable)
     assert main(["simulate", str(LOG), "--hands", "0"]) == 0
     summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert summary["hands"] == every > 1  # not 0/0 hands
@@ -71,7 +71,7 @@ class Terminal(io.StringIO):
 
 def test_on_a_terminal_simulate_shows_its_progress_and_elsewhere_nothing(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    monkeypatch.setattr(tablekit.simulate, "SimulatedCamera", EmptyTable)
+    monkeypatch.setattr(tablekit.sim.simulate, "SimulatedCamera", EmptyTable)
     assert main(["simulate", str(LOG), "--hands", "2"]) == 0
     assert "\r" not in capsys.readouterr().err     # a log or a test: as it was
     terminal = Terminal()
@@ -88,11 +88,11 @@ def test_on_a_terminal_simulate_shows_its_progress_and_elsewhere_nothing(
 
 
 def test_reports_add_up_the_hands_that_never_ended() -> None:
-    total = tablekit.simulate.SimReport(hands=3, hands_ok=3)
-    total.add(tablekit.simulate.SimReport(hands=2, hands_ok=1, hands_never_ended=1))
+    total = tablekit.sim.simulate.SimReport(hands=3, hands_ok=3)
+    total.add(tablekit.sim.simulate.SimReport(hands=2, hands_ok=1, hands_never_ended=1))
     assert (total.hands, total.hands_ok, total.hands_never_ended, total.failed) == (
         5, 4, 1, True)
-    assert not tablekit.simulate.SimReport(hands=2, hands_ok=2).failed
+    assert not tablekit.sim.simulate.SimReport(hands=2, hands_ok=2).failed
 
 
 def test_the_20_game_check_counts_a_game_that_gave_no_summary_as_failed_hands(

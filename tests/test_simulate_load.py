@@ -20,7 +20,7 @@ from tablekit.cli import main
 from tablekit.game.journal import read_journal
 from tablekit.sim.art import training_art
 from tablekit.sim.rig import make_rig
-from tablekit.simulate import Hooks, SimulatedTable, TruthPipeline, simulate_game
+from tablekit.sim.simulate import Hooks, SimulatedTable, TruthPipeline, simulate_game
 from tablekit.vision.frame_log import FrameWriter, read_lines
 
 GAME = DATA / "tenhou-python-bot-28.xml"

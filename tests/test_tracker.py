@@ -303,7 +303,7 @@ def test_a_win_the_camera_cannot_read_is_put_right_by_a_person_and_the_game_goes
     from dataclasses import replace
 
     from tablekit.sim.perfect_reading import PerfectReader
-    from tablekit.simulate import simulate_game
+    from tablekit.sim.simulate import simulate_game
 
     def hiding_revealed_hands(frame, _faint):
         reading = PerfectReader().read(frame.truth, frame.timestamp)
@@ -323,11 +323,11 @@ def test_a_person_enters_han_and_fu_when_tiles_cannot_fix_the_hand():
     from types import SimpleNamespace
 
     from tablekit.display.model import Mode, ScreenModel
+    from tablekit.flow.tile_fix import TileFix
     from tablekit.game.events import WinnerHand
     from tablekit.game.state import TableState
     from tablekit.rules.scoring import HandValue
     from tablekit.sim.person import put_right
-    from tablekit.tile_fix import TileFix
     from tablekit.tiles import parse_tiles
 
     fix = TileFix.start([(1, (None,) * 11)], []).view()

@@ -58,7 +58,7 @@ mkdir -p "$prefix"
 python3 -m venv --system-site-packages "$prefix/.venv"
 "$prefix/.venv/bin/pip" install -q --upgrade "$source_path"
 if [ -f "$here/README.md" ]; then cp "$here/README.md" "$prefix/README.md"; fi
-data="$("$prefix/.venv/bin/python" -c 'from tablekit.resources import packaged; print(packaged("data"))')"
+data="$("$prefix/.venv/bin/python" -c 'from tablekit.files.resources import packaged; print(packaged("data"))')"
 
 echo "install-pi: /etc/tablekit/pinout.toml and $state"
 install -d -m 755 /etc/tablekit

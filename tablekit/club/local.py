@@ -29,7 +29,7 @@ from pathlib import Path
 
 from tablekit.club import mosquitto
 from tablekit.club.address import ClubError, read_credentials
-from tablekit.resources import packaged
+from tablekit.files.resources import packaged
 
 START_WAIT = 10.0  # seconds mosquitto has to listen
 

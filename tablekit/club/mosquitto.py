@@ -21,7 +21,7 @@ import subprocess
 from pathlib import Path
 
 from tablekit.club.address import ClubError
-from tablekit.resources import packaged
+from tablekit.files.resources import packaged
 
 CONFIG_FILE = "club-mosquitto.conf"
 ACL_FILE = "club-mosquitto.acl"

@@ -65,7 +65,7 @@ def write_markers(args: argparse.Namespace) -> int:
 
 
 def grab(spec: str, count: int) -> list:
-    from tablekit.devices import open_camera
+    from tablekit.commands.devices import open_camera
 
     images = []
     with open_camera(spec) as camera:

@@ -86,7 +86,7 @@ def join_club(args: argparse.Namespace, journal: Path | None,
     table, broker = check_table(args.table), parse_broker(args.club)
     credentials = read_credentials(args.club_auth) if args.club_auth else None
     if journal is None:
-        from tablekit.app import default_journal
+        from tablekit.app.loop import default_journal
 
         journal = default_journal().with_name(f"club-{table}")
     return Publisher(table, broker, Outbox(outbox_for(journal)), credentials,

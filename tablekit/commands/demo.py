@@ -41,10 +41,10 @@ def add_parser(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from tablekit.commands.simulate import make_pipeline
-    from tablekit.demo import DemoOutput, players_line
     from tablekit.formats.tenhou import import_file
+    from tablekit.sim.demo import DemoOutput, players_line
+    from tablekit.sim.simulate import Hooks, simulate_game
     from tablekit.sim.table import DEMO_GAME
-    from tablekit.simulate import Hooks, simulate_game
 
     spec = args.display
     if spec == "auto":

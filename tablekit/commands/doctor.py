@@ -60,7 +60,7 @@ def add_parser(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from tablekit.devices import on_raspberry_pi
+    from tablekit.commands.devices import on_raspberry_pi
 
     pi = on_raspberry_pi()
     checks = (versions, lambda _a, _pi: machine(), camera, gpio, display, models, journal,
@@ -145,7 +145,7 @@ def gpio(args: argparse.Namespace, pi: bool) -> Iterator[Check]:
 
 
 def display(_: argparse.Namespace, pi: bool) -> Iterator[Check]:
-    from tablekit.devices import pick_display
+    from tablekit.commands.devices import pick_display
 
     cards = sorted(glob.glob("/dev/dri/card*"))
     yield Check("display", True, f"run would use {pick_display('auto')}; "
@@ -172,7 +172,7 @@ def names_font() -> Check:
 def models(_: argparse.Namespace, __: bool) -> Iterator[Check]:
     import numpy as np
 
-    from tablekit.resources import packaged
+    from tablekit.files.resources import packaged
     from tablekit.vision.onnx_model import load_model
 
     for path in sorted(packaged("models").glob("*.onnx")):
@@ -190,7 +190,7 @@ def models(_: argparse.Namespace, __: bool) -> Iterator[Check]:
 
 
 def journal(args: argparse.Namespace, _: bool) -> Iterator[Check]:
-    from tablekit.app import default_journal
+    from tablekit.app.loop import default_journal
     from tablekit.game.journal import read_journal
 
     path = args.journal or default_journal()

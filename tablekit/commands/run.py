@@ -75,8 +75,8 @@ def add_parser(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from tablekit.app import build_table, default_journal, open_session
-    from tablekit.devices import open_buttons, open_display, pick_display
+    from tablekit.app.loop import build_table, default_journal, open_session
+    from tablekit.commands.devices import open_buttons, open_display, pick_display
     from tablekit.display.backends import WindowDisplay
     from tablekit.game.lock import JournalLock
     from tablekit.game.recovery import require_journal
@@ -368,7 +368,7 @@ def _open_camera(spec: str, report: Any,
                  tileset: str | None = None) -> tuple[Any, Any]:
     """The camera for ``spec`` and the pipeline that reads its frames, or (None, None)
     (reported) when there is no camera to use."""
-    from tablekit.devices import on_raspberry_pi
+    from tablekit.commands.devices import on_raspberry_pi
 
     if spec == "auto":
         spec = "picamera2" if on_raspberry_pi() else "none"
@@ -376,7 +376,7 @@ def _open_camera(spec: str, report: Any,
         report("camera: none; the buttons keep the score (wins entered as han and fu)")
         return None, None
     try:
-        from tablekit.devices import open_camera
+        from tablekit.commands.devices import open_camera
         from tablekit.vision.calibration import table_layout
         from tablekit.vision.pipeline import CameraPipeline
 

@@ -108,7 +108,7 @@ def make_pipeline(kind: str, misread: float, seed: int, tileset: Path | None = N
     ``confuse``'s pairs of codes always read as the other) or ``vision`` (the models, as
     ``tablekit run`` reads; ``tileset``: an enrolled set's)."""
     if kind == "truth":
-        from tablekit.simulate import TruthPipeline
+        from tablekit.sim.simulate import TruthPipeline
 
         return TruthPipeline(misread, seed, confuse)
     from tablekit.vision.pipeline import CameraPipeline
@@ -148,7 +148,7 @@ def _league_hook(path: Path | None, log: Path) -> Any:
 
 
 def run(args: argparse.Namespace) -> int:
-    from tablekit.simulate import SimReport
+    from tablekit.sim.simulate import SimReport
 
     require_files(args.logs)
     if args.art is not None:
@@ -228,7 +228,7 @@ def _play(args: argparse.Namespace, index: int, log: Path, scratch: Path,
     """One game's report (None: skipped, said why); an enrolled set is kept in ``scratch``;
     ``club``: the table's publisher, told of the game as it goes; ``progress``: the
     terminal's progress line, kept up as the game goes."""
-    from tablekit.simulate import Hooks, simulate_game
+    from tablekit.sim.simulate import Hooks, simulate_game
 
     seed = args.seed + index
     progress = progress or Progress("tablekit simulate", enabled=False)

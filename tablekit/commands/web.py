@@ -23,7 +23,7 @@ def add_parser(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from tablekit.app import default_journal
+    from tablekit.app.loop import default_journal
     from tablekit.errors import TablekitError
     from tablekit.web.server import serve_here
 

@@ -172,7 +172,7 @@ def open_display(kind: str, size: tuple[int, int] | None = None,
                  folder: Path | str = ".") -> Display:
     """``window``, ``kmsdrm`` (full screen at the screen's own size unless ``size`` is
     given) or ``png`` (numbered files in ``folder``; ``tablekit run`` names the state
-    directory's ``screens``, :func:`tablekit.devices.screens_dir`, unless told another)."""
+    directory's ``screens``, :func:`tablekit.commands.devices.screens_dir`, unless told another)."""
     if kind == "window":
         return WindowDisplay(size or DEFAULT_SIZE)
     if kind == "kmsdrm":

@@ -28,6 +28,7 @@ from tablekit.display.model import (
     WinPreview,
     league_lines,
 )
+from tablekit.files.resources import packaged
 from tablekit.formats.tenhou import ImportedGame, UnsupportedGame, import_file
 from tablekit.game.evening import Evening
 from tablekit.game.events import (
@@ -52,7 +53,6 @@ from tablekit.league.database import migrate
 from tablekit.league.record import record_game
 from tablekit.league.roster import seating_text
 from tablekit.league.standings import league_table
-from tablekit.resources import packaged
 from tablekit.rules.presets import Rules, with_options
 from tablekit.tiles import Tile, parse_tiles
 

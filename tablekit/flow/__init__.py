@@ -12,7 +12,7 @@ the seat's point differences; OK starts a hand, confirms, or (at an empty wall, 
 without a camera) opens the tenpai declarations; UNDO takes back the last action (a
 discard with its draw, a call, a win with its corrections, a draw with its tenpai
 declarations), held UNDO opens the menu. On a win read by the camera, CALL opens the
-tiles to be put right by hand (:mod:`tablekit.tile_fix`): RIICHI moves, CALL and WIN
+tiles to be put right by hand (:mod:`tablekit.flow.tile_fix`): RIICHI moves, CALL and WIN
 change the tile; held CALL enters the han and fu by hand instead.
 
 Three players (sanma) press three of the four seat boxes (:mod:`~tablekit.flow.boxes`:

@@ -1,4 +1,4 @@
-"""A win put right by people: its tiles fixed with the buttons (:mod:`tablekit.tile_fix`),
+"""A win put right by people: its tiles fixed with the buttons (:mod:`tablekit.flow.tile_fix`),
 or its han and fu entered (no camera, or what tiles alone cannot put right)."""
 
 from __future__ import annotations
@@ -10,12 +10,12 @@ from tablekit.flow import camera_lost
 from tablekit.flow.camera_lost import preview_or_untracked
 from tablekit.flow.proposal import preview, ron_tile_fix
 from tablekit.flow.stage import Stage
+from tablekit.flow.tile_fix import TileFix
 from tablekit.flow.win import FU_STEPS, HAN_STEPS, Entry
 from tablekit.game.events import DoraCorrected, Won
 from tablekit.game.win_reading import WinReading
 from tablekit.io.presses import ButtonName, ButtonPress
 from tablekit.rules.hand import concealed_count
-from tablekit.tile_fix import TileFix
 
 if TYPE_CHECKING:
     from tablekit.flow.core import Flow

@@ -34,13 +34,13 @@ from tablekit.flow.camera_side import CameraSide
 from tablekit.flow.menu import MenuItem
 from tablekit.flow.saved import default_rules, hand_span, restore, save, standing_riichi
 from tablekit.flow.stage import DIFFERENCES_SHOWN, Stage
+from tablekit.flow.tile_fix import TileFix
 from tablekit.flow.win import WinInProgress
 from tablekit.game.events import BadEvent, Draw, Event, GameStarted, RiichiDeclared
 from tablekit.game.session import Session
 from tablekit.game.state import SEATS, Phase, TableState, seat_name
 from tablekit.io.presses import ButtonName, ButtonPress
 from tablekit.rules.presets import Rules
-from tablekit.tile_fix import TileFix
 
 Handler = Callable[["Flow", ButtonPress], None]
 HANDLERS: dict[Stage, Handler] = {

@@ -26,13 +26,13 @@ from tablekit.flow.menu import Action, MenuItem
 from tablekit.flow.note_shape import check
 from tablekit.flow.seats import Seating
 from tablekit.flow.stage import WIN_STAGES, Stage
+from tablekit.flow.tile_fix import TileFix
 from tablekit.flow.timing import Timer
 from tablekit.flow.win import Entry, WinInProgress
 from tablekit.game.events import BadEvent, HandStarted, Won, from_dict, to_dict
 from tablekit.game.state import Phase
 from tablekit.game.win_reading import WinReading
 from tablekit.rules.presets import PRESETS
-from tablekit.tile_fix import TileFix
 from tablekit.tiles import Tile
 
 if TYPE_CHECKING:

@@ -12,10 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from tablekit.display.model import WinPreview
+from tablekit.flow.tile_fix import TileFix
 from tablekit.game.events import Event, WinnerHand, Won
 from tablekit.game.state import SEATS
 from tablekit.game.win_reading import WinReading
-from tablekit.tile_fix import TileFix
 
 HAN_STEPS = (*range(1, 14), "yakuman", "2x yakuman")
 FU_STEPS = (30, 40, 50, 60, 70, 80, 90, 100, 110, 20, 25)

@@ -4,7 +4,7 @@
 was dealt, its events, as its result left it, and as its last event left it. Every check
 that takes a game hand by hand walks it so: the replay check and the tenhou.net/6 round
 trip (:mod:`tablekit.formats.replay_check`), the recording check
-(:mod:`tablekit.recording.check`) and the simulated table (:mod:`tablekit.simulate`).
+(:mod:`tablekit.recording.check`) and the simulated table (:mod:`tablekit.sim.simulate`).
 Each says what it found in a hand as a :class:`HandReport`: which hand, whether it is
 exact, what differs, and the tiles compared. :func:`compare` compares two walks of the
 same hand (the game as read and a record of it) tile by tile.

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tablekit.errors import TablekitError
+from tablekit.files.resources import packaged
 from tablekit.io.presses import SEAT_BUTTONS, SHARED_BUTTONS, ButtonName
-from tablekit.resources import packaged
 from tablekit.untrusted import Untrusted
 from tablekit.untrusted.files import read_text
 

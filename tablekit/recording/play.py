@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tablekit.app import App, DrivenClock, build_table
+from tablekit.app.loop import App, DrivenClock, build_table
 from tablekit.errors import BadInput
 from tablekit.flow.saved import note_path
 from tablekit.game.journal import read_journal

@@ -21,7 +21,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from tablekit.app import FRAME_SECONDS, App
+from tablekit.app.loop import FRAME_SECONDS, App
 from tablekit.flow.saved import note_path
 from tablekit.io.presses import ButtonPress
 from tablekit.recording.manifest import (

@@ -16,6 +16,9 @@ Stages, each a small module:
 * :mod:`~tablekit.sim.script`: a Tenhou game as moments and the button presses they need,
 * :mod:`~tablekit.sim.source`: the ``sim`` frame source, :class:`SimulatedCamera`,
 * :mod:`~tablekit.sim.snapshot`: ``tablekit sim snapshot``.
+* :mod:`~tablekit.sim.simulate`: whole games played on the simulated table through the app's
+  own loop (``tablekit simulate``, ``tablekit demo``, the benchmarks),
+* :mod:`~tablekit.sim.demo`: ``tablekit demo``'s output: a line per hand, the screens.
 
 Nothing here imports pygame or GPIO; everything random comes from seeded numpy generators.
 Import the stage you need (``from tablekit.sim.source import SimulatedCamera``): the

@@ -41,7 +41,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from tablekit.resources import source_tree
+from tablekit.files.resources import source_tree
 
 KINDS = tuple(f"{n}{s}" for s in "mps" for n in range(1, 10)) + tuple(f"{n}z" for n in range(1, 8))
 FACE_CODES = (*KINDS, "0m", "0p", "0s")

@@ -19,7 +19,7 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from tablekit.app import build_table, open_session
+from tablekit.app.loop import build_table, open_session
 from tablekit.display.backends import PngDisplay
 from tablekit.io.presses import ButtonName, ButtonPress
 from tablekit.rules.presets import TENHOU

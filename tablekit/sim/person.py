@@ -2,7 +2,7 @@
 the table would when the app cannot score a revealed hand on its own, or when the win
 screen shows tiles other than those on the table (:func:`shown_wrong`: a revealed hand
 misread into another valid hand, a dora or ura indicator misread): CALL opens the
-tiles (:mod:`tablekit.tile_fix`), RIICHI steps to each wrong one, CALL and WIN turn it
+tiles (:mod:`tablekit.flow.tile_fix`), RIICHI steps to each wrong one, CALL and WIN turn it
 into the tile that lies there, OK scores the hand. Presses come one at a time, each
 chosen from what the app's screen (its :class:`~tablekit.display.model.ScreenModel`)
 shows after the last: the person knows the table, never the app's insides.
@@ -25,10 +25,10 @@ from typing import Protocol
 
 from tablekit.display.model import Mode, ScreenModel, TileFixView
 from tablekit.flow import FU_STEPS, HAN_STEPS
+from tablekit.flow.tile_fix import TileFix
 from tablekit.game.events import Won
 from tablekit.io.presses import ButtonName, ButtonPress
 from tablekit.rules.scoring import HandValue
-from tablekit.tile_fix import TileFix
 from tablekit.tiles import Tile
 
 MOVES = ((ButtonName.CALL, False, 1), (ButtonName.CALL, True, 3), (ButtonName.WIN, False, 1))

@@ -1,7 +1,7 @@
 """How long the scoreboard takes to show what happened at the simulated table, on its clock.
 
 A :class:`Stopwatch` watches the app's steps during a simulated game
-(:mod:`tablekit.simulate` keeps one for every game):
+(:mod:`tablekit.sim.simulate` keeps one for every game):
 
 * ``placed_to_shown``: from the first camera frame in which a discard lies in its pond (the
   player's hand may still be over it) to the first screen showing it in that seat's pond;

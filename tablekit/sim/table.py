@@ -23,11 +23,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from tablekit.errors import TablekitError
+from tablekit.files.resources import packaged
 from tablekit.formats.tenhou import ImportedGame, ImportedHand
 from tablekit.game.events import Call, Discard, Draw, Event, ExhaustiveDraw, Kita, Won
 from tablekit.game.reducer import apply
 from tablekit.game.state import NORTH, TableState
-from tablekit.resources import packaged
 from tablekit.tiles import Tile
 
 DEALT = 52  # four hands of 13; three players are dealt 39

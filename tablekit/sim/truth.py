@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from tablekit.json_text import compact_json
+from tablekit.files.readable_json import compact_json
 from tablekit.sim.geometry import MARKER_CORNERS_MM
 from tablekit.sim.render import DrawnTiles, truth_face
 from tablekit.sim.scene import PlacedTile

@@ -13,7 +13,8 @@ Generic (any photo, no calibration):
 Calibrated (the camera over the table):
 
 * :mod:`tablekit.vision.camera`: frame sources (picamera2, OpenCV, folder),
-  ``open_camera(spec)`` (the simulated camera is added by :func:`tablekit.devices.open_camera`),
+  ``open_camera(spec)`` (the simulated camera is added by
+  :func:`tablekit.commands.devices.open_camera`),
 * :mod:`tablekit.vision.layout`: the table in mm (:class:`~tablekit.vision.layout.TableLayout`:
   felt, markers, where each seat's tiles go), the default one or a club's, measured,
 * :mod:`tablekit.vision.markers`: the four ArUco corner markers, found and printed,

@@ -33,8 +33,8 @@ from typing import Any
 import numpy as np
 
 from tablekit.errors import TablekitError, one_line
-from tablekit.json_text import compact_json
-from tablekit.resources import packaged
+from tablekit.files.readable_json import compact_json
+from tablekit.files.resources import packaged
 from tablekit.untrusted import Untrusted
 from tablekit.untrusted.files import read_text
 from tablekit.untrusted.json_text import parse_json

@@ -9,7 +9,7 @@ and is a context manager and an iterator of frames. :func:`open_camera` picks on
 * ``opencv:N``: OpenCV's camera N; ``opencv:PATH`` (or a bare video file path): a video,
 * ``folder:DIR``: the images of a folder in name order (jpg, jpeg, png, bmp),
 * any other kind the caller brings in ``openers`` (``tablekit run`` and ``calibrate`` add
-  ``sim``, the simulated table, through :func:`tablekit.devices.open_camera`: perception
+  ``sim``, the simulated table, through :func:`tablekit.commands.devices.open_camera`: perception
   knows no simulator).
 
 What cannot be opened raises :class:`CameraError` with one line saying what is missing.

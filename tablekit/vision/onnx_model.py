@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from tablekit.errors import TablekitError
-from tablekit.resources import packaged
+from tablekit.files.resources import packaged
 
 MODELS_DIR = packaged("models")
 DETECTOR_PATH = MODELS_DIR / "tile_detector.onnx"

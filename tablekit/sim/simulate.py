@@ -1,7 +1,7 @@
 """A real game on the simulated table, end to end, through the appliance's own loop
-(:class:`tablekit.app.App`): the simulated table is a set of devices around it, a
+(:class:`tablekit.app.loop.App`): the simulated table is a set of devices around it, a
 camera source (rendered or kept frames) read by the same camera side
-(:class:`~tablekit.tracking.camera.Camera`, wired by :func:`tablekit.app.build_table`) as
+(:class:`~tablekit.tracking.camera.Camera`, wired by :func:`tablekit.app.loop.build_table`) as
 ``tablekit run``'s, the seat buttons on
 gpiozero's MockFactory pins pressed as the log's game calls for, a clock the table
 drives (no real sleeping) and a display (a window, PNG files or none). Each hand's score
@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tablekit.app import FRAME_SECONDS, App, DrivenClock, build_table
+from tablekit.app.loop import FRAME_SECONDS, App, DrivenClock, build_table
 from tablekit.display.backends import Display
 from tablekit.display.model import ScreenModel
 from tablekit.flow import Flow, Stage
