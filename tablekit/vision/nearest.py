@@ -13,6 +13,11 @@ same faces, the nearest faces read the never-trained sets better (the model card
 :class:`NearestFaces` stands where the classifier's :class:`~tablekit.vision.onnx_model.OnnxModel`
 stands (``run(batch)`` gives ``{"probs": ...}``), so the reader needs nothing else.
 
+A bank that holds a suit's plain five and not its red five (photos of a set that showed no
+red five) would name every red five plain: for those suits (``red_split``) the share between
+the five and the red five is the trained classifier's (:func:`keep_red_share`), their sum the
+nearest faces'.
+
 >>> bank = np.array([[1.0, 0.0], [0.9, 0.1], [0.0, 1.0]], np.float32)
 >>> labels = np.array([4, 4, 13])
 >>> probs = vote(np.array([[0.95, 0.05], [0.1, 0.9]], np.float32), bank, labels, k=2)
@@ -28,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from tablekit.vision.classes import CLASSES
+from tablekit.vision.classes import CLASSES, class_index
 
 K = 5
 """Neighbours asked."""
@@ -63,6 +68,26 @@ def vote(queries: np.ndarray, bank: np.ndarray, labels: np.ndarray, k: int = K,
     return out / out.sum(axis=1, keepdims=True)
 
 
+def keep_red_share(probs: np.ndarray, trained: np.ndarray, suits: tuple[str, ...]
+                   ) -> np.ndarray:
+    """``probs`` with each of ``suits``' five and red five sharing their sum as ``trained``
+    shares it.
+
+    >>> probs = np.zeros((1, len(CLASSES)), np.float32); probs[0, class_index("5p")] = 0.8
+    >>> trained = np.zeros_like(probs); trained[0, [class_index("5p"), class_index("0p")]] = 1, 3
+    >>> out = keep_red_share(probs, trained, ("p",))
+    >>> round(float(out[0, class_index("0p")]), 3), round(float(out[0, class_index("5p")]), 3)
+    (0.6, 0.2)
+    """
+    out = np.array(probs, np.float32, copy=True)
+    for suit in suits:
+        plain, red = class_index(f"5{suit}"), class_index(f"0{suit}")
+        total = out[:, plain] + out[:, red]
+        share = trained[:, red] / np.maximum(trained[:, red] + trained[:, plain], 1e-12)
+        out[:, red], out[:, plain] = total * share, total * (1 - share)
+    return out
+
+
 @dataclass(frozen=True)
 class NearestFaces:
     """The classifier with its features exposed (an ONNX session) and the bank: named like
@@ -71,6 +96,8 @@ class NearestFaces:
     features_model: Any
     bank: np.ndarray
     labels: np.ndarray
+    red_split: tuple[str, ...] = ()
+    """Suits whose five-or-red-five split is the trained classifier's (:func:`keep_red_share`)."""
 
     @property
     def input_name(self) -> str:
@@ -90,12 +117,17 @@ class NearestFaces:
 
     def run(self, batch: np.ndarray) -> dict[str, np.ndarray]:
         """``{"probs": (N, classes)}`` of a crop batch, as the classifier gives them."""
-        return {"probs": vote(self.features(batch), self.bank, self.labels)}
+        outputs = self.features_model.run(batch)
+        probs = vote(unit(outputs["features"]), self.bank, self.labels)
+        if self.red_split:
+            probs = keep_red_share(probs, outputs["probs"], self.red_split)
+        return {"probs": probs}
 
     @classmethod
-    def load(cls, classifier: Path, bank: Path, threads: int = 1) -> NearestFaces:
+    def load(cls, classifier: Path, bank: Path, threads: int = 1,
+             red_split: tuple[str, ...] = ()) -> NearestFaces:
         """The features classifier at ``classifier`` (its ``features`` output) and the bank
-        file ``bank`` (``features``, ``labels``)."""
+        file ``bank`` (``features``, ``labels``); ``red_split``: see :attr:`red_split`."""
         from tablekit.vision.onnx_model import load_model
 
         if Path(bank).stat().st_size > BANK_BYTES:
@@ -106,7 +138,7 @@ class NearestFaces:
         if features.ndim != 2 or len(features) != len(labels) or not len(labels) or \
                 labels.min() < 0 or labels.max() >= len(CLASSES):
             raise ValueError(f"{bank}: not a bank of faces")
-        return cls(load_model(classifier, threads), features, labels)
+        return cls(load_model(classifier, threads), features, labels, tuple(red_split))
 
 
 def save_bank(path: Path, features: np.ndarray, labels: np.ndarray) -> None:
