@@ -136,13 +136,15 @@ def test_labelled_photos_enroll_a_set_named_by_its_nearest_faces(shared_data, tm
     assert tileset.nearest and (out / "faces.npz").is_file()
     assert {"5m", "9m", "7z", "none"} <= set(tileset.info["faces"])
     assert "m" in tileset.red_split   # its photo shows a plain 5m and no red one
+    assert "0m" not in tileset.lacking and {"1p", "back"} <= set(tileset.lacking)
     reader = TileReader.load(tileset=out)
     assert isinstance(reader.classifier, NearestFaces)
     assert reader.classifier.red_split == tileset.red_split
+    assert len(reader.classifier.lacking) == len(tileset.lacking)   # named as trained
     (image,) = load_split(folder, "")
     bgr = cv2.imread(str(image.path))
     met, right = _named_right(reader.read(bgr), image, bgr)
-    assert met >= 10 and right >= 0.95 * met   # its own faces, named by themselves
+    assert met >= 10 and right >= 0.9 * met   # its own faces, named by themselves
 
 
 def test_method_is_for_labelled_photos(capsys):

@@ -119,6 +119,7 @@ def from_labels(args: argparse.Namespace) -> int:
         STRADDLING,
         choose_overlap,
         decoded,
+        lacking_kinds,
         lacking_red,
         samples_from_photos,
     )
@@ -153,7 +154,8 @@ def from_labels(args: argparse.Namespace) -> int:
         progress.clear()
         tileset = save_nearest_tileset(args.out, features, labels, samples.counts(),
                                        CLASSIFIER_PATH, source,
-                                       {"detector": boxes, "red_split": lacking_red(labels)})
+                                       {"detector": boxes, "red_split": lacking_red(labels),
+                                        "lacking": lacking_kinds(labels)})
     else:
         enrollment = enroll(samples, model, on_step=_shown(progress))
         progress.clear()

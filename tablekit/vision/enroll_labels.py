@@ -28,7 +28,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from tablekit.vision.classes import NOT_A_TILE, class_index
+from tablekit.vision.classes import CLASSES, NOT_A_TILE, class_index
 from tablekit.vision.datasets import LabelledImage
 from tablekit.vision.detect import OVERLAP, find_tiles
 from tablekit.vision.enroll import FaceSamples, background_boxes, cut_faces
@@ -109,6 +109,17 @@ def samples_from_photos(photos: Sequence[Photo], detector: OnnxModel | None,
     for image, bgr in photos:
         add_photo(samples, image, bgr, detector, size, rng, overlap, straddling)
     return samples
+
+
+def lacking_kinds(labels: np.ndarray) -> list[str]:
+    """The classes with no crop in ``labels`` but for the red fives :func:`lacking_red` splits.
+
+    >>> len(lacking_kinds(np.arange(len(CLASSES)))), "3p" in lacking_kinds(np.array([NONE]))
+    (0, True)
+    """
+    present = set(np.asarray(labels).tolist())
+    split = {f"0{suit}" for suit in lacking_red(labels)}
+    return [code for i, code in enumerate(CLASSES) if i not in present and code not in split]
 
 
 def lacking_red(labels: np.ndarray) -> list[str]:
