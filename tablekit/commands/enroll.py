@@ -308,7 +308,7 @@ HEAD = "head"
 """``--from-labels``' default method. On the unseen-table photos (5 and 6 photos enrolled,
 chosen for kinds and at random) the nearest faces read the detector's boxes as well as the
 refitted head (F1 0.895-0.933 against 0.901-0.931, class accuracy 0.936-0.956 against
-0.944-0.954) and the labelled boxes worse (0.961 against 0.984): the model card."""
+0.939-0.954) and the labelled boxes worse (0.961 against 0.984): the model card."""
 
 FEW_KINDS = 30
 """Fewer kinds than this in the labelled photos gets a warning: on the unseen-table photos one
