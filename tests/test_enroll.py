@@ -99,10 +99,57 @@ def test_enroll_from_labelled_photos_saves_a_profile_the_reader_loads(
     tileset = TileSet.load(out)
     assert tuple(tileset.info["classes"]) == CLASSES
     assert {"5m", "9m", "7z", "none"} <= set(tileset.info["faces"])
-    assert tileset.info["train_accuracy"] > 0.9
+    assert tileset.info["train_accuracy"] > 0.9 and not tileset.nearest
     image = cv2.imread(str(next((folder / "images").iterdir())))
     readings = TileReader.load(tileset=out).read(image)
     assert len(readings) >= 10
+
+
+def _named_right(readings, image, bgr) -> tuple[int, int]:
+    """How many labelled tiles a reading meets (IoU >= 0.5), and how many it names right."""
+    from tablekit.vision.postprocess import box_iou
+
+    truth = image.pixel_boxes(bgr.shape[1], bgr.shape[0])
+    boxes = np.array([reading.box for reading in readings], np.float32).reshape(-1, 4)
+    iou = box_iou(boxes, truth)
+    met = right = 0
+    for i, code in enumerate(image.codes):
+        if code and len(boxes) and iou[:, i].max() >= 0.5:
+            met += 1
+            right += readings[int(iou[:, i].argmax())].tile == code
+    return met, right
+
+
+def test_labelled_photos_enroll_a_set_named_by_its_nearest_faces(shared_data, tmp_path, capsys):
+    """``--method nearest``: the photo reader names faces by the set's bank."""
+    import cv2
+
+    from tablekit.vision.nearest import NearestFaces
+    from tablekit.vision.reader import TileReader
+
+    folder = _labelled_folder(shared_data, tmp_path, ["IMG_2750"])
+    out = tmp_path / "club"
+    assert tablekit(["enroll", "--from-labels", str(folder), "--out", str(out),
+                     "--method", "nearest"]) == 0
+    assert "classes enrolled" in capsys.readouterr().out
+    tileset = TileSet.load(out)
+    assert tileset.nearest and (out / "faces.npz").is_file()
+    assert {"5m", "9m", "7z", "none"} <= set(tileset.info["faces"])
+    assert "m" in tileset.red_split   # its photo shows a plain 5m and no red one
+    assert "0m" not in tileset.lacking and {"1p", "back"} <= set(tileset.lacking)
+    reader = TileReader.load(tileset=out)
+    assert isinstance(reader.classifier, NearestFaces)
+    assert reader.classifier.red_split == tileset.red_split
+    assert len(reader.classifier.lacking) == len(tileset.lacking)   # named as trained
+    (image,) = load_split(folder, "")
+    bgr = cv2.imread(str(image.path))
+    met, right = _named_right(reader.read(bgr), image, bgr)
+    assert met >= 10 and right >= 0.9 * met   # its own faces, named by themselves
+
+
+def test_method_is_for_labelled_photos(capsys):
+    assert tablekit(["enroll", "--method", "head", "--out", "x"]) == 2
+    assert "--from-labels" in capsys.readouterr().err
 
 
 def test_labelled_photos_choose_the_detectors_overlap(shared_data, tmp_path):

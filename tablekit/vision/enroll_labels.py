@@ -9,6 +9,15 @@ are not-a-tile.
 The labelled boxes also tell how the photo detector finds this set's tiles: a set it has not
 seen may draw two peaks on one tile, two boxes that overlap more than neighbouring tiles do.
 :func:`choose_overlap` picks the non-maximum suppression that finds the labelled tiles best.
+
+A set named by its nearest faces (:func:`nearest_from_photos`, :mod:`tablekit.vision.nearest`)
+keeps the features of those crops as its bank, with boxes straddling two labelled tiles cut
+as not-a-tile too (:func:`straddling_boxes`), as enrollment from the table cuts them.
+
+>>> boxes = np.array([[0, 0, 10, 14], [10, 0, 20, 14], [20, 0, 30, 14]], np.float32)
+>>> straddling = straddling_boxes(boxes, np.random.default_rng(0), 5)
+>>> len(straddling) > 0, bool((box_iou(straddling, boxes).max(axis=1) < 0.3).all())
+(True, True)
 """
 
 from __future__ import annotations
@@ -19,7 +28,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from tablekit.vision.classes import NOT_A_TILE, class_index
+from tablekit.vision.classes import CLASSES, NOT_A_TILE, class_index
 from tablekit.vision.datasets import LabelledImage
 from tablekit.vision.detect import OVERLAP, find_tiles
 from tablekit.vision.enroll import FaceSamples, background_boxes, cut_faces
@@ -30,6 +39,8 @@ from tablekit.vision.postprocess import box_iou
 NONE = class_index(NOT_A_TILE)
 MATCH_IOU = 0.5
 STRAY_IOU = 0.2
+STRADDLING = 0.5
+"""Boxes straddling two tiles cut as not-a-tile for a nearest set, per labelled tile."""
 OVERLAPS = (OVERLAP, 0.4, 0.35, 0.3, 0.25)
 """The overlaps :func:`choose_overlap` tries, the trained one first."""
 
@@ -43,10 +54,32 @@ def decoded(images: Sequence[LabelledImage]) -> list[Photo]:
     return [(image, bgr) for image, bgr in photos if bgr is not None]
 
 
+def straddling_boxes(boxes: np.ndarray, rng: np.random.Generator, count: int,
+                     most_iou: float = 0.3) -> np.ndarray:
+    """Up to ``count`` boxes the size of one of ``boxes`` moved half a tile or more off it,
+    meeting none of ``boxes`` by IoU ``most_iou`` or more: boxes that fall between tiles."""
+    boxes = np.asarray(boxes, np.float32).reshape(-1, 4)
+    out: list[np.ndarray] = []
+    for _ in range(count * 6 if len(boxes) else 0):
+        if len(out) >= count:
+            break
+        near = boxes[int(rng.integers(len(boxes)))]
+        half = (near[2:] - near[:2]) / 2
+        half = half[::-1] if rng.random() < 0.5 else half
+        centre = (near[:2] + near[2:]) / 2 + rng.choice([-1, 1], 2) * half * \
+            rng.uniform(0.55, 1.0, 2) * (rng.random(2) < 0.7)
+        box = np.concatenate([centre - half, centre + half]).astype(np.float32)
+        if box_iou(box[None], boxes).max() < most_iou:
+            out.append(box)
+    return np.array(out, np.float32).reshape(-1, 4)
+
+
 def add_photo(samples: FaceSamples, image: LabelledImage, bgr: np.ndarray,
               detector: OnnxModel | None, size: tuple[int, int],
-              rng: np.random.Generator, overlap: float = OVERLAP) -> None:
-    """Add one labelled photo's faces (and its not-a-tile crops) to ``samples``."""
+              rng: np.random.Generator, overlap: float = OVERLAP,
+              straddling: float = 0.0) -> None:
+    """Add one labelled photo's faces (and its not-a-tile crops) to ``samples``;
+    ``straddling``: boxes between two tiles per labelled tile, cut as not-a-tile."""
     boxes = image.pixel_boxes(bgr.shape[1], bgr.shape[0])
     found = (find_tiles(detector, bgr, overlap=overlap).boxes if detector is not None
              else np.zeros((0, 4)))
@@ -62,17 +95,43 @@ def add_photo(samples: FaceSamples, image: LabelledImage, bgr: np.ndarray,
         samples.add(cut_faces(bgr, stray, size, rng, copies=1), NONE)
     patches = background_boxes(bgr.shape, boxes, rng, max(len(boxes) // 2, 4))
     samples.add(cut_faces(bgr, patches, size, rng, copies=1), NONE)
+    if straddling and len(boxes):
+        between = straddling_boxes(boxes, rng, int(np.ceil(straddling * len(boxes))))
+        samples.add(cut_faces(bgr, between, size, rng, copies=1), NONE)
 
 
 def samples_from_photos(photos: Sequence[Photo], detector: OnnxModel | None,
                         size: tuple[int, int], seed: int = 0,
-                        overlap: float = OVERLAP) -> FaceSamples:
-    """Every face of ``photos`` cut for enrollment."""
+                        overlap: float = OVERLAP, straddling: float = 0.0) -> FaceSamples:
+    """Every face of ``photos`` cut for enrollment (``straddling``: :func:`add_photo`)."""
     rng = np.random.default_rng(seed)
     samples = FaceSamples()
     for image, bgr in photos:
-        add_photo(samples, image, bgr, detector, size, rng, overlap)
+        add_photo(samples, image, bgr, detector, size, rng, overlap, straddling)
     return samples
+
+
+def lacking_kinds(labels: np.ndarray) -> list[str]:
+    """The classes with no crop in ``labels`` but for the red fives :func:`lacking_red` splits.
+
+    >>> len(lacking_kinds(np.arange(len(CLASSES)))), "3p" in lacking_kinds(np.array([NONE]))
+    (0, True)
+    """
+    present = set(np.asarray(labels).tolist())
+    split = {f"0{suit}" for suit in lacking_red(labels)}
+    return [code for i, code in enumerate(CLASSES) if i not in present and code not in split]
+
+
+def lacking_red(labels: np.ndarray) -> list[str]:
+    """The suits whose plain five is in ``labels`` and red five is not: a set's photos that
+    show no red five of a suit say nothing of how its red five looks.
+
+    >>> lacking_red(np.array([class_index("5m"), class_index("0m"), class_index("5p")]))
+    ['p']
+    """
+    present = set(np.asarray(labels).tolist())
+    return [suit for suit in "mps" if class_index(f"5{suit}") in present
+            and class_index(f"0{suit}") not in present]
 
 
 def box_f1(detector: OnnxModel, photos: Sequence[Photo], overlap: float) -> float:

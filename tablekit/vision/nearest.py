@@ -13,6 +13,13 @@ same faces, the nearest faces read the never-trained sets better (the model card
 :class:`NearestFaces` stands where the classifier's :class:`~tablekit.vision.onnx_model.OnnxModel`
 stands (``run(batch)`` gives ``{"probs": ...}``), so the reader needs nothing else.
 
+A bank that holds a suit's plain five and not its red five (photos of a set that showed no
+red five) would name every red five plain: for those suits (``red_split``) the share between
+the five and the red five is the trained classifier's (:func:`keep_red_share`), their sum the
+nearest faces'. Kinds the bank holds no face of at all (``lacking``: photos that did not
+show every kind) it cannot name: the trained classifier's share of a face on those kinds is
+given to them as it says, the rest shared as the nearest faces say (:func:`fill_lacking`).
+
 >>> bank = np.array([[1.0, 0.0], [0.9, 0.1], [0.0, 1.0]], np.float32)
 >>> labels = np.array([4, 4, 13])
 >>> probs = vote(np.array([[0.95, 0.05], [0.1, 0.9]], np.float32), bank, labels, k=2)
@@ -28,7 +35,7 @@ from typing import Any
 
 import numpy as np
 
-from tablekit.vision.classes import CLASSES
+from tablekit.vision.classes import CLASSES, class_index
 
 K = 5
 """Neighbours asked."""
@@ -74,6 +81,47 @@ def votes(similarity: np.ndarray, labels: np.ndarray, tau: float = TAU) -> np.nd
     return out / out.sum(axis=1, keepdims=True)
 
 
+def keep_red_share(probs: np.ndarray, trained: np.ndarray, suits: tuple[str, ...]
+                   ) -> np.ndarray:
+    """``probs`` with each of ``suits``' five and red five sharing their sum as ``trained``
+    shares it.
+
+    >>> probs = np.zeros((1, len(CLASSES)), np.float32); probs[0, class_index("5p")] = 0.8
+    >>> trained = np.zeros_like(probs); trained[0, [class_index("5p"), class_index("0p")]] = 1, 3
+    >>> out = keep_red_share(probs, trained, ("p",))
+    >>> round(float(out[0, class_index("0p")]), 3), round(float(out[0, class_index("5p")]), 3)
+    (0.6, 0.2)
+    """
+    out = np.array(probs, np.float32, copy=True)
+    for suit in suits:
+        plain, red = class_index(f"5{suit}"), class_index(f"0{suit}")
+        total = out[:, plain] + out[:, red]
+        share = trained[:, red] / np.maximum(trained[:, red] + trained[:, plain], 1e-12)
+        out[:, red], out[:, plain] = total * share, total * (1 - share)
+    return out
+
+
+def fill_lacking(probs: np.ndarray, trained: np.ndarray, lacking: tuple[int, ...]
+                 ) -> np.ndarray:
+    """``probs`` (the nearest faces', naming none of the classes ``lacking``) scaled to what
+    ``trained`` leaves the other classes, with ``trained``'s own probabilities of ``lacking``.
+
+    >>> probs = np.zeros((2, len(CLASSES)), np.float32); probs[:, class_index("5p")] = 1
+    >>> trained = np.zeros_like(probs); trained[:, class_index("3p")] = 0.9, 0.2
+    >>> trained[:, class_index("5p")] = 0.1, 0.8
+    >>> out = fill_lacking(probs, trained, (class_index("3p"),))
+    >>> [CLASSES[i] for i in out.argmax(axis=1)], out.sum(axis=1).round(3).tolist()
+    (['3p', '5p'], [1.0, 1.0])
+    """
+    if not lacking:
+        return probs
+    index = list(lacking)
+    mass = trained[:, index].sum(axis=1, keepdims=True)
+    out = np.array(probs, np.float32) * (1 - mass)
+    out[:, index] = trained[:, index]
+    return out / np.maximum(out.sum(axis=1, keepdims=True), 1e-12)
+
+
 @dataclass(frozen=True)
 class NearestFaces:
     """The classifier with its features exposed (an ONNX session) and the bank: named like
@@ -82,6 +130,11 @@ class NearestFaces:
     features_model: Any
     bank: np.ndarray
     labels: np.ndarray
+    red_split: tuple[str, ...] = ()
+    """Suits whose five-or-red-five split is the trained classifier's (:func:`keep_red_share`)."""
+    lacking: tuple[int, ...] = ()
+    """Classes the bank holds no face of, named as the trained classifier names them
+    (:func:`fill_lacking`)."""
 
     @property
     def input_name(self) -> str:
@@ -104,15 +157,23 @@ class NearestFaces:
         search for the nearest faces runs inside the model, :func:`with_bank`)."""
         from tablekit.vision.classifier_graph import NEAR_INDEX, NEAR_SIMILARITY
 
-        out = self.features_model.run(batch)
-        if NEAR_INDEX in out:
-            return {"probs": votes(out[NEAR_SIMILARITY], self.labels[out[NEAR_INDEX]])}
-        return {"probs": vote(unit(out["features"]), self.bank, self.labels)}
+        outputs = self.features_model.run(batch)
+        if NEAR_INDEX in outputs:
+            probs = votes(outputs[NEAR_SIMILARITY], self.labels[outputs[NEAR_INDEX]])
+        else:
+            probs = vote(unit(outputs["features"]), self.bank, self.labels)
+        if self.lacking:
+            probs = fill_lacking(probs, outputs["probs"], self.lacking)
+        if self.red_split:
+            probs = keep_red_share(probs, outputs["probs"], self.red_split)
+        return {"probs": probs}
 
     @classmethod
-    def load(cls, classifier: Path, bank: Path, threads: int = 1) -> NearestFaces:
+    def load(cls, classifier: Path, bank: Path, threads: int = 1,
+             red_split: tuple[str, ...] = (), lacking: tuple[str, ...] = ()) -> NearestFaces:
         """The features classifier at ``classifier`` (its ``features`` output) and the bank
-        file ``bank`` (``features``, ``labels``)."""
+        file ``bank`` (``features``, ``labels``); ``red_split``, ``lacking`` (codes): see
+        :attr:`red_split`, :attr:`lacking`."""
         from tablekit.vision.onnx_model import load_model
 
         if Path(bank).stat().st_size > BANK_BYTES:
@@ -123,7 +184,10 @@ class NearestFaces:
         if features.ndim != 2 or len(features) != len(labels) or not len(labels) or \
                 labels.min() < 0 or labels.max() >= len(CLASSES):
             raise ValueError(f"{bank}: not a bank of faces")
-        return cls(load_model(classifier, threads), features, labels)
+        shown = set(labels.tolist())
+        missing = tuple(class_index(code) for code in lacking if code in CLASSES
+                        and class_index(code) not in shown)
+        return cls(load_model(classifier, threads), features, labels, tuple(red_split), missing)
 
 
 def save_bank(path: Path, features: np.ndarray, labels: np.ndarray) -> None:

@@ -41,6 +41,7 @@ class TileReader:
 
     detector: OnnxModel
     classifier: OnnxModel
+    """The classifier, or a set's :class:`~tablekit.vision.nearest.NearestFaces` (named alike)."""
     long_side: int | None = None
     min_score: float = 0.3
     ways: int = 4
@@ -57,15 +58,15 @@ class TileReader:
              classifier: Path = CLASSIFIER_PATH, tileset: str | Path | None = None
              ) -> TileReader:
         """Load both models from ``tablekit/models/`` (or the paths given); ``tileset``: an
-        enrolled set's folder, whose classifier and overlap replace the trained ones."""
-        overlap = OVERLAP
+        enrolled set's folder, whose classifier (or nearest faces,
+        :mod:`tablekit.vision.nearest`) and overlap replace the trained ones."""
         if tileset:
             from tablekit.vision.tileset import TileSet
 
             chosen = TileSet.load(tileset)
-            classifier, overlap = chosen.classifier, chosen.overlap
-        return cls(load_model(detector, threads), load_model(classifier, threads),
-                   overlap=overlap)
+            return cls(load_model(detector, threads), chosen.load_classifier(threads),
+                       overlap=chosen.overlap)
+        return cls(load_model(detector, threads), load_model(classifier, threads))
 
     def read(self, image_bgr: np.ndarray) -> list[TileReading]:
         """Every tile found in a BGR image (any photo: the generic, uncalibrated mode)."""

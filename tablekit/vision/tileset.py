@@ -82,10 +82,24 @@ class TileSet:
         from tablekit.vision.nearest import BANK, NearestFaces
 
         try:
-            return NearestFaces.load(self.classifier, self.folder / BANK, threads)
+            return NearestFaces.load(self.classifier, self.folder / BANK, threads,
+                                     self.red_split, self.lacking)
         except (OSError, ValueError, KeyError) as error:
             raise TileSetError(f"{self.folder}: its faces cannot be read ({error}); enroll "
                                "the set again") from None
+
+    @property
+    def red_split(self) -> tuple[str, ...]:
+        """A nearest set's suits whose red-or-plain five is the trained classifier's call
+        (its photos showed that suit's five and no red five)."""
+        suits = self.info.get("red_split", [])
+        return tuple(suit for suit in "mps" if isinstance(suits, list) and suit in suits)
+
+    @property
+    def lacking(self) -> tuple[str, ...]:
+        """A nearest set's classes its photos showed no face of, named as trained."""
+        codes = self.info.get("lacking", [])
+        return tuple(code for code in CLASSES if isinstance(codes, list) and code in codes)
 
     @property
     def name(self) -> str:
