@@ -1,7 +1,8 @@
 """The revealed hands at a win: the hand rows of the last seconds are kept; once the flow
 looks at a win (:meth:`RevealedHands.look`) the rows from then on are voted by where
 their tiles lie and read under the rules (:mod:`tablekit.tracking.hand_reading`), with
-the ura indicators under a riichi winner's win (:meth:`RevealedHands.read`, a query).
+the ura indicators under a riichi winner's win voted over the same frames (from
+:data:`LOOK_BACK` before the first look: :meth:`RevealedHands.read`, a query).
 
 >>> from tablekit.game.state import TableState
 >>> hands = RevealedHands()
@@ -50,11 +51,16 @@ HandRows = list[HandRow | None]
 
 @dataclass
 class RevealedHands:
-    """The hand rows of the last :data:`HAND_SECONDS`, each with its frame's time, and
-    when the flow last looked at a win."""
+    """The hand rows and the ura indicator rows of the last :data:`HAND_SECONDS`, each
+    with its frame's time, and when the flow last looked at a win."""
 
     rows: deque[tuple[float, HandRows]] = field(
         default_factory=lambda: deque(maxlen=HAND_ROWS_KEPT))
+    ura_rows: deque[tuple[float, list[SeenTile]]] = field(
+        default_factory=lambda: deque(maxlen=HAND_ROWS_KEPT))
+    """The ura indicators each frame read face up (a win's, once turned): voted over the
+    whole look, not its last frames alone, as a face the classifier reads about as often
+    as another (the fallback art's 8m and 1m) flips as a few frames' vote slides."""
     looked: float = -math.inf
     """When :meth:`look` was last called (s): while a win is looked at, the faces read in
     the hand rows' gaps count (:mod:`tablekit.vision.row_gaps`)."""
@@ -62,11 +68,14 @@ class RevealedHands:
     """The time of this win's first look (the hand lies revealed by then; earlier frames
     show the standing hand, whose tops can read as faces)."""
 
-    def keep(self, now: float, rows: HandRows) -> None:
-        """Remember this frame's hand rows; forget those older than :data:`HAND_SECONDS`."""
+    def keep(self, now: float, rows: HandRows, ura: Sequence[SeenTile] = ()) -> None:
+        """Remember this frame's hand rows and ura indicators; forget those older than
+        :data:`HAND_SECONDS`."""
         self.rows.append((now, rows))
-        while since(self.rows[0][0], now) >= HAND_SECONDS:
-            self.rows.popleft()
+        self.ura_rows.append((now, list(ura)))
+        for kept in (self.rows, self.ura_rows):
+            while since(kept[0][0], now) >= HAND_SECONDS:
+                kept.popleft()
 
     def look(self, now: float) -> None:
         """The flow looks at a win at ``now`` (again): a first look in a while starts the
@@ -101,10 +110,14 @@ class RevealedHands:
         counts = visible_counts(state, exclude_last_discard=from_seat is not None)
         for hand in winners:
             counts.update(tile.kind for tile in hand.hand)
-        recent = view.recent(LOOK_BACK)
-        ura, no_ura = _ura(state, seats, counts, [s.ura for s in recent])
-        doubts += DoraWatch.doubts(state, [s.indicators for s in recent])
+        ura, no_ura = _ura(state, seats, counts, self._ura_reads())
+        doubts += DoraWatch.doubts(state, [s.indicators for s in view.recent(LOOK_BACK)])
         return WinReading(tuple(winners), ura, (*doubts, *no_ura), tuple(drafts), unseen)
+
+    def _ura_reads(self) -> list[list[SeenTile]]:
+        """The ura indicator rows of the frames of this win: from :data:`LOOK_BACK`
+        before its first look (they may lie turned by then) to now."""
+        return [ura for at, ura in self.ura_rows if since(at, self.since_time) <= LOOK_BACK]
 
     def _hand_reads(self, seat: int, melds: Sequence[Meld], kita: int = 0
                     ) -> list[TileRead] | None:
@@ -151,7 +164,7 @@ def less_kita(slots: list[Slot], kita: int, count: int) -> list[Slot]:
 def _ura(state: TableState, seats: tuple[int, ...], counts: Counter[int],
          recent: Sequence[Sequence[SeenTile]]) -> tuple[tuple[Tile, ...], list[str]]:
     """The ura indicators under a riichi winner's win, one under each dora indicator,
-    voted over the last frames' ura rows ``recent`` that show them all (none a fifth of
+    voted over the win's frames' ura rows ``recent`` that show them all (none a fifth of
     its kind over the ``counts`` of visible tiles); doubts when none does or a read is
     unsure."""
     if not any(state.seats[s].riichi for s in seats):

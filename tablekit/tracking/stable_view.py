@@ -31,8 +31,9 @@ from tablekit.vision.zones import Place, TileZone
 STABLE_SECONDS = 0.25
 """How long a zone must read the same to count (two frames at 4 a second)."""
 LOOK_BACK = 0.75
-"""s of the last frames a second look at a win reads (the ura and dora indicators, a
-revealed row no frame showed well): four frames at 4 a second."""
+"""s of the last frames a second look at a win reads (the dora indicators, a revealed row
+no frame showed well; the ura indicators from this long before its first look on): four
+frames at 4 a second."""
 LONGEST_FRAME = 0.5
 """The most time one frame's reads stand for as evidence (a camera that stalled saw
 nothing meanwhile)."""

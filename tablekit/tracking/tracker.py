@@ -194,7 +194,7 @@ class Tracker:
         kept = self.discards.faint_spots.kept(reading.faint)
         gaps = reading.gaps if self.revealed.looking(self.now) else ()
         self.view.add(snapshot(reading, kept, gaps))
-        self.revealed.keep(self.now, self.view.latest.hand_rows)
+        self.revealed.keep(self.now, self.view.latest.hand_rows, self.view.latest.ura)
         if not following(state):
             self.calls.reset()
             self.discards.forget()
