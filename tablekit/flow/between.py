@@ -24,17 +24,17 @@ LEAGUE_FRESH = 5.0  # seconds the league table shown is read again after
 
 if TYPE_CHECKING:
     from tablekit.display.model import LeagueLine
-    from tablekit.flow.core import Flow
+    from tablekit.flow.host import FlowState
 
 
-def on_final(flow: Flow, press: ButtonPress) -> None:
+def on_final(flow: FlowState, press: ButtonPress) -> None:
     if press.name is ButtonName.OK and not press.long:
         flow.stage = Stage.EVENING
     elif not choose_again(flow, press):
         flow.common(press)
 
 
-def on_evening(flow: Flow, press: ButtonPress) -> None:
+def on_evening(flow: FlowState, press: ButtonPress) -> None:
     if press.name is ButtonName.OK and not press.long:
         if flow.league is not None:
             flow.stage = Stage.LEAGUE
@@ -44,21 +44,21 @@ def on_evening(flow: Flow, press: ButtonPress) -> None:
         _back_or_menu(flow, press, Stage.FINAL)
 
 
-def on_league(flow: Flow, press: ButtonPress) -> None:
+def on_league(flow: FlowState, press: ButtonPress) -> None:
     if press.name is ButtonName.OK and not press.long:
         next_game(flow)
     else:
         _back_or_menu(flow, press, Stage.EVENING)
 
 
-def _back_or_menu(flow: Flow, press: ButtonPress, back: Stage) -> None:
+def _back_or_menu(flow: FlowState, press: ButtonPress, back: Stage) -> None:
     if press.name is ButtonName.UNDO and not press.long:
         flow.stage = back
     elif not choose_again(flow, press):
         flow.common(press)
 
 
-def choose_again(flow: Flow, press: ButtonPress) -> bool:
+def choose_again(flow: FlowState, press: ButtonPress) -> bool:
     """CALL (not held) with a roster: choose the players for the next game (False: not
     that press)."""
     if press.name is not ButtonName.CALL or press.long or not flow.roster:
@@ -67,14 +67,14 @@ def choose_again(flow: Flow, press: ButtonPress) -> bool:
     return True
 
 
-def next_game(flow: Flow) -> None:
+def next_game(flow: FlowState) -> None:
     """The next game: the same rules, the same players in the same seats."""
     state = flow.session.state
     flow.start_game(state.rules, state.names, state.first_dealer)
     flow.message = "next game: OK deals East 1 (UNDO: back to the last game's standings)"
 
 
-def evening(flow: Flow) -> Evening:
+def evening(flow: FlowState) -> Evening:
     """The evening of the flow's journal (worked out again only when the journal grows)."""
     at = flow.session.length
     if flow.evening_cache is None or flow.evening_cache[0] != at:
@@ -84,7 +84,7 @@ def evening(flow: Flow) -> Evening:
     return flow.evening_cache[1]
 
 
-def league(flow: Flow) -> tuple[LeagueLine, ...] | None:
+def league(flow: FlowState) -> tuple[LeagueLine, ...] | None:
     """The league table (None: no league kept), read again when the journal grows and
     every few seconds (the app records a game after the step it ended in)."""
     if flow.league is None:

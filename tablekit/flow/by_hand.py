@@ -18,10 +18,10 @@ from tablekit.io.presses import ButtonName, ButtonPress
 from tablekit.rules.hand import concealed_count
 
 if TYPE_CHECKING:
-    from tablekit.flow.core import Flow
+    from tablekit.flow.host import FlowState
 
 
-def on_fix_tiles(flow: Flow, press: ButtonPress) -> None:
+def on_fix_tiles(flow: FlowState, press: ButtonPress) -> None:
     win = flow.win
     assert win is not None and win.fix is not None
     step = -1 if press.long else 1
@@ -40,7 +40,7 @@ def on_fix_tiles(flow: Flow, press: ButtonPress) -> None:
         flow.message = "reading the revealed hand again"
 
 
-def on_enter_value(flow: Flow, press: ButtonPress) -> None:
+def on_enter_value(flow: FlowState, press: ButtonPress) -> None:
     """Each winner sets their own value with their seat's buttons (a double ron too);
     a press from another seat sets the first winner's."""
     win = flow.win
@@ -59,7 +59,7 @@ def on_enter_value(flow: Flow, press: ButtonPress) -> None:
     preview_entries(flow, confirm_them=False)
 
 
-def enter_values(flow: Flow, fixed: bool) -> None:
+def enter_values(flow: FlowState, fixed: bool) -> None:
     """The winners' han and fu entered by hand (``fixed``: instead of a camera's reading,
     which then no longer overrules them)."""
     win = flow.win
@@ -71,7 +71,7 @@ def enter_values(flow: Flow, fixed: bool) -> None:
     preview_entries(flow, confirm_them=False)
 
 
-def preview_entries(flow: Flow, confirm_them: bool) -> None:
+def preview_entries(flow: FlowState, confirm_them: bool) -> None:
     win = flow.win
     assert win is not None
     won = Won(tuple(e.winner() for e in win.entries), win.discarder)
@@ -90,7 +90,7 @@ def preview_entries(flow: Flow, confirm_them: bool) -> None:
     flow.stage = Stage.CONFIRM_WIN
 
 
-def start_fix(flow: Flow) -> None:
+def start_fix(flow: FlowState) -> None:
     """CALL on a win waiting for OK: put its tiles right with the buttons, starting
     from the camera's best reading (complete or not)."""
     state, win = flow.session.state, flow.win
@@ -113,7 +113,7 @@ def start_fix(flow: Flow) -> None:
     flow.message = "put the framed tile right; OK scores the hand"
 
 
-def score_fixed(flow: Flow, fix: TileFix) -> None:
+def score_fixed(flow: FlowState, fix: TileFix) -> None:
     """OK on the tiles put right: the win scored from them, shown for OK."""
     win = flow.win
     assert win is not None

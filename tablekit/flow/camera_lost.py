@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from tablekit.display.model import WinPreview
-    from tablekit.flow.core import Flow
+    from tablekit.flow.host import FlowState
 
 LOST = ("the camera cannot follow these tiles (enroll them: tablekit enroll); the buttons "
         "keep this hand")
@@ -29,14 +29,14 @@ LOST_SCORED = "the camera lost this hand: scored from the tiles alone"
 """The preview's doubt for a win scored once the camera's record of the hand stopped."""
 
 
-def discarder_unsure(flow: Flow, discarder: int | None, claimed: tuple[int, ...]) -> bool:
+def discarder_unsure(flow: FlowState, discarder: int | None, claimed: tuple[int, ...]) -> bool:
     """Whether the camera's discarder of a ron cannot be the one: a winner's own tile, or
     the camera behind the table (discards it has not taken), with or without a discard."""
     behind = flow.reader is not None and flow.reader.behind(flow.session.state)
     return (discarder is not None and discarder in claimed) or behind
 
 
-def tsumo_unsure(flow: Flow, seat: int) -> bool:
+def tsumo_unsure(flow: FlowState, seat: int) -> bool:
     """Whether the camera's record cannot hold a tsumo by ``seat``: another seat's turn
     still, :data:`CATCH_UP_WAIT` seconds after the WIN (it missed the turns before it)."""
     state, win = flow.session.state, flow.win
@@ -44,7 +44,7 @@ def tsumo_unsure(flow: Flow, seat: int) -> bool:
             and flow.clock() >= win.deadline + CATCH_UP_WAIT)
 
 
-def stop_following(flow: Flow) -> bool:
+def stop_following(flow: FlowState) -> bool:
     """Stop the camera's record of the hand in play (an action of its own, one UNDO takes
     it back); the RIICHI presses still waiting for their discard are declared with it."""
     state = flow.session.state
@@ -58,7 +58,7 @@ def stop_following(flow: Flow) -> bool:
     return True
 
 
-def preview_or_untracked(flow: Flow, won: Won, doubts: tuple[str, ...],
+def preview_or_untracked(flow: FlowState, won: Won, doubts: tuple[str, ...],
                          first: Sequence[Event] = ()
                          ) -> tuple[WinPreview | None, tuple[Event, ...]]:
     """``won`` scored as :func:`preview` does, and the corrections it needs; a tsumo the
@@ -78,21 +78,21 @@ def preview_or_untracked(flow: Flow, won: Won, doubts: tuple[str, ...],
     return shown, kept
 
 
-def untracked(flow: Flow, first: Sequence[Event]) -> tuple[Event, ...]:
+def untracked(flow: FlowState, first: Sequence[Event]) -> tuple[Event, ...]:
     """What goes before a win scored without the camera's record: the record stopped,
     the RIICHI presses it never took declared, the dora indicators put right kept."""
     riichi = (RiichiDeclared(seat) for seat in standing_riichi(flow))
     return (TrackingStopped(), *riichi, *(e for e in first if isinstance(e, DoraCorrected)))
 
 
-def record_refuses(flow: Flow, won: Won, first: Sequence[Event] = ()) -> bool:
+def record_refuses(flow: FlowState, won: Won, first: Sequence[Event] = ()) -> bool:
     """Whether ``won`` is refused by the camera's record of the hand alone: the tiles
     score it without the record (so it is not the tiles a person must put right)."""
     state = flow.session.state
     return state.tracked and preview(flow, won, (), untracked(flow, first), quiet=True) is not None
 
 
-def ask_discarder(flow: Flow) -> bool:
+def ask_discarder(flow: FlowState) -> bool:
     """A ron put right by a person that the camera's record refuses: the record stops
     and the players say who dealt in (the camera's discarder is not to be trusted); the
     tiles or values put right stand, scored once the discarder is known. False when the

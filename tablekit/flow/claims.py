@@ -12,13 +12,13 @@ from tablekit.game.events import Discard, Draw, Event
 from tablekit.io.presses import ButtonName, ButtonPress
 
 if TYPE_CHECKING:
-    from tablekit.flow.core import Flow
+    from tablekit.flow.host import FlowState
     from tablekit.game.state import TableState
 
 WHO_DEALT_IN = "who dealt in? that player presses any of their buttons"
 
 
-def on_collect_wins(flow: Flow, press: ButtonPress) -> None:
+def on_collect_wins(flow: FlowState, press: ButtonPress) -> None:
     win = flow.win
     assert win is not None
     if press.name is ButtonName.WIN and press.seat is not None and (
@@ -33,7 +33,7 @@ def on_collect_wins(flow: Flow, press: ButtonPress) -> None:
         flow.back_to_play("win cancelled")
 
 
-def on_choose_discarder(flow: Flow, press: ButtonPress) -> None:
+def on_choose_discarder(flow: FlowState, press: ButtonPress) -> None:
     win = flow.win
     assert win is not None
     if press.seat is not None and press.seat not in win.claimed:
@@ -44,7 +44,7 @@ def on_choose_discarder(flow: Flow, press: ButtonPress) -> None:
         flow.message = WHO_DEALT_IN
 
 
-def resolve_claims(flow: Flow) -> None:
+def resolve_claims(flow: FlowState) -> None:
     """The WIN window has closed: find who dealt in, then read or enter the win."""
     state, win = flow.session.state, flow.win
     assert win is not None
@@ -74,7 +74,7 @@ def tracked_discarder(state: TableState) -> int | None:
     return state.last_discard[0] if state.last_discard else None
 
 
-def camera_behind(flow: Flow, event: Event) -> bool:
+def camera_behind(flow: FlowState, event: Event) -> bool:
     """A WIN pressed before the camera had the turns before it: the discard won on
     (while the WIN window is open), or the other seats' turns before a tsumo (while
     the tsumo cannot be scored yet)."""

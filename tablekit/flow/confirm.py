@@ -19,14 +19,14 @@ from tablekit.game.state import seat_name
 from tablekit.io.presses import ButtonName, ButtonPress
 
 if TYPE_CHECKING:
-    from tablekit.flow.core import Flow
+    from tablekit.flow.host import FlowState
 
 FIX_HINT = " (CALL: fix the tiles by hand; held: enter han and fu)"
 DEALT_IN = "{} dealt in: the camera's record of this hand stops"
 """The screen's line when a player says they dealt in, not the camera's discarder."""
 
 
-def on_confirm_win(flow: Flow, press: ButtonPress) -> None:
+def on_confirm_win(flow: FlowState, press: ButtonPress) -> None:
     win = flow.win
     assert win is not None
     if press.name is ButtonName.OK and win.pending is not None:  # one action with the stop
@@ -44,7 +44,7 @@ def on_confirm_win(flow: Flow, press: ButtonPress) -> None:
         by_hand.start_fix(flow)
 
 
-def cancel(flow: Flow) -> None:
+def cancel(flow: FlowState) -> None:
     """UNDO on a win waiting for OK: no points move; a record stopped by "I dealt in"
     goes on (that stop taken back with it)."""
     win = flow.win
@@ -60,7 +60,7 @@ def cancel(flow: Flow) -> None:
     flow.back_to_play("win cancelled: no points moved")
 
 
-def dealt_in(flow: Flow, seat: int) -> None:
+def dealt_in(flow: FlowState, seat: int) -> None:
     """``seat`` says it dealt in, not the seat the camera's record has: the record stops
     (the camera misread who discarded) and the win is scored again with that payer."""
     win = flow.win
@@ -78,7 +78,7 @@ def dealt_in(flow: Flow, seat: int) -> None:
         flow.message = said
 
 
-def score_with_discarder(flow: Flow, seat: int) -> None:
+def score_with_discarder(flow: FlowState, seat: int) -> None:
     """The players said ``seat`` dealt in: the win is scored with it, from the tiles or
     values a person put right if there are some, else read (or entered) again."""
     win = flow.win
@@ -94,7 +94,7 @@ def score_with_discarder(flow: Flow, seat: int) -> None:
         read_or_enter(flow)
 
 
-def read_or_enter(flow: Flow) -> None:
+def read_or_enter(flow: FlowState) -> None:
     """The camera reads the revealed hands; without one, the winners enter the values."""
     win = flow.win
     assert win is not None
@@ -106,7 +106,7 @@ def read_or_enter(flow: Flow) -> None:
     reread(flow)
 
 
-def reread(flow: Flow) -> None:
+def reread(flow: FlowState) -> None:
     """Read the revealed hands (again): a hand hidden by an arm is read once it shows."""
     win = flow.win
     assert flow.reader is not None and win is not None

@@ -31,10 +31,13 @@ from tablekit.display.model import Layout, LeagueLine, Menu, Mode, ScreenModel, 
 from tablekit.flow import between, by_hand, claims, confirm, play, seats, timing
 from tablekit.flow.boxes import THREE, seat_of, unused_box_text
 from tablekit.flow.camera_side import CameraSide
+from tablekit.flow.host import FlowState
 from tablekit.flow.menu import MenuItem
 from tablekit.flow.saved import default_rules, hand_span, restore, save, standing_riichi
+from tablekit.flow.seating import Seating
 from tablekit.flow.stage import DIFFERENCES_SHOWN, Stage
 from tablekit.flow.tile_fix import TileFix
+from tablekit.flow.timer import Timer
 from tablekit.flow.win import WinInProgress
 from tablekit.game.events import BadEvent, Draw, Event, GameStarted, RiichiDeclared
 from tablekit.game.session import Session
@@ -42,7 +45,7 @@ from tablekit.game.state import SEATS, Phase, TableState, seat_name
 from tablekit.io.presses import ButtonName, ButtonPress
 from tablekit.rules.presets import Rules
 
-Handler = Callable[["Flow", ButtonPress], None]
+Handler = Callable[[FlowState, ButtonPress], None]
 HANDLERS: dict[Stage, Handler] = {
     Stage.BETWEEN_HANDS: play.on_between_hands, Stage.PLAY: play.on_play,
     Stage.COLLECT_WINS: claims.on_collect_wins,
@@ -90,7 +93,7 @@ class Flow:
     next_rules: str = "tenhou"
     league: Callable[[], tuple[LeagueLine, ...]] | None = None  # the table, when kept
     wall: Callable[[], float] = time.time  # the game timer's clock (it survives a restart)
-    timer: timing.Timer | None = None
+    timer: Timer | None = None
     hands_cache: tuple[int, int, int] | None = field(default=None, repr=False)
     saved: dict[str, Any] = field(default_factory=dict, repr=False)  # as last written
     evening_cache: tuple[int, Any] | None = field(default=None, repr=False)
@@ -98,7 +101,7 @@ class Flow:
     roster: tuple[str, ...] = ()  # the club's names: the seat buttons choose the players
     rules: Rules | None = None    # the rules of a first game still to be started
     seed: int | None = None       # the seating draw's (None: a fresh draw every time)
-    seating: seats.Seating | None = None  # the players being chosen
+    seating: Seating | None = None  # the players being chosen
     quit_key: str = ""            # the keyboard's key that quits, for the legend ("": none)
     boxes: tuple[int, ...] = THREE  # three players: the seat boxes they use (flow.boxes)
     note_damaged: str = ""        # why the flow's note was set aside at start ("": it was not)

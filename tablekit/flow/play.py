@@ -32,10 +32,10 @@ from tablekit.rules.presets import PRESETS
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from tablekit.flow.core import Flow
+    from tablekit.flow.host import FlowState
 
 
-def on_between_hands(flow: Flow, press: ButtonPress) -> None:
+def on_between_hands(flow: FlowState, press: ButtonPress) -> None:
     if press.name is ButtonName.OK:
         if flow.submit(HandStarted(tracked=flow.reader is not None)):
             flow.riichi_waiting.clear()  # the last hand's: they can stand no more
@@ -44,7 +44,7 @@ def on_between_hands(flow: Flow, press: ButtonPress) -> None:
         flow.common(press)
 
 
-def on_play(flow: Flow, press: ButtonPress) -> None:
+def on_play(flow: FlowState, press: ButtonPress) -> None:
     state = flow.session.state
     if press.name is ButtonName.RIICHI and press.seat is not None:
         riichi(flow, press.seat)
@@ -70,7 +70,7 @@ def on_play(flow: Flow, press: ButtonPress) -> None:
         flow.common(press)
 
 
-def on_tenpai(flow: Flow, press: ButtonPress) -> None:
+def on_tenpai(flow: FlowState, press: ButtonPress) -> None:
     if press.seat is not None:
         flow.tenpai[press.seat] = not flow.tenpai[press.seat]
     elif press.name is ButtonName.OK:
@@ -82,7 +82,7 @@ def on_tenpai(flow: Flow, press: ButtonPress) -> None:
         flow.rest()
 
 
-def on_menu(flow: Flow, press: ButtonPress) -> None:
+def on_menu(flow: FlowState, press: ButtonPress) -> None:
     if press.name is ButtonName.UNDO and press.long:
         flow.rest()
     elif press.name is ButtonName.UNDO or press.seat is not None:
@@ -97,7 +97,7 @@ def on_menu(flow: Flow, press: ButtonPress) -> None:
         CHOICES[item.action](flow, item)
 
 
-def camera_event(flow: Flow, event: Event) -> None:
+def camera_event(flow: FlowState, event: Event) -> None:
     """A draw, discard, call or dora the camera saw; a seat's discard after its draw, and
     a dora indicator after what turned it, are part of the same action (one UNDO)."""
     if isinstance(event, Discard) and event.seat in standing_riichi(flow):
@@ -110,7 +110,7 @@ def camera_event(flow: Flow, event: Event) -> None:
         flow.message = ""
 
 
-def riichi(flow: Flow, seat: int) -> None:
+def riichi(flow: FlowState, seat: int) -> None:
     """Declare riichi; if the camera has not caught up with the turns before this
     seat's, the declaration waits for the seat's discard."""
     state = flow.session.state
@@ -124,7 +124,7 @@ def riichi(flow: Flow, seat: int) -> None:
 
 
 
-def kita(flow: Flow, seat: int) -> None:
+def kita(flow: FlowState, seat: int) -> None:
     """Three players without a camera: CALL sets a North aside for ``seat`` (an action of
     its own: one UNDO takes it back)."""
     if flow.submit(Kita(seat)):
@@ -133,7 +133,7 @@ def kita(flow: Flow, seat: int) -> None:
                         f"{'s' * (count > 1)} set aside (UNDO takes it back)")
 
 
-def open_tenpai(flow: Flow) -> None:
+def open_tenpai(flow: FlowState) -> None:
     state = flow.session.state
     flow.tenpai = [seat.riichi for seat in state.seats]
     flow.stage = Stage.TENPAI
@@ -143,13 +143,13 @@ def open_tenpai(flow: Flow) -> None:
                         f"missed?): {flow.message}; UNDO if the hand goes on")
 
 
-def open_menu(flow: Flow, selected: int = 0) -> None:
+def open_menu(flow: FlowState, selected: int = 0) -> None:
     open_submenu(flow, "Menu", menu_items(flow.session.state, flow.layout, flow.next_rules,
                                            bool(flow.roster), flow.phones is not None),
                  selected)
 
 
-def _renew_phones(flow: Flow) -> None:
+def _renew_phones(flow: FlowState) -> None:
     """New seat addresses for the phones: the old ones are refused from now on."""
     if flow.phones is None:
         flow.message = "no phones are seat buttons in this run"
@@ -160,7 +160,7 @@ def _renew_phones(flow: Flow) -> None:
     flow.message = "new seat addresses: open them from the codes (the old ones are refused)"
 
 
-def open_submenu(flow: Flow, title: str, items: tuple[MenuItem, ...], selected: int = 0
+def open_submenu(flow: FlowState, title: str, items: tuple[MenuItem, ...], selected: int = 0
                  ) -> None:
     """A menu of its own (a penalty's amounts, a confirmation): the same buttons."""
     flow.menu_title, flow.menu = title, items
@@ -168,13 +168,13 @@ def open_submenu(flow: Flow, title: str, items: tuple[MenuItem, ...], selected: 
     flow.stage = Stage.MENU
 
 
-def _penalty(flow: Flow, item: MenuItem) -> None:
+def _penalty(flow: FlowState, item: MenuItem) -> None:
     seat = int(item.argument or 0)
     open_submenu(flow, f"Penalty: {seat_name(flow.session.state, seat)}",
                  penalty_items(flow.session.state, seat))
 
 
-def _penalty_amount(flow: Flow, item: MenuItem) -> None:
+def _penalty_amount(flow: FlowState, item: MenuItem) -> None:
     seat, points = (int(part) for part in str(item.argument).split(":"))
     shared = flow.session.state.rules.penalties_shared
     if flow.submit(Penalty(seat, points, "penalty from the menu", shared)):
@@ -182,24 +182,24 @@ def _penalty_amount(flow: Flow, item: MenuItem) -> None:
             " to the others" if shared else "") + " (UNDO takes it back)"
 
 
-def _end(flow: Flow, reason: str) -> None:
+def _end(flow: FlowState, reason: str) -> None:
     """End the game now, an action of its own: UNDO on the final standings takes the end
     back and the game goes on."""
     _submit_and_rest(flow, GameEnded(reason))
 
 
-def _next_rules(flow: Flow, _: MenuItem) -> None:
+def _next_rules(flow: FlowState, _: MenuItem) -> None:
     names = list(PRESETS)
     flow.next_rules = names[(names.index(flow.next_rules) + 1) % len(names)]
     open_menu(flow)
 
 
-def _submit_and_rest(flow: Flow, event: Event) -> None:
+def _submit_and_rest(flow: FlowState, event: Event) -> None:
     flow.submit(event)
     flow.rest()
 
 
-def _correct(flow: Flow, item: MenuItem) -> None:
+def _correct(flow: FlowState, item: MenuItem) -> None:
     """A step of putting a registered tile right (:mod:`tablekit.flow.correct`): the next
     step's menu, or the correction submitted (one action: UNDO takes it back)."""
     state, argument = flow.session.state, str(item.argument or "")
@@ -216,11 +216,11 @@ def _correct(flow: Flow, item: MenuItem) -> None:
                         f"{argument.partition('|')[2]} (UNDO takes it back)")
 
 
-def _layout(flow: Flow, item: MenuItem) -> None:
+def _layout(flow: FlowState, item: MenuItem) -> None:
     flow.layout = "centre" if item.argument == "centre" else "facing"
 
 
-CHOICES: dict[Action, Callable[[Flow, MenuItem], None]] = {
+CHOICES: dict[Action, Callable[[FlowState, MenuItem], None]] = {
     Action.CLOSE: lambda flow, _: None,
     Action.UNDO: lambda flow, _: flow.undo(),
     Action.REDO: lambda flow, _: flow.undo(redo=True),

@@ -13,7 +13,7 @@ from tablekit.game.events import BadEvent, DiscardCorrected, Draw, Event, Won
 from tablekit.game.reducer import apply
 
 if TYPE_CHECKING:
-    from tablekit.flow.core import Flow
+    from tablekit.flow.host import FlowState
     from tablekit.game.state import TableState
 
 
@@ -35,14 +35,14 @@ def implied_draw(state: TableState, seat: int) -> list[Event]:
     return []
 
 
-def tsumo_draw(flow: Flow) -> list[Event]:
+def tsumo_draw(flow: FlowState) -> list[Event]:
     """The tsumo's draw the camera has not seen, journalled with the win (so a cancelled
     win journals nothing, and UNDO takes the win back as OK found the table)."""
     tsumo = flow.win.tsumo_seat if flow.win else None
     return [] if tsumo is None else implied_draw(flow.session.state, tsumo)
 
 
-def preview(flow: Flow, won: Won, doubts: tuple[str, ...], first: Sequence[Event] = (),
+def preview(flow: FlowState, won: Won, doubts: tuple[str, ...], first: Sequence[Event] = (),
             quiet: bool = False) -> WinPreview | None:
     """``won`` scored on a copy of the state (after a tsumo's draw not seen and the
     corrections ``first``); refused, the engine's reason is the message (unless
@@ -60,7 +60,7 @@ def preview(flow: Flow, won: Won, doubts: tuple[str, ...], first: Sequence[Event
     return WinPreview(result.wins, result.deltas, doubts, fixable=flow.reader is not None)
 
 
-def discards_unseen(flow: Flow) -> bool:
+def discards_unseen(flow: FlowState) -> bool:
     """The camera shows discards the state has not taken yet (a whole turn around the
     table missed before a tsumo): for a few seconds after the WIN, they come first."""
     return (flow.reader is not None and flow.win is not None

@@ -24,10 +24,10 @@ from typing import TYPE_CHECKING, Any
 from tablekit.files.atomic import write_atomic
 from tablekit.flow.menu import Action, MenuItem
 from tablekit.flow.note_shape import check
-from tablekit.flow.seats import Seating
+from tablekit.flow.seating import Seating
 from tablekit.flow.stage import WIN_STAGES, Stage
 from tablekit.flow.tile_fix import TileFix
-from tablekit.flow.timing import Timer
+from tablekit.flow.timer import Timer
 from tablekit.flow.win import Entry, WinInProgress
 from tablekit.game.events import BadEvent, HandStarted, Won, from_dict, to_dict
 from tablekit.game.state import Phase
@@ -36,7 +36,7 @@ from tablekit.rules.presets import PRESETS
 from tablekit.tiles import Tile
 
 if TYPE_CHECKING:
-    from tablekit.flow.core import Flow
+    from tablekit.flow.host import FlowState
 
 
 def note_path(journal: Path) -> Path:
@@ -44,7 +44,7 @@ def note_path(journal: Path) -> Path:
     return journal.with_suffix(".flow.json")
 
 
-def save(flow: Flow) -> None:
+def save(flow: FlowState) -> None:
     """Write the flow's note if it changed (atomically: a power cut leaves the old one)."""
     data = snapshot(flow)
     if data == flow.saved or (_plain(flow, data) and flow.saved.get("at") != data["at"]):
@@ -64,7 +64,7 @@ def save(flow: Flow) -> None:
                             "the game goes on from the journal")
 
 
-def restore(flow: Flow) -> None:
+def restore(flow: FlowState) -> None:
     """Take up the note that goes with the journal's last line, if there is one."""
     if flow.session.path is None:
         return
@@ -83,7 +83,7 @@ def restore(flow: Flow) -> None:
     flow.saved = {k: v for k, v in data.items() if k != "left"}
 
 
-def _checked(flow: Flow, path: Path, text: str) -> dict[str, Any]:
+def _checked(flow: FlowState, path: Path, text: str) -> dict[str, Any]:
     """The note in ``text``; one of another shape is set aside (``.damaged``), said in the
     flow's message, and the game goes on from the journal."""
     try:
@@ -98,7 +98,7 @@ def _checked(flow: Flow, path: Path, text: str) -> dict[str, Any]:
         raise
 
 
-def _plain(flow: Flow, data: dict[str, Any]) -> bool:
+def _plain(flow: FlowState, data: dict[str, Any]) -> bool:
     """Whether a fresh flow on the journal would show the same without a note."""
     return (flow.stage is flow.resting_stage() and not flow.message and not flow.win
             and flow.timer is None and "seating" not in data
@@ -106,14 +106,14 @@ def _plain(flow: Flow, data: dict[str, Any]) -> bool:
             and flow.next_rules == default_rules(flow.session.state.rules.name))
 
 
-def hand_span(flow: Flow) -> tuple[int, int]:
+def hand_span(flow: FlowState) -> tuple[int, int]:
     """Where the hand in the journal's events in force started, and how many there are:
     a press noted at ``at`` events belongs to the hand while ``started < at <= length``."""
     session = flow.session
     return max(session.last_in_force(HandStarted), 0), session.active_count
 
 
-def standing_calls(flow: Flow) -> list[int]:
+def standing_calls(flow: FlowState) -> list[int]:
     """The seats whose CALL still waits for a meld: pressed in this hand (no new hand and
     no UNDO past it since), with no meld laid after it."""
     if not flow.calls:
@@ -123,7 +123,7 @@ def standing_calls(flow: Flow) -> list[int]:
             if started < at <= length and len(state.seats[seat].melds) == melds]
 
 
-def standing_riichi(flow: Flow) -> dict[int, int]:
+def standing_riichi(flow: FlowState) -> dict[int, int]:
     """The RIICHI presses still waiting for their seat's discard (seat: the journal's
     events in force at the press, latest press last): pressed in this hand, which goes
     on (no win or draw since), the seat not in riichi yet; an UNDO past the win brings
@@ -141,7 +141,7 @@ def default_rules(name: str) -> str:
     return name if name in PRESETS else "tenhou"
 
 
-def snapshot(flow: Flow) -> dict[str, Any]:
+def snapshot(flow: FlowState) -> dict[str, Any]:
     data: dict[str, Any] = {
         "at": flow.session.length, "stage": flow.stage.name, "message": flow.message,
         "layout": flow.layout, "next_rules": flow.next_rules,
@@ -161,7 +161,7 @@ def snapshot(flow: Flow) -> dict[str, Any]:
     return data
 
 
-def _apply(flow: Flow, data: dict[str, Any]) -> None:
+def _apply(flow: FlowState, data: dict[str, Any]) -> None:
     stage = Stage[data["stage"]]
     if (stage in WIN_STAGES) != ("win" in data):
         raise ValueError("a win stage without its win")
@@ -193,7 +193,7 @@ def _apply(flow: Flow, data: dict[str, Any]) -> None:
     flow.stage, flow.message = stage, data["message"]
 
 
-def _score_again(flow: Flow, win: WinInProgress, stage: Stage, doubts: tuple[str, ...]
+def _score_again(flow: FlowState, win: WinInProgress, stage: Stage, doubts: tuple[str, ...]
                  ) -> None:
     from tablekit.flow.proposal import preview
 

@@ -22,118 +22,29 @@ the choice came from.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from tablekit.display.model import SeatingView
+from tablekit.flow.seating import Seating
 from tablekit.flow.stage import Stage
-from tablekit.game.state import SEATS, Phase
+from tablekit.game.state import Phase
 from tablekit.io.presses import ButtonName, ButtonPress
-from tablekit.league.roster import COUNTS, WINDS, draw_seats, seating_text
+from tablekit.league.roster import COUNTS, WINDS, seating_text
 from tablekit.rules.presets import TENHOU, Rules
 
 if TYPE_CHECKING:
-    from tablekit.flow.core import Flow
-    from tablekit.rules.schema import Rules
+    from tablekit.flow.host import FlowState
 
 PROMPT = "choose each seat's player with its buttons; OK to play"
 
 
-@dataclass
-class Seating:
-    """The players being chosen: the roster, each seat's name so far (None: nobody), the
-    earlier choices (for UNDO), the screen the choice came from (None: before the first
-    game) and how many draws were made (each draw has a seed of its own)."""
-
-    roster: tuple[str, ...]
-    names: list[str | None] = field(default_factory=lambda: [None] * SEATS)
-    steps: list[list[str | None]] = field(default_factory=list)
-    back: Stage | None = None
-    draws: int = 0
-    drawn: bool = False
-    rules: Rules | None = None  # the game's rules when the organiser sent the seats
-
-    def cycle(self, seat: int, step: int) -> str | None:
-        """Give ``seat`` the next (``step`` 1) or previous (-1) roster name no other seat
-        holds; returns it (None: every name is taken)."""
-        taken = {name for other, name in enumerate(self.names) if other != seat and name}
-        free = [name for name in self.roster if name not in taken]
-        if not free:
-            return None
-        current = self.names[seat]
-        order = list(self.roster)
-        start = order.index(current) if current in order else (-1 if step > 0 else 0)
-        for offset in range(1, len(order) + 1):
-            name = order[(start + step * offset) % len(order)]
-            if name in free:
-                self._change(seat, name)
-                return name
-        return None
-
-    def clear(self, seat: int) -> None:
-        if self.names[seat] is not None:
-            self._change(seat, None)
-
-    def draw(self, seed: int | None) -> None:
-        """Shuffle the chosen names over the seats (``seed`` + the draws so far, when given)."""
-        self.steps.append(list(self.names))
-        self.names = list(draw_seats(self.chosen, None if seed is None else seed + self.draws))
-        self.draws += 1
-        self.drawn = True
-
-    def back_one(self) -> bool:
-        """Take back the last step (False: there was none)."""
-        if not self.steps:
-            return False
-        self.names = self.steps.pop()
-        self.drawn = False
-        return True
-
-    @property
-    def ready(self) -> bool:
-        return all(self.names)
-
-    @property
-    def chosen(self) -> tuple[str, ...]:
-        return tuple(name for name in self.names if name)
-
-    def view(self) -> SeatingView:
-        return SeatingView(tuple(self.names), len(self.roster), self.drawn)
-
-    def out(self) -> dict[str, Any]:
-        """What the flow's note keeps of it."""
-        return {"names": self.names, "steps": self.steps, "draws": self.draws,
-                "drawn": self.drawn, "back": self.back.name if self.back else None}
-
-    @classmethod
-    def read(cls, roster: tuple[str, ...], data: dict[str, Any]) -> Seating:
-        names = [_on(roster, name) for name in data["names"]]
-        steps = [[_on(roster, name) for name in step] for step in data["steps"]]
-        if len(names) not in (3, SEATS) or any(len(step) != len(names) for step in steps):
-            raise ValueError("a seating of three or four seats")
-        back = Stage[data["back"]] if data["back"] else None
-        return cls(roster, names, steps, back, int(data["draws"]), bool(data["drawn"]))
-
-    def _change(self, seat: int, name: str | None) -> None:
-        self.steps.append(list(self.names))
-        self.names[seat] = name
-        self.drawn = False
-
-
-def _on(roster: tuple[str, ...], name: str | None) -> str | None:
-    if name is not None and name not in roster:
-        raise ValueError(f"{name!r} is not on the roster")
-    return name
-
-
-def game_rules(flow: Flow) -> Rules:
+def game_rules(flow: FlowState) -> Rules:
     """The rules of the game the seats are chosen for: the journal's game's, or before a
     first game those ``tablekit run`` was given."""
     state = flow.session.state
     return state.rules if state.phase is not Phase.NOT_STARTED else flow.rules or TENHOU
 
 
-def choose(flow: Flow, back: Stage | None, names: tuple[str, ...] = ()) -> None:
+def choose(flow: FlowState, back: Stage | None, names: tuple[str, ...] = ()) -> None:
     """Open the choice (``names``: the seats as they were, where they are on the roster)."""
     seats = game_rules(flow).players
     kept = [name if name in flow.roster else None for name in names]
@@ -144,14 +55,14 @@ def choose(flow: Flow, back: Stage | None, names: tuple[str, ...] = ()) -> None:
     flow.message = PROMPT
 
 
-def current(flow: Flow) -> Seating:
+def current(flow: FlowState) -> Seating:
     """The choice in progress (a fresh one when the flow rests here before a first game)."""
     if flow.seating is None:
         flow.seating = Seating(flow.roster, [None] * game_rules(flow).players)
     return flow.seating
 
 
-def on_choose_players(flow: Flow, press: ButtonPress) -> None:
+def on_choose_players(flow: FlowState, press: ButtonPress) -> None:
     seating = current(flow)
     if press.seat is not None and press.name is not ButtonName.OK and not press.long:
         _seat_button(flow, seating, press)
@@ -165,7 +76,7 @@ def on_choose_players(flow: Flow, press: ButtonPress) -> None:
         flow.common(press)
 
 
-def _seat_button(flow: Flow, seating: Seating, press: ButtonPress) -> None:
+def _seat_button(flow: FlowState, seating: Seating, press: ButtonPress) -> None:
     assert press.seat is not None
     if press.name is ButtonName.WIN:
         seating.clear(press.seat)
@@ -173,7 +84,7 @@ def _seat_button(flow: Flow, seating: Seating, press: ButtonPress) -> None:
         flow.message = "every name on the roster has a seat"
 
 
-def _draw(flow: Flow, seating: Seating) -> None:
+def _draw(flow: FlowState, seating: Seating) -> None:
     if not seating.ready:
         flow.message = f"the draw needs {COUNTS[len(seating.names)]} players: choose them " \
                        "first"
@@ -182,7 +93,7 @@ def _draw(flow: Flow, seating: Seating) -> None:
     flow.message = f"seats drawn: {seating_text(seating.chosen)}"
 
 
-def _play(flow: Flow, seating: Seating) -> None:
+def _play(flow: FlowState, seating: Seating) -> None:
     """Start the game with the chosen players, East the first dealer."""
     if not seating.ready:
         empty = [wind for wind, name in zip(WINDS[:len(seating.names)], seating.names,
@@ -195,7 +106,7 @@ def _play(flow: Flow, seating: Seating) -> None:
     flow.message = f"{seating_text(seating.chosen)}: OK deals East 1 (UNDO: back)"
 
 
-def _back(flow: Flow, seating: Seating) -> None:
+def _back(flow: FlowState, seating: Seating) -> None:
     if seating.back_one():
         return
     if seating.back is None:
@@ -204,7 +115,7 @@ def _back(flow: Flow, seating: Seating) -> None:
     flow.stage, flow.seating = seating.back, None
 
 
-def undo_start(flow: Flow) -> None:
+def undo_start(flow: FlowState) -> None:
     """UNDO on a first game just started from the seats: the start taken back, the same
     seats shown again."""
     names = flow.session.state.names

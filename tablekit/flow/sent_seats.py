@@ -16,19 +16,21 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from tablekit.flow import seats, timing
+from tablekit.flow import timing
+from tablekit.flow.seating import Seating
 from tablekit.flow.stage import Stage
+from tablekit.flow.timer import Timer
 from tablekit.game.events import GameStarted, HandStarted
 from tablekit.game.state import Phase
 from tablekit.rules.presets import TENHOU, with_options
 
 if TYPE_CHECKING:
-    from tablekit.flow.core import Flow
+    from tablekit.flow.host import FlowState
 
 BETWEEN_GAMES = (Phase.NOT_STARTED, Phase.GAME_OVER)
 
 
-def offer(flow: Flow, seating: dict[str, Any]) -> bool | None:
+def offer(flow: FlowState, seating: dict[str, Any]) -> bool | None:
     """Show the organiser's seats, OK to play them: True when shown, None when a game is in
     play (later), False when these players' game is the one started or played (never)."""
     state = flow.session.state
@@ -50,20 +52,20 @@ def offer(flow: Flow, seating: dict[str, Any]) -> bool | None:
     if minutes:
         rules = with_options(rules, time_limit=minutes,
                              end_of_time=seating.get("end_of_time") or "finish_hand")
-    flow.seating = seats.Seating(names, list(names), rules=rules)
+    flow.seating = Seating(names, list(names), rules=rules)
     flow.stage = Stage.CHOOSE_PLAYERS
     flow.message = f"{seating.get('text') or ', '.join(names)}: OK to play"
     return True
 
 
-def untouched(flow: Flow) -> bool:
+def untouched(flow: FlowState) -> bool:
     """Whether the game in play has only started (a table joined without players starts a
     game of nameless seats, which the organiser's seats replace)."""
     return all(isinstance(event, (GameStarted, HandStarted))
                for event in flow.session.game_events())
 
 
-def follow(flow: Flow, started: float, minutes: int) -> None:
+def follow(flow: FlowState, started: float, minutes: int) -> None:
     """Set the game's timer to the club's clock: time is up ``minutes`` after ``started``
     (seconds since the epoch), whatever the game's own start."""
     state = flow.session.state
@@ -73,7 +75,7 @@ def follow(flow: Flow, started: float, minutes: int) -> None:
     game = timing.game_in_play(flow)
     timer = flow.timer
     if timer is None or timer.game != game:
-        flow.timer = timing.Timer(game, begun)
+        flow.timer = Timer(game, begun)
     elif timer.started != begun:
         timer.started = begun
         if timer.called and flow.wall() < started + minutes * 60:  # extra time after time up

@@ -13,34 +13,20 @@ False
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from tablekit.flow.timer import Timer
 from tablekit.game.events import HAND_ENDS, GameEnded
 from tablekit.game.state import Phase
 from tablekit.game.timer import GameClock, game_clock
 
 if TYPE_CHECKING:
-    from tablekit.flow.core import Flow
+    from tablekit.flow.host import FlowState
 
 TIME_UP = "time is up"
 
 
-@dataclass
-class Timer:
-    """A game's timer: which game (where it started in the journal), its wall-clock start, the
-    hands played when time was called (None: not yet)."""
-
-    game: int
-    started: float
-    called_at: int | None = None
-
-    @property
-    def called(self) -> bool:
-        return self.called_at is not None
-
-
-def tick(flow: Flow) -> None:
+def tick(flow: FlowState) -> None:
     """Start the game's timer, call time, and end the game when the policy says so."""
     state = flow.session.state
     if not state.rules.time_limit or state.phase is Phase.NOT_STARTED:
@@ -63,7 +49,7 @@ def tick(flow: Flow) -> None:
         flow.rest()
 
 
-def game_clock_of(flow: Flow) -> GameClock | None:
+def game_clock_of(flow: FlowState) -> GameClock | None:
     """The game's clock now (None: no time limit, or not started)."""
     timer = flow.timer
     if timer is None or not flow.session.state.rules.time_limit:
@@ -73,7 +59,7 @@ def game_clock_of(flow: Flow) -> GameClock | None:
     return game_clock(flow.session.state.rules, flow.wall() - timer.started, played, after)
 
 
-def text(flow: Flow) -> str:
+def text(flow: FlowState) -> str:
     """What the screen shows: ``30:00 left, about 5 hands`` ('' without a time limit)."""
     clock = game_clock_of(flow)
     if clock is None or flow.session.state.phase is Phase.GAME_OVER:
@@ -81,17 +67,17 @@ def text(flow: Flow) -> str:
     return clock.text
 
 
-def hands_played(flow: Flow) -> int:
+def hands_played(flow: FlowState) -> int:
     """The hands of the game in play that have ended."""
     return _counts(flow)[1]
 
 
-def game_in_play(flow: Flow) -> int:
+def game_in_play(flow: FlowState) -> int:
     """Which game is in play: where it started in the journal (the timer belongs to it)."""
     return _counts(flow)[0]
 
 
-def _counts(flow: Flow) -> tuple[int, int]:
+def _counts(flow: FlowState) -> tuple[int, int]:
     """The game in play and its hands ended, worked out only when the journal grows (the
     loop asks every step)."""
     session = flow.session
