@@ -149,6 +149,29 @@ def background_boxes(shape: tuple[int, ...], faces: np.ndarray, rng: np.random.G
     return boxes[clear][:count]
 
 
+def straddling_boxes(boxes: np.ndarray, rng: np.random.Generator, count: int,
+                     most_iou: float = 0.3) -> np.ndarray:
+    """Up to ``count`` boxes the size of one of ``boxes`` moved half a tile or more off it,
+    meeting none of ``boxes`` by IoU ``most_iou`` or more: boxes that fall between tiles
+    (enrollment's not-a-tile crops, from labelled photos and from the table's spread)."""
+    from tablekit.vision.postprocess import box_iou
+
+    boxes = np.asarray(boxes, np.float32).reshape(-1, 4)
+    out: list[np.ndarray] = []
+    for _ in range(count * 6 if len(boxes) else 0):
+        if len(out) >= count:
+            break
+        near = boxes[int(rng.integers(len(boxes)))]
+        half = (near[2:] - near[:2]) / 2
+        half = half[::-1] if rng.random() < 0.5 else half
+        centre = (near[:2] + near[2:]) / 2 + rng.choice([-1, 1], 2) * half * \
+            rng.uniform(0.55, 1.0, 2) * (rng.random(2) < 0.7)
+        box = np.concatenate([centre - half, centre + half]).astype(np.float32)
+        if box_iou(box[None], boxes).max() < most_iou:
+            out.append(box)
+    return np.array(out, np.float32).reshape(-1, 4)
+
+
 class FeatureModel:
     """The classifier with its features exposed, for enrollment (onnxruntime, one thread)."""
 

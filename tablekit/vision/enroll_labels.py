@@ -31,7 +31,7 @@ import numpy as np
 from tablekit.vision.classes import CLASSES, NOT_A_TILE, class_index
 from tablekit.vision.datasets import LabelledImage
 from tablekit.vision.detect import OVERLAP, find_tiles
-from tablekit.vision.enroll import FaceSamples, background_boxes, cut_faces
+from tablekit.vision.enroll import FaceSamples, background_boxes, cut_faces, straddling_boxes
 from tablekit.vision.metrics import Count, match_image
 from tablekit.vision.onnx_model import OnnxModel
 from tablekit.vision.postprocess import box_iou
@@ -52,26 +52,6 @@ def decoded(images: Sequence[LabelledImage]) -> list[Photo]:
     """The photos that can be read, with their pixels."""
     photos = [(image, cv2.imread(str(image.path))) for image in images]
     return [(image, bgr) for image, bgr in photos if bgr is not None]
-
-
-def straddling_boxes(boxes: np.ndarray, rng: np.random.Generator, count: int,
-                     most_iou: float = 0.3) -> np.ndarray:
-    """Up to ``count`` boxes the size of one of ``boxes`` moved half a tile or more off it,
-    meeting none of ``boxes`` by IoU ``most_iou`` or more: boxes that fall between tiles."""
-    boxes = np.asarray(boxes, np.float32).reshape(-1, 4)
-    out: list[np.ndarray] = []
-    for _ in range(count * 6 if len(boxes) else 0):
-        if len(out) >= count:
-            break
-        near = boxes[int(rng.integers(len(boxes)))]
-        half = (near[2:] - near[:2]) / 2
-        half = half[::-1] if rng.random() < 0.5 else half
-        centre = (near[:2] + near[2:]) / 2 + rng.choice([-1, 1], 2) * half * \
-            rng.uniform(0.55, 1.0, 2) * (rng.random(2) < 0.7)
-        box = np.concatenate([centre - half, centre + half]).astype(np.float32)
-        if box_iou(box[None], boxes).max() < most_iou:
-            out.append(box)
-    return np.array(out, np.float32).reshape(-1, 4)
 
 
 def add_photo(samples: FaceSamples, image: LabelledImage, bgr: np.ndarray,

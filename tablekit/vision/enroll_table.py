@@ -27,7 +27,14 @@ import numpy as np
 from tablekit.errors import TablekitError
 from tablekit.vision.calibration import Profile
 from tablekit.vision.classes import CLASSES, NOT_A_TILE, class_index
-from tablekit.vision.enroll import FaceSamples, FeatureModel, OnStep, jitter_boxes, vary_look
+from tablekit.vision.enroll import (
+    FaceSamples,
+    FeatureModel,
+    OnStep,
+    jitter_boxes,
+    straddling_boxes,
+    vary_look,
+)
 from tablekit.vision.postprocess import box_iou
 from tablekit.vision.rectify import TableView
 from tablekit.vision.spread import STEPS, Step, match_slots, spread_slots, step_label
@@ -98,19 +105,8 @@ def _no_tile_boxes(boxes: np.ndarray, side: float, rng: np.random.Generator) -> 
         box = np.concatenate([centre - half, centre + half]).astype(np.float32)
         if box_iou(box[None], boxes).max() < 0.15:
             out.append(box)
-    felt = len(out)
-    for _ in range(STRADDLING * 6):
-        if len(out) - felt >= STRADDLING:
-            break
-        near = boxes[int(rng.integers(len(boxes)))]
-        half = (near[2:] - near[:2]) / 2
-        half = half[::-1] if rng.random() < 0.5 else half
-        centre = (near[:2] + near[2:]) / 2 + rng.choice([-1, 1], 2) * half * \
-            rng.uniform(0.55, 1.0, 2) * (rng.random(2) < 0.7)
-        box = np.concatenate([centre - half, centre + half]).astype(np.float32)
-        if box_iou(box[None], boxes).max() < 0.3:
-            out.append(box)
-    return np.array(out, np.float32).reshape(-1, 4)
+    felt = np.array(out, np.float32).reshape(-1, 4)
+    return np.concatenate([felt, straddling_boxes(boxes, rng, STRADDLING)])
 
 
 def spread_samples(images: Sequence[np.ndarray], profile: Profile, models: Any,

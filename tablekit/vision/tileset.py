@@ -199,7 +199,7 @@ def save_nearest_tileset(folder: Path, features: np.ndarray, labels: np.ndarray,
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     save_bank(folder / BANK, features, labels)
-    bank = unit(np.load(folder / BANK)["features"].astype(np.float32))
+    bank = unit(unit(features).astype(np.float16).astype(np.float32))  # as the file keeps it
     (folder / CLASSIFIER).write_bytes(with_bank(base_classifier, bank, K))
     info = {
         "version": VERSION,
