@@ -104,7 +104,13 @@ def test_a_damaged_bank_is_one_line(table, tmp_path):
 
     images = [cv2.imread(str(path)) for path in photos]
     made = enroll_from_table(images, profile, tmp_path / "set", "test")
-    (tmp_path / "set" / "faces.npz").write_bytes(b"not a bank")
+    bank = tmp_path / "set" / "faces.npz"
+    with np.load(bank) as stored:
+        features, labels = stored["features"], stored["labels"]
+    np.savez(bank, features=features[:-5], labels=labels[:-5])  # not the model's bank
+    with pytest.raises(TileSetError, match=r"faces where tile_classifier\.onnx searches"):
+        TableModels.load(tileset=made.tileset.folder)
+    bank.write_bytes(b"not a bank")
     with pytest.raises(TileSetError, match="its faces cannot be read"):
         TableModels.load(tileset=made.tileset.folder)
 

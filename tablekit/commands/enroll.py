@@ -281,15 +281,14 @@ def _add_faces(args: argparse.Namespace, on: Any, found: Any, model: Any, source
 
     from tablekit.vision.classes import CLASSES
     from tablekit.vision.enroll_table import missing_kinds
-    from tablekit.vision.nearest import BANK
     from tablekit.vision.onnx_model import CLASSIFIER_PATH
     from tablekit.vision.tileset import save_nearest_tileset
 
     crops, labels = found.samples.batch()
     features = model.features(crops, on_step=on_step)
     progress.clear()
-    with np.load(on.folder / BANK, allow_pickle=False) as stored:
-        bank, kept = stored["features"].astype(np.float32), stored["labels"].astype(np.int64)
+    known = on.load_classifier()  # its bank, checked (a damaged one: one line)
+    bank, kept = known.bank, known.labels
     counts = Counter(on.info.get("faces", {})) + Counter(found.samples.counts())
     tileset = save_nearest_tileset(
         args.out, np.concatenate([bank, features]), np.concatenate([kept, labels]),

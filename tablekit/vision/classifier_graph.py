@@ -109,6 +109,16 @@ def with_bank(path: Path, bank: np.ndarray, k: int) -> bytes:
     return model.SerializeToString()
 
 
+def bank_rows(path: Path) -> int | None:
+    """How many faces the nearest-face search of the classifier at ``path`` holds (None:
+    it has none, :func:`with_bank`)."""
+    model = _load(path)
+    for init in model.graph.initializer:
+        if init.name == "bank_t":
+            return int(init.dims[1])
+    return None
+
+
 def _parse(data: bytes) -> Any:
     import onnx
 

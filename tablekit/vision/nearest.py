@@ -184,6 +184,12 @@ class NearestFaces:
         if features.ndim != 2 or len(features) != len(labels) or not len(labels) or \
                 labels.min() < 0 or labels.max() >= len(CLASSES):
             raise ValueError(f"{bank}: not a bank of faces")
+        from tablekit.vision.classifier_graph import bank_rows
+
+        rows = bank_rows(classifier)
+        if rows is not None and rows != len(labels):
+            raise ValueError(f"{bank}: {len(labels)} faces where {Path(classifier).name} "
+                             f"searches {rows}")
         shown = set(labels.tolist())
         missing = tuple(class_index(code) for code in lacking if code in CLASSES
                         and class_index(code) not in shown)
