@@ -3,6 +3,7 @@ reader cuts them, the set named by its nearest faces."""
 
 from __future__ import annotations
 
+import io
 import json
 from collections import Counter
 from pathlib import Path
@@ -78,7 +79,7 @@ def test_enroll_from_the_table(table, tmp_path, capsys):
     assert right >= 0.95 * len(truth) > 10
 
 
-def test_a_spread_photo_is_refused_in_one_line(table, tmp_path, capsys):
+def test_a_spread_photo_is_refused_in_one_line(table, tmp_path, capsys, monkeypatch):
     _, _, folder, photos = table
     calibration = ["--calibration", str(folder / "table.json")]
     out = ["--out", str(tmp_path / "set")]
@@ -93,6 +94,9 @@ def test_a_spread_photo_is_refused_in_one_line(table, tmp_path, capsys):
     err = capsys.readouterr().err
     assert "spread A face up: only 0 of 136 tiles were found" in err
     assert len(err.strip().splitlines()) == 1
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))  # no one to press Enter
+    assert tablekit(["enroll", "--from-table", *calibration, "--camera", "opencv:9", *out]) == 2
+    assert "standard input is closed" in capsys.readouterr().err
     assert tablekit(["enroll", "--from-table", "--calibration", str(tmp_path / "no.json"),
                      "--image", *map(str, photos), *out]) == 2
     assert "no calibration" in capsys.readouterr().err

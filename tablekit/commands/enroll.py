@@ -238,7 +238,11 @@ def _spread_images(args: argparse.Namespace) -> list:
         if step.faces:
             for line in describe(step.layout):
                 print(f"  {line}")
-        input("press Enter when it is laid (hands off the table) ")
+        try:
+            input("press Enter when it is laid (hands off the table) ")
+        except EOFError:
+            raise TileSetError("no answer to wait for (standard input is closed): take the "
+                               "photos and give them with --image") from None
         frames = grab(args.camera, 3)
         if not frames:
             raise TileSetError(f"no frames from the camera {args.camera}")
