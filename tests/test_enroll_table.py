@@ -162,3 +162,67 @@ def test_faces_confirmed_in_play_join_a_set_enrolled_from_the_table(table, tmp_p
     more = TileSet.load(tmp_path / "more")
     assert more.nearest and more.info["recorded_faces"]
     assert sum(more.info["faces"].values()) == len(after)
+
+    # run --learn: the same faces learned into the set itself when the evening ends
+    from tablekit.commands.run import learn_evening
+
+    said: list[str] = []
+    assert learn_evening(recording, first, said.append)
+    assert len(np.load(first / BANK)["labels"]) == len(after)
+    learned = TileSet.load(first)
+    assert learned.name == "set" and learned.info["recorded_faces"] == more.info["recorded_faces"]
+    assert learned.info["source"].endswith(", learned from play")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["more", "rec", "set"]
+    assert "faces added; the set's faces now: 1m " in said[-1]
+    learned.load_classifier()  # its bank is the one its model searches
+
+
+def test_learn_refuses_what_it_cannot_learn_into(tmp_path, capsys):
+    journal = tmp_path / "game.jsonl"
+    argv = ["run", "--journal", str(journal), "--camera", "none", "--buttons", "none",
+            "--display", f"headless:{tmp_path / 'screens'}", "--frames", "1", "--learn"]
+    assert tablekit(argv) == 2
+    assert capsys.readouterr().err.strip().splitlines() == [
+        "tablekit: learn: --learn adds the evening's confirmed faces to a tile set: give "
+        "--tileset SET (enrolled with enroll --from-table) and --record DIR"]
+    assert tablekit([*argv, "--tileset", str(tmp_path / "none"), "--record",
+                     str(tmp_path / "rec")]) == 2
+    assert "learn: no tile set at" in capsys.readouterr().err
+    head = tmp_path / "head"
+    head.mkdir()
+    (head / "tile_classifier.onnx").write_bytes(b"")
+    (head / "tileset.json").write_text(json.dumps(
+        {"version": 1, "classes": list(CLASSES), "method": "softmax head"}))
+    assert tablekit([*argv, "--tileset", str(head), "--record", str(tmp_path / "rec")]) == 2
+    assert "was not enrolled from the table" in capsys.readouterr().err
+    assert not journal.exists() and not (tmp_path / "rec").exists()
+
+
+def test_a_set_cut_off_while_it_learned_is_the_set_it_was(tmp_path, monkeypatch):
+    from tablekit.files import atomic
+
+    folder = tmp_path / "set"
+    folder.mkdir()
+    info = {"version": 1, "classes": list(CLASSES), "name": "set"}
+    (folder / "tileset.json").write_text(json.dumps(info))
+    (folder / "tile_classifier.onnx").write_bytes(b"old")
+    new = tmp_path / "set.learning"
+    new.mkdir()
+    (new / "tileset.json").write_text(json.dumps(info))
+    (new / "tile_classifier.onnx").write_bytes(b"new")
+    renames = []
+    rename = atomic.os.rename
+
+    def cut(source, target):  # the power goes after the old set is moved aside
+        if renames:
+            raise OSError(5, "power cut")
+        renames.append(target)
+        rename(source, target)
+
+    monkeypatch.setattr(atomic.os, "rename", cut)
+    with pytest.raises(OSError):
+        atomic.replace_folder(folder, new)
+    monkeypatch.undo()
+    assert not folder.exists()
+    assert (TileSet.load(folder).classifier.read_bytes()) == b"old"
+    assert not (tmp_path / "set.before").exists()

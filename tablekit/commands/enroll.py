@@ -278,32 +278,13 @@ def from_table(args: argparse.Namespace) -> int:
 def _add_faces(args: argparse.Namespace, on: Any, found: Any, model: Any, source: str,
                start: float, on_step: Any, progress: Progress) -> int:
     """Learn from play on top of a set enrolled from the table: the recordings' confirmed
-    faces join its nearest faces (:mod:`tablekit.vision.nearest`)."""
-    from collections import Counter
+    faces join its nearest faces (:mod:`tablekit.recording.learn`)."""
+    from tablekit.recording.learn import add_faces
 
-    import numpy as np
-
-    from tablekit.vision.classes import CLASSES
-    from tablekit.vision.enroll_table import missing_kinds
-    from tablekit.vision.onnx_model import CLASSIFIER_PATH
-    from tablekit.vision.tileset import save_nearest_tileset
-
-    crops, labels = found.samples.batch()
-    features = model.features(crops, on_step=on_step)
+    learned = add_faces(on, found, model, args.out, on_step=on_step, source=source)
     progress.clear()
-    known = on.load_classifier()  # its bank, checked (a damaged one: one line)
-    bank, kept = known.bank, known.labels
-    counts = Counter(on.info.get("faces", {})) + Counter(found.samples.counts())
-    tileset = save_nearest_tileset(
-        args.out, np.concatenate([bank, features]), np.concatenate([kept, labels]),
-        dict(counts), CLASSIFIER_PATH, source,
-        {"spread": on.info.get("spread", []), "recorded_faces": dict(found.used),
-         "on": on.info.get("source", on.name)})
-    faces = ", ".join(f"{code} {counts[code]}" for code in CLASSES if counts[code])
-    lacking = [code for code in missing_kinds(dict(counts)) if code not in ("back", "none")]
-    print(f"the set's faces now: {faces}" +
-          (f"; still lacking: {' '.join(lacking)}" if lacking else "; no kind lacking"))
-    print(f"{args.out}: {tileset.summary()} in {time.perf_counter() - start:.1f} s")
+    print(learned.faces_line())
+    print(f"{args.out}: {learned.tileset.summary()} in {time.perf_counter() - start:.1f} s")
     return 0
 
 

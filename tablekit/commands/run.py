@@ -69,6 +69,10 @@ def add_parser(subparsers: Any) -> None:
                         "(tablekit calibrate) when there is one; the camera is fitted afresh")
     parser.add_argument("--tileset", metavar="SET", default=None,
                         help="read the tiles with this enrolled set (see tablekit enroll)")
+    parser.add_argument("--learn", action="store_true",
+                        help="when the evening ends, add the faces people confirmed (its "
+                             "--record DIR) to --tileset SET, a set enrolled from the table: "
+                             "the next evening reads with them (docs/tile-sets.md)")
     add_record_options(parser)
     add_table_options(parser)
     parser.set_defaults(run=run)
@@ -113,6 +117,12 @@ def run(args: argparse.Namespace) -> int:
             require_new_folder(args.record)
         except TablekitError as error:
             report(f"record: {error}")
+            return 2
+    if args.learn:
+        try:
+            _can_learn(args)
+        except TablekitError as error:
+            report(f"learn: {error}")
             return 2
     if args.league is not None:  # a folder: the evening's games would go unrecorded
         from tablekit.league.database import require_league
@@ -213,6 +223,8 @@ def run(args: argparse.Namespace) -> int:
             app.camera.close()
         if recorder is not None:
             _close_recorder(recorder, args.record, report)
+            if args.learn:
+                learn_evening(args.record, args.tileset, report)
         leave_club(club, report)
         session.close()
         lock.release()
@@ -326,6 +338,38 @@ def _recorder(args: argparse.Namespace, app: Any, report: Any) -> Any:
         return None
     report(f"recording the game into {args.record}")
     return recorder
+
+
+def _can_learn(args: argparse.Namespace) -> None:
+    """``--learn`` needs the evening recorded and a set enrolled from the table to learn
+    into (one line otherwise)."""
+    from tablekit.recording.learn import learnable
+    from tablekit.vision.tileset import TileSet
+
+    if args.tileset is None or args.record is None:
+        raise TablekitError("--learn adds the evening's confirmed faces to a tile set: give "
+                            "--tileset SET (enrolled with enroll --from-table) and --record "
+                            "DIR")
+    learnable(TileSet.load(args.tileset))
+
+
+def learn_evening(record: Path, tileset: str | Path, report: Any) -> bool:
+    """``--learn``, when the evening ends: the recording's confirmed faces join ``tileset``
+    in place (:func:`tablekit.recording.learn.learn`), each step reported in one line;
+    whether the set learned. Nothing to learn, or a recording or set that cannot be read,
+    is said and leaves the set as it was."""
+    from tablekit.recording.learn import learn
+    from tablekit.vision.tileset import TileSet
+
+    report(f"learning the faces confirmed this evening ({record}) into {tileset} ...")
+    try:
+        found, learned = learn([Path(record)], TileSet.load(tileset))
+    except (TablekitError, OSError) as error:
+        report(f"learn: {one_line(error)}; the tile set is as it was")
+        return False
+    report(f"learn: {found.report()}")
+    report(f"learn: {learned.added} faces added; {learned.faces_line()}")
+    return True
 
 
 def _close_recorder(recorder: Any, folder: Path, report: Any) -> None:

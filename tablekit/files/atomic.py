@@ -86,3 +86,58 @@ def sync_folder(folder: Path | str, *, quiet: bool = False) -> None:
             raise
     finally:
         os.close(fd)
+
+
+#: Where :func:`replace_folder` keeps the old folder while the new one is moved in.
+KEPT = ".before"
+
+
+def replace_folder(folder: Path | str, new: Path | str) -> None:
+    """Replace the folder ``folder`` by the folder ``new`` (a sibling, written whole): every
+    file in ``new`` is fsynced, ``folder`` is moved aside to ``folder`` + :data:`KEPT`,
+    ``new`` is moved in, the parent folder fsynced and the old one removed. A power cut
+    leaves the old folder or the new one, never a mix: :func:`recover_folder` moves the
+    old one back if the cut fell between the two moves.
+
+    >>> import tempfile
+    >>> top = Path(tempfile.mkdtemp())
+    >>> (top / "set").mkdir(); (top / "set.new").mkdir()
+    >>> _ = (top / "set" / "a").write_text("old"); _ = (top / "set.new" / "a").write_text("new")
+    >>> replace_folder(top / "set", top / "set.new")
+    >>> (top / "set" / "a").read_text(), sorted(p.name for p in top.iterdir())
+    ('new', ['set'])
+    """
+    import shutil
+
+    folder, new = Path(folder), Path(new)
+    for path in new.iterdir():
+        if path.is_file():
+            with open(path, "rb") as file:
+                os.fsync(file.fileno())
+    sync_folder(new)
+    kept = folder.with_name(folder.name + KEPT)
+    shutil.rmtree(kept, ignore_errors=True)
+    os.rename(folder, kept)
+    os.rename(new, folder)
+    sync_folder(folder.parent)
+    shutil.rmtree(kept, ignore_errors=True)
+
+
+def recover_folder(folder: Path | str) -> bool:
+    """Move back the old folder :func:`replace_folder` had moved aside when a power cut
+    fell before the new one was moved in (``folder`` is missing, ``folder`` +
+    :data:`KEPT` is there); whether it did.
+
+    >>> import tempfile
+    >>> top = Path(tempfile.mkdtemp())
+    >>> (top / "set.before").mkdir()
+    >>> recover_folder(top / "set"), recover_folder(top / "set"), (top / "set").is_dir()
+    (True, False, True)
+    """
+    folder = Path(folder)
+    kept = folder.with_name(folder.name + KEPT)
+    if folder.exists() or not kept.is_dir():
+        return False
+    os.rename(kept, folder)
+    sync_folder(folder.parent, quiet=True)
+    return True

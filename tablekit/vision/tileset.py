@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 
 from tablekit.errors import TablekitError
+from tablekit.files.atomic import recover_folder
 from tablekit.untrusted.files import read_bytes
 from tablekit.untrusted.json_text import parse_json
 from tablekit.vision.classes import CLASSES
@@ -110,6 +111,7 @@ class TileSet:
         """Read ``folder``; a one-line :class:`TileSetError` when it is not a tile set."""
         folder = Path(folder)
         info_path = folder / INFO
+        recover_folder(folder)  # a power cut while the set learned: the set as it was
         if not info_path.is_file():
             raise TileSetError(f"no tile set at {folder} (make one with `tablekit enroll`)")
         try:
@@ -190,9 +192,11 @@ def save_tileset(folder: Path, enrollment: Any, base_classifier: Path, source: s
 
 def save_nearest_tileset(folder: Path, features: np.ndarray, labels: np.ndarray,
                          counts: dict[str, int], base_classifier: Path, source: str,
-                         extra: dict[str, Any] | None = None) -> TileSet:
+                         extra: dict[str, Any] | None = None, name: str | None = None
+                         ) -> TileSet:
     """A profile in ``folder`` named by its nearest faces: the base classifier with its
-    features exposed, and the bank (:mod:`tablekit.vision.nearest`)."""
+    features exposed, and the bank (:mod:`tablekit.vision.nearest`); ``name``: the set's
+    (default: the folder's)."""
     from tablekit.vision.classifier_graph import with_bank
     from tablekit.vision.nearest import BANK, K, save_bank, unit
 
@@ -203,7 +207,7 @@ def save_nearest_tileset(folder: Path, features: np.ndarray, labels: np.ndarray,
     (folder / CLASSIFIER).write_bytes(with_bank(base_classifier, bank, K))
     info = {
         "version": VERSION,
-        "name": folder.name,
+        "name": name or folder.name,
         "source": source,
         "created": dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
         "method": NEAREST,
