@@ -226,3 +226,34 @@ def test_a_set_cut_off_while_it_learned_is_the_set_it_was(tmp_path, monkeypatch)
     assert not folder.exists()
     assert (TileSet.load(folder).classifier.read_bytes()) == b"old"
     assert not (tmp_path / "set.before").exists()
+
+
+def test_the_models_search_compares_pixels_as_numpy_does(table, tmp_path):
+    """The nearest-face search baked into the ONNX model (features and pixels,
+    ``nearest.embed``) ranks and votes as numpy does; a bank of features alone (a set
+    enrolled before pixels were compared) is still searched on its features."""
+    from tablekit.vision.classifier_graph import with_bank, with_features
+    from tablekit.vision.classify import crop_size
+    from tablekit.vision.nearest import FEATURE_WIDTH, NearestFaces, embed, save_bank, vote
+    from tablekit.vision.onnx_model import CLASSIFIER_PATH, load_model
+    from tablekit.vision.rectify import TableView
+    from tablekit.vision.table_reader import face_crops
+
+    camera, profile, _, _ = table
+    frame = camera.render_moment(40, 1.0)
+    models = TableModels.load()
+    _, found = read_frame(frame.image, profile, models)
+    boxes = np.array([t.box for t in found if t.face_up], np.float32)
+    view = TableView(profile.camera, layout=profile.layout)
+    crops = face_crops(frame.image, view, boxes, crop_size(models.classifier))
+    (tmp_path / "f.onnx").write_bytes(with_features(CLASSIFIER_PATH))
+    raw = load_model(tmp_path / "f.onnx").run(crops)["features"]
+    labels = np.arange(len(crops)) % 34
+    for rows in (embed(raw, crops), embed(raw, None)):
+        (tmp_path / "c.onnx").write_bytes(with_bank(CLASSIFIER_PATH, rows, 5))
+        save_bank(tmp_path / "b.npz", rows, labels)
+        searched = NearestFaces.load(tmp_path / "c.onnx", tmp_path / "b.npz").run(crops)
+        expected = vote(embed(raw, crops if rows.shape[1] > FEATURE_WIDTH else None),
+                        rows, labels)
+        assert np.allclose(searched["probs"], expected, atol=1e-3)
+        assert (searched["probs"].argmax(1) == labels).all()  # each face is its own nearest

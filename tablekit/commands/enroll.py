@@ -123,6 +123,7 @@ def from_labels(args: argparse.Namespace) -> int:
         lacking_red,
         samples_from_photos,
     )
+    from tablekit.vision.nearest import embed
     from tablekit.vision.onnx_model import CLASSIFIER_PATH, DETECTOR_PATH, load_model
     from tablekit.vision.tileset import TileSetError, save_nearest_tileset, save_tileset
 
@@ -150,7 +151,8 @@ def from_labels(args: argparse.Namespace) -> int:
     source = f"{len(images)} labelled photos in {folder}"
     if nearest:
         crops, labels = samples.batch()
-        features = model.features(crops, on_step=_shown(progress))
+        # photos: the features alone (pixels are compared on faces cut from the table)
+        features = embed(model.features(crops, on_step=_shown(progress)), None)
         progress.clear()
         tileset = save_nearest_tileset(args.out, features, labels, samples.counts(),
                                        CLASSIFIER_PATH, source,

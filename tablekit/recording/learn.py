@@ -89,6 +89,7 @@ def add_faces(on: TileSet, found: Harvest, model: Any, out: Path | None = None,
     ``source``: where the set now comes from, for its description (default: where it came
     from, learned from play)."""
     from tablekit.vision.enroll_table import missing_kinds
+    from tablekit.vision.nearest import embed, with_pixels
     from tablekit.vision.onnx_model import CLASSIFIER_PATH
     from tablekit.vision.tileset import save_nearest_tileset
 
@@ -97,8 +98,9 @@ def add_faces(on: TileSet, found: Harvest, model: Any, out: Path | None = None,
         raise TileSetError("no confirmed faces to learn from (a hand won with its hand "
                            "revealed, its WIN pressed while recording)")
     crops, labels = found.samples.batch()
-    features = model.features(crops, on_step=on_step)
     known = on.load_classifier()  # its bank, checked (a damaged one: one line)
+    features = embed(model.features(crops, on_step=on_step),
+                     crops if with_pixels(known.bank) else None)  # as its bank holds faces
     counts = Counter(on.info.get("faces", {})) + Counter(found.samples.counts())
     recorded = Counter(on.info.get("recorded_faces", {})) + Counter(found.used)
     if source is None:

@@ -88,19 +88,54 @@ NEAR_SIMILARITY, NEAR_INDEX = "near_similarity", "near_index"
 
 def with_bank(path: Path, bank: np.ndarray, k: int) -> bytes:
     """The classifier at ``path`` that also finds each face's ``k`` nearest rows of
-    ``bank`` (unit-length features ``(M, 256)``): outputs :data:`NEAR_SIMILARITY` (cosine,
+    ``bank`` (unit-length rows ``(M, 256)`` of features, or ``(M, 556)`` of features and
+    pixels, :func:`tablekit.vision.nearest.embed`): outputs :data:`NEAR_SIMILARITY` (cosine,
     best first) and :data:`NEAR_INDEX` (rows of ``bank``), both ``(N, k)``. onnxruntime
     does the search on the reader's one thread (numpy's own would use every core)."""
     from onnx import TensorProto, helper, numpy_helper
+
+    from tablekit.vision.nearest import PIXEL_BLOCK, PIXEL_CUT, PIXEL_WEIGHT, with_pixels
 
     model = _parse(with_features(path))
     bank = np.asarray(bank, np.float32)
     model.graph.initializer.extend([
         numpy_helper.from_array(np.ascontiguousarray(bank.T), "bank_t"),
         numpy_helper.from_array(np.array([min(k, len(bank))], np.int64), "near_k")])
+    model.graph.node.append(
+        helper.make_node("LpNormalization", [FEATURES], ["unit_features"], axis=1, p=2))
+    query = "unit_features"
+    if with_pixels(bank):  # the faces' pixels beside the features (nearest.embed)
+        scale = 1.0 / np.sqrt(1.0 + PIXEL_WEIGHT ** 2)
+        top, bottom, left, right = PIXEL_CUT
+        crops = model.graph.input[0].name
+        model.graph.initializer.extend([
+            numpy_helper.from_array(np.array([top, left], np.int64), "pixel_starts"),
+            numpy_helper.from_array(np.array([bottom, right], np.int64), "pixel_ends"),
+            numpy_helper.from_array(np.array([2, 3], np.int64), "pixel_axes"),
+            numpy_helper.from_array(np.array(1e-6, np.float32), "pixel_floor"),
+            numpy_helper.from_array(np.array(scale, np.float32), "features_scale"),
+            numpy_helper.from_array(np.array(PIXEL_WEIGHT * scale, np.float32),
+                                    "pixels_scale")])
+        model.graph.node.extend([
+            helper.make_node("ReduceMean", [crops], ["grey"], axes=[1], keepdims=1),
+            helper.make_node("Slice", ["grey", "pixel_starts", "pixel_ends", "pixel_axes"],
+                             ["grey_middle"]),
+            helper.make_node("AveragePool", ["grey_middle"], ["grey_blocks"],
+                             kernel_shape=[PIXEL_BLOCK] * 2, strides=[PIXEL_BLOCK] * 2),
+            helper.make_node("Flatten", ["grey_blocks"], ["pixels"], axis=1),
+            helper.make_node("ReduceMean", ["pixels"], ["pixels_mean"], axes=[1], keepdims=1),
+            helper.make_node("Sub", ["pixels", "pixels_mean"], ["pixels_centred"]),
+            helper.make_node("ReduceL2", ["pixels_centred"], ["pixels_norm"], axes=[1],
+                             keepdims=1),
+            helper.make_node("Max", ["pixels_norm", "pixel_floor"], ["pixels_length"]),
+            helper.make_node("Div", ["pixels_centred", "pixels_length"], ["unit_pixels"]),
+            helper.make_node("Mul", ["unit_features", "features_scale"], ["features_part"]),
+            helper.make_node("Mul", ["unit_pixels", "pixels_scale"], ["pixels_part"]),
+            helper.make_node("Concat", ["features_part", "pixels_part"], ["face_row"],
+                             axis=1)])
+        query = "face_row"
     model.graph.node.extend([
-        helper.make_node("LpNormalization", [FEATURES], ["unit_features"], axis=1, p=2),
-        helper.make_node("MatMul", ["unit_features", "bank_t"], ["similarity"]),
+        helper.make_node("MatMul", [query, "bank_t"], ["similarity"]),
         helper.make_node("TopK", ["similarity", "near_k"], [NEAR_SIMILARITY, NEAR_INDEX],
                          axis=1, largest=1, sorted=1)])
     model.graph.output.extend([

@@ -167,6 +167,7 @@ def enroll_from_table(images: Sequence[np.ndarray], profile: Profile, out: Path,
     """Enroll the set spread on the calibrated table in ``images`` (one per step of
     :data:`~tablekit.vision.spread.STEPS`) and save it to ``out`` (a tile-set folder named
     by nearest faces)."""
+    from tablekit.vision.nearest import embed
     from tablekit.vision.onnx_model import CLASSIFIER_PATH
     from tablekit.vision.table_reader import TableModels
     from tablekit.vision.tileset import save_nearest_tileset
@@ -177,7 +178,7 @@ def enroll_from_table(images: Sequence[np.ndarray], profile: Profile, out: Path,
     samples, report = spread_samples(images, profile, models, model.size,
                                      np.random.default_rng(seed), on_step=on_step)
     crops, labels = samples.batch()
-    features = model.features(crops, on_step=on_step)
+    features = embed(model.features(crops, on_step=on_step), crops)
     tileset = save_nearest_tileset(out, features, labels, samples.counts(), CLASSIFIER_PATH,
                                    f"the table's spread ({source})",
                                    {"spread": report.lines()})
