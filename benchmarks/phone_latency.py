@@ -100,9 +100,8 @@ class Rendered:
 
 
 def play(args: argparse.Namespace) -> dict[str, Any]:
-    from tablekit.app.loop import App, open_session
+    from tablekit.app.loop import App, build_table, open_session
     from tablekit.display.backends import PngDisplay
-    from tablekit.flow import Flow
     from tablekit.rules.presets import load_rules
     from tablekit.web.phones import PhoneSeats, start_phone_web
 
@@ -113,7 +112,7 @@ def play(args: argparse.Namespace) -> dict[str, Any]:
                "render": Rendered, "none": lambda: None}[args.display]()
     app_inbox: Any = None
     session = open_session(journal, load_rules(None), said.append)
-    app = App(Flow(session), display)
+    app = build_table(session, display)
     app_inbox = app.inbox
     phones = PhoneSeats(app_inbox, said.append)
     page = start_phone_web("127.0.0.1:0", journal, None, said.append, phones)

@@ -22,8 +22,8 @@ from typing import Any
 
 from gpiozero.pins.mock import MockFactory
 
-from tablekit.app.loop import App, open_session
-from tablekit.flow import Flow, Stage
+from tablekit.app.loop import App, build_table, open_session
+from tablekit.flow import Stage
 from tablekit.game.events import Discard, Draw, Event, Redo, Undo, WinnerHand
 from tablekit.game.invariants import broken
 from tablekit.game.journal import salvage_journal
@@ -164,8 +164,7 @@ def _open(folder: Path, rng: random.Random, camera: bool, rules: Rules = TENHOU)
     path = folder / "game.jsonl"
     side = FakeCameraSide(rng) if camera else None
     session = open_session(path, rules, lambda line: None)
-    flow = Flow(session, reader=side, clock=lambda: now[0])
-    app = App(flow, _Screens(), clock=lambda: now[0])
+    app = build_table(session, _Screens(), clock=lambda: now[0], reader=side)
     app.buttons = board = ButtonBoard(app.inbox, pin_factory=MockFactory(), clock=lambda: now[0])
     return _Table(app, board, path, side, now, rules=rules)
 

@@ -21,7 +21,7 @@ from typing import Any
 from unittest import mock
 
 from harness.journal_damage import failing_writer, write_game
-from tablekit.app.loop import App, open_session
+from tablekit.app.loop import App, build_table, open_session
 from tablekit.display.backends import PngDisplay
 from tablekit.flow import Flow
 from tablekit.flow.saved import note_path
@@ -97,8 +97,8 @@ def _full_card(folder: Path, failing: set[str]) -> list[str]:
     path = folder / "game.jsonl"
     write_game(path, game[:k])
     session = open_session(path, TENHOU, lines.append)
-    app = App(Flow(session), PngDisplay(folder / "screens", numbered=False,
-                                        report=lines.append), clock=Clock())
+    app = build_table(session, PngDisplay(folder / "screens", numbered=False,
+                                          report=lines.append), clock=Clock())
     app.step()
     before, data = session.state, path.read_bytes()
     with _failing(failing, session):
@@ -172,7 +172,7 @@ def _league_full(folder: Path, failing: set[str]) -> list[str]:
 def _finished_app(journal: Path, db: sqlite3.Connection) -> tuple[App, list[str]]:
     lines: list[str] = []
     session = open_session(journal, TENHOU, lambda line: None)
-    app = App(Flow(session), None, clock=Clock())
+    app = build_table(session, clock=Clock())
     app.hooks.append(game_recorder(db, journal, warn=lines.append))
     return app, lines
 

@@ -8,7 +8,8 @@ buttons keep the score alone). The simulated table (``tablekit demo``, ``tableki
 simulate``, the benchmarks that play games) is just another set of devices around the
 same loop: a camera source, buttons on mock pins, a clock it drives (``sleep``), a
 display or none. :func:`build_table` is the one wiring of them all: ``tablekit run``, the
-simulated table, a recording played back and the long evening build their app with it.
+simulated table, a recording played back, the long evening and the fault harness build
+their app with it.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from tablekit.display.model import Layout, ScreenModel
 from tablekit.errors import TablekitError
-from tablekit.flow import Flow
+from tablekit.flow import CameraSide, Flow
 from tablekit.flow.boxes import THREE
 from tablekit.game.session import Session
 from tablekit.game.state import Phase
@@ -217,7 +218,7 @@ def build_table(session: Session, display: Display | None = None, *,
                 wall: Callable[[], float] = time.time, layout: Layout = "facing",
                 roster: tuple[str, ...] = (), rules: Rules | None = None,
                 seed: int | None = None, boxes: tuple[int, ...] = THREE,
-                inbox: queue.Queue | None = None) -> App:
+                inbox: queue.Queue | None = None, reader: CameraSide | None = None) -> App:
     """The table: the app's loop around a :class:`Flow` over ``session``, shown on
     ``display``, and the camera side, ``camera``'s frames through ``pipeline`` and the
     tracker at ``fps`` frames a second (no ``camera``: the buttons keep the score, wins
@@ -225,8 +226,11 @@ def build_table(session: Session, display: Display | None = None, *,
     table and in a recording played back; the camera's and the flow's too), ``wall`` the
     game timer's; ``layout``, ``roster``, ``rules``, ``seed`` and ``boxes`` are the flow's
     (:class:`Flow`); ``inbox``: the loop's queue when the caller made it first (phones post
-    to it). The one wiring of ``tablekit run``, the simulated table, a recording played back
-    and the long evening; the buttons are the caller's (``app.buttons``).
+    to it); ``reader``: with no ``camera``, a camera side the caller made (the fault
+    harness's fake one): the flow looks at wins with it, the loop polls no camera and the
+    caller posts its events. The one wiring of ``tablekit run``, the simulated table, a
+    recording played back, the long evening and the fault harness; the buttons are the
+    caller's (``app.buttons``).
 
     >>> import tempfile
     >>> session = Session.open(Path(tempfile.mkdtemp()) / "game.jsonl")
@@ -237,9 +241,11 @@ def build_table(session: Session, display: Display | None = None, *,
     """
     inbox = inbox if inbox is not None else queue.Queue()
     if camera is None:
-        flow = Flow(session, clock=clock, layout=layout, roster=roster, rules=rules,
-                    seed=seed, boxes=boxes, wall=wall)
+        flow = Flow(session, reader=reader, clock=clock, layout=layout, roster=roster,
+                    rules=rules, seed=seed, boxes=boxes, wall=wall)
         return App(flow, display, clock=clock, sleep=sleep, inbox=inbox)
+    if reader is not None:
+        raise ValueError("a camera's side is built here: give the camera or a reader")
     if pipeline is None:
         raise ValueError("a camera needs the pipeline that reads its frames")
     from tablekit.tracking.camera import Camera

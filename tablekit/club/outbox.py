@@ -90,7 +90,7 @@ class Outbox:
 
     def _set_aside(self, path: Path, why: str, say: Callable[[str], None]) -> None:
         aside = path.with_name(path.name + ".bad")
-        try:
+        try:  # a move, not a write (no atomic_path): the bad file itself, kept to look at
             os.replace(path, aside)
         except OSError as error:
             say(f"outbox file {path} cannot be sent ({why}) nor set aside "

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from contextlib import suppress
 from pathlib import Path
 from typing import Protocol
 
@@ -26,6 +25,7 @@ from tablekit.display.canvas import Frame
 from tablekit.display.model import ScreenModel
 from tablekit.display.render import render
 from tablekit.errors import TablekitError
+from tablekit.files.atomic import atomic_path
 
 BACKENDS = ("window", "kmsdrm", "png")
 DEFAULT_SIZE = (800, 480)
@@ -83,14 +83,10 @@ class PngDisplay:
         surface = pygame.Surface(self.size)
         frame = render(model, surface)
         path = self.folder / f"{name}.png"
-        partial = self.folder / f".{name}.partial.png"
-        try:
+        # no half-written frame left behind; not fsynced (a screen: the next one is drawn
+        # anyway); the side file's name ends in .png, as pygame picks the format by it
+        with atomic_path(path, sync=False, spare=f".{name}.partial.png") as partial:
             pygame.image.save(surface, str(partial))
-            os.replace(partial, path)
-        except BaseException:
-            with suppress(OSError):  # no half-written frame left behind
-                partial.unlink(missing_ok=True)
-            raise
         self.shown += 1
         if not self.numbered:
             self.saved.clear()

@@ -6,6 +6,11 @@ and the error is raised as it came. The side file is created afresh (a stale one
 removed first) and never through a symlink, so a symlink in the way is replaced, never
 followed.
 
+:func:`write_atomic` writes bytes or text; :func:`atomic_path` is the same for a writer that
+opens the file itself (a journal, a PNG saved by pygame): it yields the side file's path,
+and the rest happens when the block ends. It is the one place in tablekit that renames a file
+over another as a write (``tests/test_atomic_writes.py`` keeps it so).
+
 >>> import tempfile
 >>> folder = Path(tempfile.mkdtemp())
 >>> write_atomic(folder / "note.json", '{"stage": "menu"}')
@@ -20,18 +25,68 @@ from __future__ import annotations
 
 import contextlib
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 #: The side file's default suffix: ``NAME.part`` beside ``NAME``.
 PART = ".part"
 
 
+@contextlib.contextmanager
+def atomic_path(path: Path | str, *, sync: bool = True, side: str = PART,
+                spare: str | None = None, quiet_folder: bool = False) -> Iterator[Path]:
+    """Replace ``path`` by what the block writes to the side file it is given: ``path`` +
+    ``side`` in the same folder, or the name ``spare`` there (for a writer that reads the
+    format from the name: a PNG's must end in ``.png``). A stale side file is removed before
+    the block, so the writer creates it afresh. When the block ends, the side file is (with
+    ``sync``) fsynced, renamed over ``path``, and (with ``sync``) the folder fsynced;
+    ``quiet_folder``: a folder that cannot be opened or fsynced is not an error (the file
+    is in place). On any error, in the block or after it up to the rename, the side file is
+    removed, ``path`` is left as it was, and the error is raised as it came. A symlink the
+    block leaves as the side file is an error at the fsync (never followed); without
+    ``sync`` it is renamed as the link itself, never written through.
+
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> with atomic_path(folder / "a.txt") as side:
+    ...     _ = side.write_text("old")
+    >>> with atomic_path(folder / "a.txt") as side:
+    ...     _ = side.write_text("torn")
+    ...     raise OSError(28, "No space left on device")
+    Traceback (most recent call last):
+    OSError: [Errno 28] No space left on device
+    >>> (folder / "a.txt").read_text(), sorted(p.name for p in folder.iterdir())
+    ('old', ['a.txt'])
+    >>> with atomic_path(folder / "b.png", sync=False, spare=".b.partial.png") as side:
+    ...     _ = side.write_bytes(b"a picture")
+    ...     side.name
+    '.b.partial.png'
+    >>> sorted(p.name for p in folder.iterdir())
+    ['a.txt', 'b.png']
+    """
+    path = Path(path)
+    side_path = path.with_name(spare if spare is not None else path.name + side)
+    try:
+        side_path.unlink(missing_ok=True)
+        yield side_path
+        if sync:
+            _sync_file(side_path)
+        os.replace(side_path, path)
+    except BaseException:  # a full card, a crash: no empty or torn side file is left behind
+        with contextlib.suppress(OSError):
+            side_path.unlink()
+        raise
+    if sync:
+        sync_folder(path.parent, quiet=quiet_folder)
+
+
 def write_atomic(path: Path | str, data: bytes | str, *, sync: bool = True, side: str = PART,
                  mode: int = 0o666, quiet_folder: bool = False) -> None:
     """Replace ``path`` by ``data`` (a ``str`` is written as UTF-8) through the side file
-    ``path`` + ``side``; with ``sync``, the file is fsynced before the rename and the folder
-    after it. ``mode``: the new file's permissions (less the umask); ``quiet_folder``: a
-    folder that cannot be opened or fsynced is not an error (the file is in place).
+    ``path`` + ``side`` (:func:`atomic_path`); with ``sync``, the file is fsynced before the
+    rename and the folder after it. ``mode``: the new file's permissions (less the umask);
+    ``quiet_folder``: a folder that cannot be opened or fsynced is not an error (the file
+    is in place).
 
     >>> import tempfile
     >>> from unittest import mock
@@ -44,25 +99,22 @@ def write_atomic(path: Path | str, data: bytes | str, *, sync: bool = True, side
     >>> (folder / "a.json").read_text(), sorted(p.name for p in folder.iterdir())
     ('old', ['a.json'])
     """
-    path = Path(path)
-    spare = path.with_name(path.name + side)
     raw = data.encode("utf-8") if isinstance(data, str) else data
-    try:
-        spare.unlink(missing_ok=True)
+    with atomic_path(path, sync=sync, side=side, quiet_folder=quiet_folder) as spare:
         fd = os.open(spare, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC,
                      mode)
         with os.fdopen(fd, "wb") as file:
-            file.write(raw)
-            file.flush()
-            if sync:
-                os.fsync(file.fileno())
-        os.replace(spare, path)
-    except BaseException:  # a full card, a crash: no empty or torn side file is left behind
-        with contextlib.suppress(OSError):
-            spare.unlink()
-        raise
-    if sync:
-        sync_folder(path.parent, quiet=quiet_folder)
+            file.write(raw)  # flushed at the close; fsynced by atomic_path (with sync)
+
+
+def _sync_file(path: Path) -> None:
+    """fsync the file the block wrote (opened for reading, never through a symlink: Linux
+    flushes a file's data whatever the descriptor's mode); one fsync'd already costs little."""
+    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def sync_folder(folder: Path | str, *, quiet: bool = False) -> None:

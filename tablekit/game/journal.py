@@ -53,7 +53,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
 
-from tablekit.files.atomic import sync_folder
+from tablekit.files.atomic import atomic_path
 from tablekit.game.events import (
     EVENT_TYPES,
     BadEvent,
@@ -579,16 +579,12 @@ def _count_events(path: Path, version: int, last: bytes) -> int:
 
 def write_journal(path: Path, events: list[Event], joins: list[bool] | None = None,
                   clock: Callable[[], float] = time.time) -> None:
-    """Replace ``path`` with a journal of ``events`` (written aside, fsynced, renamed in);
-    ``joins``: each event's mark, as :class:`JournalContents` holds them; ``clock``: the
-    time each game's start is written with."""
-    path = Path(path)
-    temporary = path.with_name(path.name + ".new")
-    temporary.unlink(missing_ok=True)
-    with Journal(temporary, clock=clock) as journal:
+    """Replace ``path`` with a journal of ``events`` (written aside as ``NAME.new``, fsynced,
+    renamed in: :func:`tablekit.files.atomic.atomic_path`; a write that fails leaves the old
+    journal and no side file); ``joins``: each event's mark, as :class:`JournalContents`
+    holds them; ``clock``: the time each game's start is written with."""
+    with atomic_path(path, side=".new") as temporary, Journal(temporary, clock=clock) as journal:
         journal.append_all(events, joins or [False] * len(events))
-    os.replace(temporary, path)
-    sync_folder(path.parent)
 
 
 def in_force_counts(events: Sequence[Event]) -> list[int]:

@@ -136,7 +136,7 @@ def _keep_aside(path: Path, move: bool) -> Path:
         number += 1
         kept = path.with_name(f"{path.name}.damaged-{stamp}-{number}")
     try:
-        if move:
+        if move:  # a move, not a write (no atomic_path): the damaged file itself, as it was
             os.rename(path, kept)
         else:
             shutil.copy2(path, kept)

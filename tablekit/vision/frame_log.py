@@ -183,6 +183,9 @@ class FrameWriter:
 
 
 def _write_synced(path: Path, data: bytes) -> None:
+    """Write a frame's image and fsync it. A new file in a new recording's folder, never one
+    that is there already: no side file and rename (:mod:`tablekit.files.atomic`), as its
+    line in ``frames.jsonl`` comes after it, so an image torn by a power cut has no line."""
     with open(path, "wb") as file:
         file.write(data)
         file.flush()
