@@ -25,6 +25,10 @@ FULL = OSError(errno.ENOSPC, "No space left on device")
 #: side file to fsync and the move itself is all there is to do.
 MOVES_ASIDE = {
     ("tablekit/files/atomic.py", "atomic_path"): "the one rename of a side file over a file",
+    ("tablekit/files/atomic.py", "replace_folder"): "a folder written whole moved in (a "
+                                                    "tile set that learned from play)",
+    ("tablekit/files/atomic.py", "recover_folder"): "that folder's old one moved back after a "
+                                                    "cut",
     ("tablekit/flow/saved.py", "_checked"): "a flow note of a wrong shape kept as .damaged",
     ("tablekit/club/outbox.py", "_set_aside"): "an outbox file that cannot be sent, as .bad",
     ("tablekit/game/recovery.py", "_keep_aside"): "a damaged journal kept as .damaged-<time>",
