@@ -94,7 +94,7 @@ def with_bank(path: Path, bank: np.ndarray, k: int) -> bytes:
     does the search on the reader's one thread (numpy's own would use every core)."""
     from onnx import TensorProto, helper, numpy_helper
 
-    from tablekit.vision.nearest import PIXEL_BLOCK, PIXEL_CUT, PIXEL_WEIGHT, with_pixels
+    from tablekit.vision.face_pixels import PIXEL_BLOCK, PIXEL_CUT, PIXEL_WEIGHT, with_pixels
 
     model = _parse(with_features(path))
     bank = np.asarray(bank, np.float32)

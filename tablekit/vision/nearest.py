@@ -36,56 +36,23 @@ from typing import Any
 import numpy as np
 
 from tablekit.vision.classes import CLASSES, class_index
+from tablekit.vision.face_pixels import (
+    FEATURE_WIDTH,
+    PIXEL_WEIGHT,
+    PIXEL_WIDTH,
+    pixel_features,
+    unit,
+    with_pixels,
+)
 
 K = 5
 """Neighbours asked."""
 TAU = 0.03
 """How fast a neighbour's weight falls with its similarity below the best one's."""
-FEATURE_WIDTH = 256
-"""The classifier's penultimate features a face."""
-PIXEL_CUT = (4, 44, 3, 33)
-"""The face's middle (rows, then columns of the 48 x 36 crop) its pixels are compared on."""
-PIXEL_BLOCK = 2
-"""Pixels averaged in blocks of this side: 20 x 15 numbers a face."""
-PIXEL_WIDTH = ((PIXEL_CUT[1] - PIXEL_CUT[0]) // PIXEL_BLOCK) * \
-    ((PIXEL_CUT[3] - PIXEL_CUT[2]) // PIXEL_BLOCK)
-PIXEL_WEIGHT = 0.7
-"""How much the pixels count beside the features: a face's similarity to a face of the bank
-is ``(features' cosine + PIXEL_WEIGHT**2 * pixels' cosine) / (1 + PIXEL_WEIGHT**2)``. The
-classifier learned other sets' faces; a set of the same colours throughout (KDE jade:
-white strokes on red) differs between its characters by a stroke the features blur, and the
-pixels keep it. Measured on faces cut from play after enrolling from the table (6 rigs x
-12 moments, the model card): KDE jade's faces named right 0.970 -> 0.993, GNOME smooth
-0.990 -> 0.993, KDE classic 0.990 -> 0.990."""
 BANK = "faces.npz"
 """The bank's file in a tile-set folder."""
 BANK_BYTES = 64 << 20
 """A bank of a few spreads is a few MB."""
-
-
-def unit(features: np.ndarray) -> np.ndarray:
-    """Rows scaled to unit length (float32)."""
-    features = np.asarray(features, np.float32)
-    return features / np.maximum(np.linalg.norm(features, axis=1, keepdims=True), 1e-6)
-
-
-def pixel_features(crops: np.ndarray) -> np.ndarray:
-    """Each crop's (``(N, 3, 48, 36)``, as the classifier takes them) middle in grey,
-    averaged in blocks, less its mean, at unit length: ``(N, PIXEL_WIDTH)``. The reader's
-    model computes the same (:func:`~tablekit.vision.classifier_graph.with_bank`).
-
-    >>> crops = np.zeros((2, 3, 48, 36), np.float32); crops[1, :, 4:24] = 1.0
-    >>> found = pixel_features(crops)
-    >>> found.shape, np.round(np.linalg.norm(found, axis=1), 3).tolist()
-    ((2, 300), [0.0, 1.0])
-    """
-    top, bottom, left, right = PIXEL_CUT
-    grey = np.asarray(crops, np.float32).mean(axis=1)[:, top:bottom, left:right]
-    n, rows, columns = grey.shape
-    block = PIXEL_BLOCK
-    pooled = grey.reshape(n, rows // block, block, columns // block, block).mean(axis=(2, 4))
-    pooled = pooled.reshape(n, -1)
-    return unit(pooled - pooled.mean(axis=1, keepdims=True))  # plain grey: all zero
 
 
 def embed(features: np.ndarray, crops: np.ndarray | None) -> np.ndarray:
@@ -105,11 +72,6 @@ def embed(features: np.ndarray, crops: np.ndarray | None) -> np.ndarray:
     scale = 1.0 / np.sqrt(1.0 + PIXEL_WEIGHT ** 2)
     return np.concatenate([unit(features) * scale,
                            pixel_features(crops) * (PIXEL_WEIGHT * scale)], axis=1)
-
-
-def with_pixels(bank: np.ndarray) -> bool:
-    """Whether a bank's rows hold the faces' pixels too (:func:`embed`)."""
-    return int(np.shape(bank)[1]) == FEATURE_WIDTH + PIXEL_WIDTH
 
 
 def vote(queries: np.ndarray, bank: np.ndarray, labels: np.ndarray, k: int = K,
