@@ -4,7 +4,8 @@ Short and long presses, contact bounce, two buttons at once, in whatever stage t
 flow is in, with a fake camera side (turns seen on the table, hands read at a win)
 or none. After every press the table's invariants must hold and nothing may raise;
 after a press that journalled an action, UNDO must bring back the table as it was
-before it; the journal, read back, must give the live state.
+before that action (an earlier press may have begun it: "I dealt in" on a win's confirm
+screen, then OK); the journal, read back, must give the live state.
 
 >>> import tempfile, pathlib
 >>> report = mash(30, pathlib.Path(tempfile.mkdtemp()), seed=1)
@@ -28,7 +29,7 @@ from tablekit.game.events import Discard, Draw, Event, Redo, Undo, WinnerHand
 from tablekit.game.invariants import broken
 from tablekit.game.journal import salvage_journal
 from tablekit.game.reducer import replay
-from tablekit.game.session import in_force
+from tablekit.game.session import Session, actions, in_force
 from tablekit.game.state import Phase, TableState
 from tablekit.game.win_reading import WinReading
 from tablekit.io.buttons import ButtonBoard
@@ -228,15 +229,32 @@ def _press(table: _Table, rng: random.Random, key: tuple[ButtonName, int | None]
 
 def _check_undo(table: _Table, before: TableState, report: MashReport, added: list[Event]
                 ) -> None:
+    """One UNDO after a press that journalled ``added`` (``before``: the table the press
+    found) brings back the table before the action it takes back."""
     report.undo_checks += 1
+    session = table.app.flow.session
+    expected = _before_action(session, len(session.history) - len(added), before)
     _tap(table, (ButtonName.UNDO, None))
-    if table.app.flow.session.state == before:
+    if session.state == expected:
         report.undo_restored += 1
     else:
         report.undo_missed.append(", ".join(type(e).__name__ for e in added))
         report.note(f"UNDO after {report.undo_missed[-1]} did not bring "
-                    f"back the table ({before.events} events; now "
+                    f"back the table ({expected.events} events; now "
                     f"{table.app.flow.session.state.events}: {table.app.flow.message})")
+
+
+def _before_action(session: Session, start: int, before: TableState) -> TableState:
+    """The table before the last action in force, whose events end the history from
+    ``start`` on (one press's): ``before`` unless the first of them joins an action an
+    earlier press began (OK on a ron after a player said "I dealt in" on the confirm
+    screen, which stopped the camera's record: the stop and the win are one action,
+    docs/playing.md), then the events in force without that action, replayed."""
+    if not session.joins[start]:
+        return before
+    sizes, _ = actions(session.history, session.joins)
+    active, _ = in_force(session.history)
+    return replay(active[:len(active) - sizes[-1]])
 
 
 def _tap(table: _Table, key: tuple[ButtonName, int | None]) -> None:

@@ -1,18 +1,22 @@
 """Faults a club evening brings: random presses on every button (mock pins), a damaged or
 full journal (see test_journal.py), the camera failing (see test_camera.py)."""
 
+import random
 from pathlib import Path
 from types import SimpleNamespace
 
 import numpy as np
 import pytest
 
-from harness.button_mash import mash
+from harness.button_mash import MashReport, _check_undo, _open, _tap, mash
 from harness.power_cut import power_cuts
 from tablekit.app.loop import open_session
 from tablekit.flow import Flow, Stage
+from tablekit.game.events import Discard, Draw, WinnerHand
+from tablekit.game.win_reading import WinReading
 from tablekit.io.presses import ButtonName, ButtonPress
 from tablekit.rules.presets import TENHOU
+from tablekit.tiles import Tile, parse_tiles
 from tablekit.vision.feed import CameraFeed
 from tablekit.vision.table_reading import TableReading
 
@@ -24,6 +28,44 @@ def test_random_presses_break_nothing_and_undo_brings_back_the_table(tmp_path, c
         report.problems)
     assert report.undo_checks >= 3 and report.replay_checks >= 8 and len(report.stages) >= 6
     assert report.undo_restored == report.undo_checks, report.undo_missed
+
+
+
+def test_the_mash_checks_undo_after_a_win_against_the_table_before_its_whole_action(tmp_path):
+    """OK on a ron whose payer a player put right on the confirm screen (RIICHI: "I dealt
+    in", an earlier press that stopped the camera's record) journals the win as one action
+    with that stop (docs/playing.md), and one UNDO takes both back: the mash compares the
+    table with the one before the stop, not before OK (it counted that UNDO as missed)."""
+    table = _open(tmp_path, random.Random(0), camera=True)
+    assert table.camera is not None
+    table.camera.read_win = lambda state, seats, from_seat: WinReading(tuple(  # West's pinfu
+        WinnerHand(s, tuple(parse_tiles("234567m234p67899s")), Tile.from_code("6s"))
+        for s in seats))
+    flow = table.app.flow
+    flow.start_game(TENHOU)
+    _tap(table, (ButtonName.OK, None))                       # deal
+    fillers = iter(Tile(k) for k in range(33, 0, -1))
+    while flow.session.state.turn != 0:
+        seat = flow.session.state.turn
+        table.app.inbox.put(Draw(seat))
+        table.app.inbox.put(Discard(seat, next(fillers)))
+        table.wait(0.05)
+    table.app.inbox.put(Draw(0))
+    table.app.inbox.put(Discard(0, Tile.from_code("6s")))    # East's 6s, as the camera has it
+    table.wait(0.05)
+    _tap(table, (ButtonName.WIN, 2))
+    table.wait(2.0)
+    assert flow.stage is Stage.CONFIRM_WIN and flow.win.discarder == 0
+    before_stop = flow.session.state
+    _tap(table, (ButtonName.RIICHI, 3))                      # North: "I dealt in"
+    assert flow.stage is Stage.CONFIRM_WIN and not flow.session.state.tracked
+    before_ok, history = flow.session.state, len(flow.session.history)
+    _tap(table, (ButtonName.OK, None))
+    assert flow.session.state.result is not None
+    report = MashReport()
+    _check_undo(table, before_ok, report, flow.session.history[history:])
+    assert flow.session.state == before_stop                 # the stop and the win: one UNDO
+    assert (report.undo_checks, report.undo_restored) == (1, 1), report.problems
 
 
 def test_held_call_on_a_win_entered_by_hand_enters_it_again(tmp_path):
