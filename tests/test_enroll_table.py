@@ -257,3 +257,24 @@ def test_the_models_search_compares_pixels_as_numpy_does(table, tmp_path):
                         rows, labels)
         assert np.allclose(searched["probs"], expected, atol=1e-3)
         assert (searched["probs"].argmax(1) == labels).all()  # each face is its own nearest
+
+
+def test_a_sets_own_red_fives_decide_its_fives(tmp_path):
+    """The red-five colour check (fitted on the trained art) is left to the suits whose red
+    five a set enrolled from the table does not hold."""
+    from tablekit.vision.classes import class_index
+    from tablekit.vision.nearest import embed
+    from tablekit.vision.onnx_model import CLASSIFIER_PATH
+    from tablekit.vision.tileset import save_nearest_tileset
+
+    rng = np.random.default_rng(0)
+    every = np.array([class_index(code) for code in CLASSES])
+    crops = rng.random((len(every), 3, 48, 36)).astype(np.float32)
+    rows = embed(rng.normal(size=(len(every), 256)).astype(np.float32), crops)
+    save_nearest_tileset(tmp_path / "all", rows, every, {}, CLASSIFIER_PATH, "test")
+    assert TableModels.load().red_fives is not None
+    assert TableModels.load(tileset=tmp_path / "all").red_fives is None
+    no_red_pin = every != class_index("0p")
+    save_nearest_tileset(tmp_path / "some", rows[no_red_pin], every[no_red_pin], {},
+                         CLASSIFIER_PATH, "test")
+    assert sorted(TableModels.load(tileset=tmp_path / "some").red_fives.suits) == ["p"]

@@ -158,6 +158,15 @@ class NearestFaces:
     (:func:`fill_lacking`)."""
 
     @property
+    def red_fives_shown(self) -> tuple[str, ...]:
+        """The suits whose red five and plain five the bank both holds faces of (and whose
+        split is its own, not the trained classifier's): their fives are told apart by
+        those faces alone (:meth:`tablekit.vision.red_fives.RedFiveCheck.without`)."""
+        held = set(self.labels.tolist())
+        return tuple(suit for suit in "mps" if suit not in self.red_split
+                     and {class_index(f"0{suit}"), class_index(f"5{suit}")} <= held)
+
+    @property
     def input_name(self) -> str:
         return str(self.features_model.input_name)
 

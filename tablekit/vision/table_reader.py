@@ -96,7 +96,10 @@ class TableModels:
             named = load_classifier(tileset, threads)
         else:
             named = load_model(classifier, threads)
-        return cls(load_model(detector, threads), named, red_fives=RedFiveCheck.load())
+        check = RedFiveCheck.load()
+        shown = getattr(named, "red_fives_shown", ())  # a set's own red fives decide theirs
+        return cls(load_model(detector, threads), named,
+                   red_fives=check.without(shown) if check is not None else None)
 
     def name_crops(self, batch: np.ndarray) -> np.ndarray:
         """The classifier's probabilities for a crop batch, each five's red-or-plain split
