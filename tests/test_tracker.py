@@ -765,3 +765,109 @@ def test_a_frame_that_shows_several_turns_gives_them_as_the_flow_takes_them():
     for n in range(frame + 1):
         events = ignored.update(replace(ponds, timestamp=n / 4), state)
     assert events == batches[0][1] and ignored.catch_up(state) == []   # none taken: no more
+
+
+
+def kan_table(kind: str):
+    """Seat 1 about to make a kan of 2m of ``kind``: ``shouminkan``: it pons West's 2m
+    and discards, the others discard, and it is to draw the fourth 2m; ``kan``: West has
+    just discarded the fourth 2m; ``ankan``: it is to draw the fourth 2m after East's
+    first discard. ``frame(now, kan=..., dora=..., more=...)`` is a reading of the table
+    at ``now``: the ponds, seat 1's melds (``kan``: the kan laid), the dora indicators and
+    ``more`` tiles of seat 1's pond."""
+    from engine_helpers import Table
+
+    from tablekit.game.events import Call, Discard
+    from tablekit.sim.geometry import HAND_Y, MELD_RIGHT_X, POND_FIRST_ROW_Y, seat_to_table
+    from tablekit.tracking.faint_discards import FIRST_X
+    from tablekit.vision.table_reading import SeenTile, TableReading
+
+    def seen(xy, angle: float, code: str | None) -> SeenTile:
+        return SeenTile(xy, angle, code is not None,
+                        ((Tile.from_code(code), 0.95),) if code else ())
+
+    table = Table(dora="9s")
+    table.deal()
+    two = Tile.from_code("2m")
+    if kind == "ankan":
+        table.turn(0, "1z")
+        ponds: dict[int, list[str]] = {0: ["1z"], 1: []}
+    else:
+        for seat, code in enumerate(("1z", "2z", "3z", "2m")):
+            table.turn(seat, code)
+        ponds = {0: ["1z"], 1: ["2z"], 2: ["3z"], 3: []}
+    if kind == "shouminkan":
+        table(Call(1, "pon", (two,) * 3, two, 3), Discard(1, Tile.from_code("4z")))
+        for seat, code in ((2, "5z"), (3, "6z"), (0, "7z")):
+            table.turn(seat, code)
+        ponds = {0: ["1z", "7z"], 1: ["2z", "4z"], 2: ["3z", "5z"], 3: ["6z"]}
+    right = MELD_RIGHT_X - 13.0
+    row = [seat_to_table(1, right - 27.0 * i, HAND_Y) for i in range(4)]
+    upright, sideways = 90.0, 180.0  # seat 1's faces; West's tile lies sideways
+    laid = {  # each kind's meld row before the kan and with it
+        "shouminkan": ([seen(xy, sideways if i == 1 else upright, "2m")
+                        for i, xy in enumerate(row[:3])],
+                       [seen(seat_to_table(1, right - 27.0, HAND_Y + 26.0), sideways, "2m")]),
+        "kan": ([], [seen(xy, sideways if i == 1 else upright, "2m")
+                     for i, xy in enumerate(row)]),
+        "ankan": ([], [seen(xy, upright, None if i in (0, 3) else "2m")
+                       for i, xy in enumerate(row)]),
+    }[kind]
+
+    def frame(now: float, kan: bool = False, dora: tuple[str, ...] = ("9s",),
+              more: tuple[str, ...] = ()) -> TableReading:
+        tiles = [seen(seat_to_table(seat, FIRST_X + 27.0 * slot, POND_FIRST_ROW_Y),
+                      90.0 * seat, code)
+                 for seat, pond in ponds.items()
+                 for slot, code in enumerate([*pond, *(more if seat == 1 else ())])]
+        tiles += laid[0] + (laid[1] if kan else [])
+        tiles += [seen((-250.0, 13.0 - 26.0 * i), 0.0, code) for i, code in enumerate(dora)]
+        return TableReading(tuple(tiles), (), now)
+
+    return table, frame
+
+
+@pytest.mark.parametrize("kind", ["shouminkan", "kan", "ankan"])
+def test_after_a_kan_the_replacement_tiles_discard_is_taken_at_once(kind):
+    """Seat 1 presses CALL for a kan before the camera has taken its draw (or the discard
+    it calls): the kan is the meld the CALL vouched for, so the discard of its replacement
+    tile is taken at once, and the seat vouches for no other meld. An added kan leaves the
+    seat's count of melds as it was: its wait went on until the patience ran out, the
+    discard held back meanwhile and the ron on the next discard lost (hand E2-0 of
+    2022010907gm-00a9-0000-85d38b5d on the simulated table)."""
+    from tablekit.game.events import Call, Discard, DoraRevealed, Draw
+    from tablekit.game.reducer import apply
+    from tablekit.tracking.calls import CALL_PATIENCE
+
+    table, frame = kan_table(kind)
+    state, tracker, taken = table.state, Tracker(), []
+    two = Tile.from_code("2m")
+
+    def step(now: float, **shown) -> None:
+        nonlocal state
+        events = tracker.update(frame(now, **shown), state)
+        while events:
+            for event in events:
+                state = apply(state, event)
+                taken.append(event)
+            events = tracker.catch_up(state)
+
+    step(0.0)
+    step(0.25)
+    tracker.expect_call(state, 1)
+    for n in range(2, 6):
+        step(n / 4, kan=True)
+    assert taken == {
+        "shouminkan": [Draw(1), Call(1, "shouminkan", (two,) * 4, two, 3)],
+        "kan": [Call(1, "kan", (two,) * 4, two, 3)],
+        "ankan": [Draw(1), Call(1, "ankan", (two,) * 4, None, None)],
+    }[kind]
+    assert tracker.warnings(state) == [] and not tracker.calls.vouches(state, 1)
+    for n in range(6, 10):
+        step(n / 4, kan=True, dora=("9s", "4p"))
+    for n in range(10, 14):   # the replacement tile discarded
+        step(n / 4, kan=True, dora=("9s", "4p"), more=("1m",))
+    assert tracker.now < CALL_PATIENCE   # all well within the CALL's patience
+    assert taken[-3:] == [DoraRevealed(Tile.from_code("4p")), Draw(1, rinshan=True),
+                          Discard(1, Tile.from_code("1m"))]
+    assert tracker.warnings(state) == [] and not tracker.calls.vouches(state, 1)

@@ -21,17 +21,30 @@ from tablekit.tracking.stable_view import since
 CALL_PATIENCE = 10.0  # s a CALL press holds back the caller's discard
 
 
+def calls_laid(state: TableState, seat: int) -> int:
+    """How many calls the seat's melds stand for: one each, and one more for an added kan
+    (its fourth tile turns a pon into a kan: one CALL more, the count of melds the same).
+
+    >>> from tablekit.rules.hand import Meld
+    >>> melds = (Meld.parse("shouminkan:2222m"), Meld.parse("pon:777z"))
+    >>> calls_laid(TableState.new().with_seat(1, melds=melds), 1)
+    3
+    """
+    melds = state.seats[seat].melds
+    return len(melds) + sum(m.kind == "shouminkan" for m in melds)
+
+
 @dataclass(frozen=True)
 class CallPress:
-    """``seat`` pressed CALL at ``at`` (s) with ``melds`` melds laid."""
+    """``seat`` pressed CALL at ``at`` (s) with ``melds`` calls laid (:func:`calls_laid`)."""
 
     seat: int
     melds: int
     at: float
 
     def laid(self, state: TableState) -> bool:
-        """Whether the seat has laid a meld since."""
-        return len(state.seats[self.seat].melds) > self.melds
+        """Whether the seat has laid a meld since (an added kan's fourth tile too)."""
+        return calls_laid(state, self.seat) > self.melds
 
 
 @dataclass
@@ -46,7 +59,7 @@ class CallWatch:
     def press(self, state: TableState, seat: int, now: float) -> None:
         """A seat pressed CALL: wait for its meld before taking its next discard (unless
         the meld is already in: then the seat holds the turn, not yet discarded)."""
-        self.presses[seat] = CallPress(seat, len(state.seats[seat].melds), now)
+        self.presses[seat] = CallPress(seat, calls_laid(state, seat), now)
         if self.unseen == seat:
             self.unseen = None
         if state.turn == seat and not state.to_draw:
@@ -74,7 +87,7 @@ class CallWatch:
     def vouches(self, state: TableState, seat: int) -> bool:
         """Whether the seat's last CALL stands for a meld not laid yet."""
         press = self.presses.get(seat)
-        return press is not None and press.melds == len(state.seats[seat].melds)
+        return press is not None and press.melds == calls_laid(state, seat)
 
     def holds_back(self, seat: int) -> bool:
         """Whether the seat's meld must come before its discard."""
