@@ -3,6 +3,7 @@ and the camera catching up with the turns a WIN was pressed ahead of."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from tablekit.flow import camera_lost, confirm
@@ -26,7 +27,7 @@ def on_collect_wins(flow: FlowState, press: ButtonPress) -> None:
         if win.tsumo_seat is not None or press.long:
             flow.message = "a tsumo has one winner"
             return
-        win.claims.append((press.seat, False))
+        flow.win = win.claim(press.seat)
     elif press.name is ButtonName.OK:
         resolve_claims(flow)
     elif press.name is ButtonName.UNDO:
@@ -49,11 +50,11 @@ def resolve_claims(flow: FlowState) -> None:
     state, win = flow.session.state, flow.win
     assert win is not None
     if win.tsumo_seat is not None:
-        win.discarder = None
+        flow.win = replace(win, discarder=None)
     elif state.tracked and not camera_lost.discarder_unsure(
             flow, tracked_discarder(state), win.claimed):
-        win.discarder = tracked_discarder(state)
-        if win.discarder is None:
+        flow.win = replace(win, discarder=tracked_discarder(state))
+        if flow.win.discarder is None:
             flow.back_to_play("no discard to win on: hold WIN for tsumo")
             return
     else:  # no camera, or one that lost the hand: the players say who dealt in

@@ -49,7 +49,7 @@ def on_play(flow: FlowState, press: ButtonPress) -> None:
     if press.name is ButtonName.RIICHI and press.seat is not None:
         riichi(flow, press.seat)
     elif press.name is ButtonName.WIN and press.seat is not None:
-        flow.win = WinInProgress([(press.seat, press.long)],
+        flow.win = WinInProgress(((press.seat, press.long),),
                                  flow.clock() + (0 if press.long else WIN_WINDOW))
         flow.stage = Stage.COLLECT_WINS
     elif press.name is ButtonName.OK and (not state.tracked or state.wall <= MISSED_AT_END or (

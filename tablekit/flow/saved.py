@@ -9,7 +9,7 @@ flow rests at the stage the table's phase calls for. Previews are scored again f
 proposal, so only events, tiles and numbers are written.
 
 >>> tiles_out([Tile.from_code("0p"), None]), tiles_in(["0p", None])
-(['0p', None], [Tile('0p'), None])
+(['0p', None], (Tile('0p'), None))
 """
 
 from __future__ import annotations
@@ -189,20 +189,23 @@ def _apply(flow: FlowState, data: dict[str, Any]) -> None:
         flow.seating = Seating.read(flow.roster, data["seating"]) if "seating" in data else None
     if "win" in data:
         flow.win = win_in(data["win"], flow.clock() + data.get("left", 0.0))
-        _score_again(flow, flow.win, stage, tuple(data["win"]["doubts"]))
+        flow.win = _score_again(flow, flow.win, stage, tuple(data["win"]["doubts"]))
     flow.stage, flow.message = stage, data["message"]
 
 
 def _score_again(flow: FlowState, win: WinInProgress, stage: Stage, doubts: tuple[str, ...]
-                 ) -> None:
+                 ) -> WinInProgress:
+    """``win`` with its preview scored again (the flow holds ``win`` already)."""
     from tablekit.flow.proposal import preview
 
     if win.pending is not None:
-        win.preview = preview(flow, win.pending, doubts, win.corrections, quiet=True)
-    elif stage is Stage.ENTER_VALUE:
+        return replace(win, preview=preview(flow, win.pending, doubts, win.corrections,
+                                            quiet=True))
+    if stage is Stage.ENTER_VALUE:
         entered = Won(tuple(e.winner() for e in win.entries), win.discarder)
         shown = preview(flow, entered, (), quiet=True)
-        win.preview = shown and replace(shown, entering=True)
+        return replace(win, preview=shown and replace(shown, entering=True))
+    return win
 
 
 def win_out(win: WinInProgress) -> dict[str, Any]:
@@ -227,21 +230,20 @@ def win_out(win: WinInProgress) -> dict[str, Any]:
 
 def win_in(data: dict[str, Any], deadline: float) -> WinInProgress:
     fix, reading = data["fix"], data["reading"]
-    win = WinInProgress(
-        [(seat, bool(long)) for seat, long in data["claims"]], deadline, data["discarder"],
+    read = None if reading is None else _won(reading["won"])
+    return WinInProgress(
+        tuple((seat, bool(long)) for seat, long in data["claims"]), deadline, data["discarder"],
         tuple(data["seats"]), fixed=data["fixed"],
-        entries=[Entry(*entry) for entry in data["entries"]])
-    win.pending = _won(data["pending"]) if data["pending"] else None
-    win.corrections = tuple(from_dict(event) for event in data["corrections"])
-    if fix is not None:
-        win.fix = TileFix(tuple(fix["seats"]), [tiles_in(h) for h in fix["hands"]],
-                          tiles_in(fix["ura"]), fix["cursor"], tiles_in(fix["dora"]))
-    if reading is not None:
-        read = _won(reading["won"])
-        win.reading = WinReading(read.winners, read.ura, tuple(reading["doubts"]), tuple(
-            (seat, tuple(tiles_in(tiles))) for seat, tiles in reading["drafts"]),
-            reading["unseen"])
-    return win
+        entries=tuple(Entry(*entry) for entry in data["entries"]),
+        pending=_won(data["pending"]) if data["pending"] else None,
+        corrections=tuple(from_dict(event) for event in data["corrections"]),
+        fix=None if fix is None else TileFix(
+            tuple(fix["seats"]), tuple(tiles_in(h) for h in fix["hands"]),
+            tiles_in(fix["ura"]), fix["cursor"], tiles_in(fix["dora"])),
+        reading=None if reading is None or read is None else WinReading(
+            read.winners, read.ura, tuple(reading["doubts"]), tuple(
+                (seat, tiles_in(tiles)) for seat, tiles in reading["drafts"]),
+            reading["unseen"]))
 
 
 def _won(data: dict[str, Any]) -> Won:
@@ -255,8 +257,8 @@ def tiles_out(tiles: list[Tile | None] | tuple[Tile | None, ...]) -> list[str | 
     return [None if tile is None else tile.code for tile in tiles]
 
 
-def tiles_in(codes: list[str | None]) -> list[Tile | None]:
-    return [None if code is None else Tile.from_code(code) for code in codes]
+def tiles_in(codes: list[str | None]) -> tuple[Tile | None, ...]:
+    return tuple(None if code is None else Tile.from_code(code) for code in codes)
 
 
 def write_atomically(path: Path, text: str) -> None:

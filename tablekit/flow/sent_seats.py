@@ -14,6 +14,7 @@ waits for its end.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from tablekit.flow import timing
@@ -52,7 +53,7 @@ def offer(flow: FlowState, seating: dict[str, Any]) -> bool | None:
     if minutes:
         rules = with_options(rules, time_limit=minutes,
                              end_of_time=seating.get("end_of_time") or "finish_hand")
-    flow.seating = Seating(names, list(names), rules=rules)
+    flow.seating = Seating(names, names, rules=rules)
     flow.stage = Stage.CHOOSE_PLAYERS
     flow.message = f"{seating.get('text') or ', '.join(names)}: OK to play"
     return True
@@ -77,9 +78,9 @@ def follow(flow: FlowState, started: float, minutes: int) -> None:
     if timer is None or timer.game != game:
         flow.timer = Timer(game, begun)
     elif timer.started != begun:
-        timer.started = begun
+        flow.timer = replace(timer, started=begun)
         if timer.called and flow.wall() < started + minutes * 60:  # extra time after time up
-            timer.called_at = None
+            flow.timer = flow.timer.call(None)
 
 
 def orders_hook(orders: Any) -> Callable[[Any], None]:
