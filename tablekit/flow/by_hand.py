@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from tablekit.flow import camera_lost
 from tablekit.flow.camera_lost import preview_or_untracked
 from tablekit.flow.proposal import preview, ron_tile_fix
-from tablekit.flow.stage import Stage
+from tablekit.flow.stages import ConfirmWin, EnterValue, FixTiles
 from tablekit.flow.tile_fix import TileFix
 from tablekit.flow.win import Entry
 from tablekit.game.events import DoraCorrected, Won
@@ -34,8 +34,8 @@ def on_fix_tiles(flow: FlowState, press: ButtonPress) -> None:
     elif press.name is ButtonName.OK:
         score_fixed(flow, win.fix)
     elif press.name is ButtonName.UNDO:
-        flow.win = replace(win, fix=None, fixed=False, reread_at=0.0).propose(None, None)
-        flow.stage = Stage.CONFIRM_WIN
+        flow.place = ConfirmWin(replace(win, fix=None, fixed=False, reread_at=0.0
+                                        ).propose(None, None))
         flow.message = "reading the revealed hand again"
 
 
@@ -63,9 +63,8 @@ def enter_values(flow: FlowState, fixed: bool) -> None:
     which then no longer overrules them)."""
     win = flow.win
     assert win is not None
-    flow.win = replace(win, entries=tuple(Entry(seat) for seat in win.seats),
-                       fixed=fixed).propose(None, win.preview)
-    flow.stage = Stage.ENTER_VALUE
+    flow.place = EnterValue(replace(win, entries=tuple(Entry(seat) for seat in win.seats),
+                                    fixed=fixed).propose(None, win.preview))
     preview_entries(flow, confirm_them=False)
 
 
@@ -84,8 +83,7 @@ def preview_entries(flow: FlowState, confirm_them: bool) -> None:
         return
     if shown is None:
         return  # the camera lost the hand: who dealt in, then these values are scored
-    flow.win = win.propose(won, shown, first)
-    flow.stage = Stage.CONFIRM_WIN
+    flow.place = ConfirmWin(win.propose(won, shown, first))
 
 
 def start_fix(flow: FlowState) -> None:
@@ -106,8 +104,8 @@ def start_fix(flow: FlowState) -> None:
     for event in win.corrections:  # a dora indicator already put right stays so
         if isinstance(event, DoraCorrected):
             dora[event.index] = event.tile
-    flow.win = replace(win, fix=TileFix.start(hands, [*ura, *[None] * want][:want], dora))
-    flow.stage = Stage.FIX_TILES
+    flow.place = FixTiles(replace(win, fix=TileFix.start(hands, [*ura, *[None] * want][:want],
+                                                         dora)))
     flow.message = "put the framed tile right; OK scores the hand"
 
 
@@ -131,6 +129,5 @@ def score_fixed(flow: FlowState, fix: TileFix) -> None:
         return  # the engine's reason is the message; the tiles stay to be fixed
     if shown is None:
         return  # the camera lost the hand: who dealt in, then these tiles are scored
-    flow.win = replace(win.propose(won, shown, corrections), fixed=True, fix=None)
-    flow.stage = Stage.CONFIRM_WIN
+    flow.place = ConfirmWin(replace(win.propose(won, shown, corrections), fixed=True, fix=None))
     flow.message = ""

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from tablekit.flow import camera_lost, confirm
 from tablekit.flow.proposal import discards_unseen
 from tablekit.flow.stage import Stage
+from tablekit.flow.stages import ChooseDiscarder
 from tablekit.game.events import Discard, Draw, Event
 from tablekit.io.presses import ButtonName, ButtonPress
 
@@ -59,7 +60,7 @@ def resolve_claims(flow: FlowState) -> None:
             return
     else:  # no camera, or one that lost the hand: the players say who dealt in
         lost = camera_lost.stop_following(flow)
-        flow.stage = Stage.CHOOSE_DISCARDER
+        flow.place = ChooseDiscarder(win)
         flow.message = f"{camera_lost.LOST}: who dealt in?" if lost else WHO_DEALT_IN
         return
     confirm.read_or_enter(flow)

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from tablekit.flow import by_hand, camera_lost
 from tablekit.flow.proposal import discards_unseen, preview, ron_tile_fix, tsumo_draw
 from tablekit.flow.stage import REREAD, SETTLE, Stage
+from tablekit.flow.stages import ConfirmWin, EnterValue, FixTiles
 from tablekit.game.events import BadEvent, Won
 from tablekit.game.state import seat_name
 from tablekit.io.presses import ButtonName, ButtonPress
@@ -85,10 +86,10 @@ def score_with_discarder(flow: FlowState, seat: int) -> None:
     assert flow.win is not None
     win = flow.win = replace(flow.win, discarder=seat)
     if win.fix is not None:       # tiles a person put right, the camera's hand lost
-        flow.stage = Stage.FIX_TILES
+        flow.place = FixTiles(win)
         by_hand.score_fixed(flow, win.fix)
     elif win.entries:             # values entered, likewise
-        flow.stage = Stage.ENTER_VALUE
+        flow.place = EnterValue(win)
         by_hand.preview_entries(flow, confirm_them=True)
     else:
         read_or_enter(flow)
@@ -97,11 +98,11 @@ def score_with_discarder(flow: FlowState, seat: int) -> None:
 def read_or_enter(flow: FlowState) -> None:
     """The camera reads the revealed hands; without one, the winners enter the values."""
     assert flow.win is not None
-    flow.win = replace(flow.win, seats=flow.win.in_turn_order(flow.win.discarder))
+    win = flow.win = replace(flow.win, seats=flow.win.in_turn_order(flow.win.discarder))
     if flow.reader is None:
         by_hand.enter_values(flow, fixed=False)
         return
-    flow.stage = Stage.CONFIRM_WIN
+    flow.place = ConfirmWin(win)
     reread(flow)
 
 

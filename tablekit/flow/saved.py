@@ -25,7 +25,9 @@ from tablekit.files.atomic import write_atomic
 from tablekit.flow.menu import Action, MenuItem
 from tablekit.flow.note_shape import check
 from tablekit.flow.seating import Seating
+from tablekit.flow.seats import fresh
 from tablekit.flow.stage import WIN_STAGES, Stage
+from tablekit.flow.stages import ChoosePlayers, Menu, Place, Tenpai, plain, winning
 from tablekit.flow.tile_fix import TileFix
 from tablekit.flow.timer import Timer
 from tablekit.flow.win import Entry, WinInProgress
@@ -147,15 +149,16 @@ def snapshot(flow: FlowState) -> dict[str, Any]:
         "layout": flow.layout, "next_rules": flow.next_rules,
         "riichi_waiting": [[seat, at] for seat, at in standing_riichi(flow).items()],
         "calls": [[seat, *flow.calls[seat]] for seat in sorted(standing_calls(flow))]}
-    if flow.stage is Stage.TENPAI:
-        data["tenpai"] = list(flow.tenpai)
-    if flow.stage is Stage.MENU:
-        data["menu"] = {"title": flow.menu_title, "selected": flow.selected, "items": [
-            [item.label, item.action.name, item.argument] for item in flow.menu]}
+    place = flow.place
+    if isinstance(place, Tenpai):
+        data["tenpai"] = list(place.flags)
+    if isinstance(place, Menu):
+        data["menu"] = {"title": place.title, "selected": place.selected, "items": [
+            [item.label, item.action.name, item.argument] for item in place.items]}
     if flow.win is not None:
         data["win"] = win_out(flow.win)
-    if flow.stage is Stage.CHOOSE_PLAYERS and flow.seating is not None:
-        data["seating"] = flow.seating.out()
+    if isinstance(place, ChoosePlayers):
+        data["seating"] = place.seating.out()
     if flow.timer is not None:
         data["timer"] = [flow.timer.game, flow.timer.started, flow.timer.called_at]
     return data
@@ -174,30 +177,39 @@ def _apply(flow: FlowState, data: dict[str, Any]) -> None:
     for seat in sorted(standing_calls(flow)):  # the camera waits for these melds again
         if flow.reader is not None:
             flow.reader.expect_call(flow.session.state, seat)
+    if "win" in data:  # held by the flow first: the preview is scored from there
+        flow.place = winning(stage, win_in(data["win"], flow.clock() + data.get("left", 0.0)))
+        flow.win = _score_again(flow, flow.win, stage, tuple(data["win"]["doubts"]))
+    else:
+        flow.place = _place(flow, stage, data)
+    flow.message = data["message"]
+
+
+def _place(flow: FlowState, stage: Stage, data: dict[str, Any]) -> Place:
+    """The stage of the note (not a win's) with its data."""
     if stage is Stage.TENPAI:
         if len(data["tenpai"]) != flow.session.state.players:
             raise ValueError("tenpai declarations for another number of seats")
-        flow.tenpai = [bool(x) for x in data["tenpai"]]
+        return Tenpai(tuple(bool(x) for x in data["tenpai"]))
     if stage is Stage.MENU:
         menu = data["menu"]
-        flow.menu = tuple(MenuItem(label, Action[action], argument)
-                          for label, action, argument in menu["items"])
-        flow.menu_title, flow.selected = menu["title"], menu["selected"] % len(flow.menu)
+        return Menu(menu["title"], tuple(MenuItem(label, Action[action], argument)
+                                         for label, action, argument in menu["items"]),
+                    menu["selected"])
     if stage is Stage.CHOOSE_PLAYERS and not flow.roster:
         raise ValueError("players being chosen without a roster")
-    if stage is Stage.CHOOSE_PLAYERS:
-        flow.seating = Seating.read(flow.roster, data["seating"]) if "seating" in data else None
-    if "win" in data:
-        flow.win = win_in(data["win"], flow.clock() + data.get("left", 0.0))
-        flow.win = _score_again(flow, flow.win, stage, tuple(data["win"]["doubts"]))
-    flow.stage, flow.message = stage, data["message"]
+    if stage is Stage.CHOOSE_PLAYERS:  # an older note: no one chosen yet
+        return ChoosePlayers(Seating.read(flow.roster, data["seating"]) if "seating" in data
+                             else fresh(flow))
+    return plain(stage)
 
 
-def _score_again(flow: FlowState, win: WinInProgress, stage: Stage, doubts: tuple[str, ...]
-                 ) -> WinInProgress:
+def _score_again(flow: FlowState, win: WinInProgress | None, stage: Stage,
+                 doubts: tuple[str, ...]) -> WinInProgress:
     """``win`` with its preview scored again (the flow holds ``win`` already)."""
     from tablekit.flow.proposal import preview
 
+    assert win is not None
     if win.pending is not None:
         return replace(win, preview=preview(flow, win.pending, doubts, win.corrections,
                                             quiet=True))

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 
 from tablekit.flow.seating import Seating
 from tablekit.flow.stage import Stage
+from tablekit.flow.stages import ChoosePlayers, plain
 from tablekit.game.state import Phase
 from tablekit.io.presses import ButtonName, ButtonPress
 from tablekit.league.roster import COUNTS, WINDS, seating_text
@@ -49,20 +50,18 @@ def choose(flow: FlowState, back: Stage | None, names: tuple[str, ...] = ()) -> 
     kept = tuple(name if name in flow.roster else None for name in names)
     kept = kept if len(kept) == seats else (None,) * seats
     unique = tuple(name if name not in kept[:seat] else None for seat, name in enumerate(kept))
-    flow.seating = Seating(flow.roster, unique, back=back)
-    flow.stage = Stage.CHOOSE_PLAYERS
+    flow.place = ChoosePlayers(Seating(flow.roster, unique, back=back))
     flow.message = PROMPT
 
 
-def current(flow: FlowState) -> Seating:
-    """The choice in progress (a fresh one when the flow rests here before a first game)."""
-    if flow.seating is None:
-        flow.seating = Seating(flow.roster, (None,) * game_rules(flow).players)
-    return flow.seating
+def fresh(flow: FlowState) -> Seating:
+    """A choice with no one chosen yet (where the flow rests before a first game)."""
+    return Seating(flow.roster, (None,) * game_rules(flow).players)
 
 
 def on_choose_players(flow: FlowState, press: ButtonPress) -> None:
-    seating = current(flow)
+    assert isinstance(flow.place, ChoosePlayers)
+    seating = flow.place.seating
     if press.seat is not None and press.name is not ButtonName.OK and not press.long:
         _seat_button(flow, seating, press)
     elif press.name is ButtonName.OK and press.long:
@@ -82,7 +81,7 @@ def _seat_button(flow: FlowState, seating: Seating, press: ButtonPress) -> None:
     if changed is None:
         flow.message = "every name on the roster has a seat"
     else:
-        flow.seating = changed
+        flow.place = ChoosePlayers(changed)
 
 
 def _draw(flow: FlowState, seating: Seating) -> None:
@@ -90,7 +89,8 @@ def _draw(flow: FlowState, seating: Seating) -> None:
         flow.message = f"the draw needs {COUNTS[len(seating.names)]} players: choose them " \
                        "first"
         return
-    seating = flow.seating = seating.draw(flow.seed)
+    seating = seating.draw(flow.seed)
+    flow.place = ChoosePlayers(seating)
     flow.message = f"seats drawn: {seating_text(seating.chosen)}"
 
 
@@ -102,7 +102,7 @@ def _play(flow: FlowState, seating: Seating) -> None:
         flow.message = f"{', '.join(empty)}: nobody yet ({PROMPT})"
         return
     rules = seating.rules or game_rules(flow)
-    flow.seating = None
+    flow.place = ChoosePlayers(fresh(flow))  # a game refused: the choice begins again
     flow.start_game(rules, seating.chosen)
     flow.message = f"{seating_text(seating.chosen)}: OK deals East 1 (UNDO: back)"
 
@@ -110,12 +110,12 @@ def _play(flow: FlowState, seating: Seating) -> None:
 def _back(flow: FlowState, seating: Seating) -> None:
     earlier = seating.back_one()
     if earlier is not None:
-        flow.seating = earlier
+        flow.place = ChoosePlayers(earlier)
         return
     if seating.back is None:
         flow.message = "nothing to take back: choose the players"
         return
-    flow.stage, flow.seating = seating.back, None
+    flow.place = plain(seating.back)
 
 
 def undo_start(flow: FlowState) -> None:

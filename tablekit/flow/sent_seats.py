@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from tablekit.flow import timing
 from tablekit.flow.seating import Seating
-from tablekit.flow.stage import Stage
+from tablekit.flow.stages import ChoosePlayers
 from tablekit.flow.timer import Timer
 from tablekit.game.events import GameStarted, HandStarted
 from tablekit.game.state import Phase
@@ -53,8 +53,7 @@ def offer(flow: FlowState, seating: dict[str, Any]) -> bool | None:
     if minutes:
         rules = with_options(rules, time_limit=minutes,
                              end_of_time=seating.get("end_of_time") or "finish_hand")
-    flow.seating = Seating(names, names, rules=rules)
-    flow.stage = Stage.CHOOSE_PLAYERS
+    flow.place = ChoosePlayers(Seating(names, names, rules=rules))
     flow.message = f"{seating.get('text') or ', '.join(names)}: OK to play"
     return True
 
