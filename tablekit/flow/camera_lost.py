@@ -54,7 +54,7 @@ def stop_following(flow: FlowState) -> bool:
     riichi = [RiichiDeclared(seat) for seat in standing_riichi(flow)]
     if not flow.submit_action([TrackingStopped(), *riichi]):
         return False
-    flow.riichi_waiting.clear()
+    flow.pending = flow.pending.no_riichi()
     flow.message = LOST
     return True
 

@@ -33,6 +33,7 @@ from tablekit.flow import between, by_hand, claims, confirm, play, seats, timing
 from tablekit.flow.boxes import THREE, seat_of, unused_box_text
 from tablekit.flow.camera_side import CameraSide
 from tablekit.flow.host import FlowState
+from tablekit.flow.pending import Pending
 from tablekit.flow.saved import default_rules, hand_span, restore, save, standing_riichi
 from tablekit.flow.stage import DIFFERENCES_SHOWN, Stage
 from tablekit.flow.stages import BetweenHands, ChoosePlayers, Place, Tenpai, plain, win_of
@@ -81,11 +82,9 @@ class Flow:
     new one here, see :mod:`tablekit.flow.stages`)."""
     message: str = ""
     warnings: tuple[str, ...] = ()
-    riichi_waiting: dict[int, int] = field(default_factory=dict)
-    """Each seat's RIICHI waiting for its discard: the journal's events in force at the
-    press (see :func:`~tablekit.flow.saved.standing_riichi`)."""
-    calls: dict[int, tuple[int, int]] = field(default_factory=dict)
-    """Each seat's CALL waiting for its meld: (journal length, melds laid) at the press."""
+    pending: Pending = field(default_factory=Pending)
+    """What waits for the camera, whatever the stage: each seat's RIICHI waiting for its
+    discard, each seat's CALL waiting for its meld (frozen: a press puts a new one)."""
     differences_for: int | None = None
     differences_until: float = 0.0
     next_rules: str = "tenhou"
@@ -118,7 +117,7 @@ class Flow:
                    ) -> None:
         """Begin a new game under ``rules`` (the journal keeps the old one's history)."""
         self.submit(GameStarted(rules, names, first_dealer))
-        self.riichi_waiting.clear()
+        self.pending = self.pending.no_riichi()
         self.rest()
         save(self)
 
@@ -320,7 +319,7 @@ class Flow:
         if it was pressed after the journal's last action, else that action."""
         seat = None if redo else self.riichi_pressed_last()
         if seat is not None:
-            del self.riichi_waiting[seat]
+            self.pending = self.pending.riichi_taken(seat)
             self.message = f"riichi by {seat_name(self.session.state, seat)} taken back"
             return
         if not redo and self.session.state.events == 1 and self.roster:

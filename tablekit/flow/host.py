@@ -17,6 +17,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from tablekit.display.model import Layout, LeagueLine, WinPreview
 from tablekit.flow.camera_side import CameraSide
+from tablekit.flow.pending import Pending
 from tablekit.flow.stage import Stage
 from tablekit.flow.stages import Place
 from tablekit.flow.timer import Timer
@@ -42,8 +43,7 @@ class FlowState(Protocol):
     # -- where the flow is and what it shows
     place: Place
     message: str
-    riichi_waiting: dict[int, int]
-    calls: dict[int, tuple[int, int]]
+    pending: Pending
     next_rules: str
     timer: Timer | None
 

@@ -39,7 +39,7 @@ if TYPE_CHECKING:
 def on_between_hands(flow: FlowState, press: ButtonPress) -> None:
     if press.name is ButtonName.OK:
         if flow.submit(HandStarted(tracked=flow.reader is not None)):
-            flow.riichi_waiting.clear()  # the last hand's: they can stand no more
+            flow.pending = flow.pending.no_riichi()  # the last hand's: they stand no more
         flow.rest()
     else:
         flow.common(press)
@@ -63,7 +63,8 @@ def on_play(flow: FlowState, press: ButtonPress) -> None:
     elif press.name is ButtonName.CALL and not press.long and state.tracked and (
             press.seat is not None):
         flow.message = f"{seat_name(state, press.seat)} calls: lay the meld down for the camera"
-        flow.calls[press.seat] = (flow.session.active_count, len(state.seats[press.seat].melds))
+        flow.pending = flow.pending.call_pressed(press.seat, flow.session.active_count,
+                                                 len(state.seats[press.seat].melds))
         if flow.reader is not None:
             flow.reader.expect_call(state, press.seat)
     else:
@@ -104,7 +105,7 @@ def camera_event(flow: FlowState, event: Event) -> None:
     """A draw, discard, call or dora the camera saw; a seat's discard after its draw, and
     a dora indicator after what turned it, are part of the same action (one UNDO)."""
     if isinstance(event, Discard) and event.seat in standing_riichi(flow):
-        del flow.riichi_waiting[event.seat]
+        flow.pending = flow.pending.riichi_taken(event.seat)
         flow.submit(RiichiDeclared(event.seat), joins=flow.turn_started(event.seat))
     joins = isinstance(event, DoraRevealed) or (isinstance(event, Discard) and (
         flow.turn_started(event.seat)  # its draw, or a riichi pressed after the draw:
@@ -118,8 +119,7 @@ def riichi(flow: FlowState, seat: int) -> None:
     seat's, the declaration waits for the seat's discard."""
     state = flow.session.state
     if state.tracked and state.turn != seat and not state.seats[seat].riichi_declared:
-        flow.riichi_waiting.pop(seat, None)  # pressed again: the latest press is the one
-        flow.riichi_waiting[seat] = hand_span(flow)[1]
+        flow.pending = flow.pending.riichi_pressed(seat, hand_span(flow)[1])  # the latest
         flow.message = f"riichi by {seat_name(state, seat)}: taken with its next discard"
         return
     # a riichi is its own action, with the draw it implies: both, or (refused) neither

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 from tablekit.files.atomic import write_atomic
 from tablekit.flow.menu import Action, MenuItem
 from tablekit.flow.note_shape import check
+from tablekit.flow.pending import Pending
 from tablekit.flow.seating import Seating
 from tablekit.flow.seats import fresh
 from tablekit.flow.stage import WIN_STAGES, Stage
@@ -79,7 +80,7 @@ def restore(flow: FlowState) -> None:
             return
         _apply(flow, data)
     except (OSError, ValueError, KeyError, TypeError, IndexError, BadEvent):
-        flow.riichi_waiting.clear()
+        flow.pending = flow.pending.no_riichi()
         flow.rest()  # no note, or one that cannot be read: the phase's resting stage
         return
     flow.saved = {k: v for k, v in data.items() if k != "left"}
@@ -118,10 +119,10 @@ def hand_span(flow: FlowState) -> tuple[int, int]:
 def standing_calls(flow: FlowState) -> list[int]:
     """The seats whose CALL still waits for a meld: pressed in this hand (no new hand and
     no UNDO past it since), with no meld laid after it."""
-    if not flow.calls:
+    if not flow.pending.calls:
         return []  # the usual case: no need to read the history back
     state, (started, length) = flow.session.state, hand_span(flow)
-    return [seat for seat, (at, melds) in flow.calls.items()
+    return [seat for seat, at, melds in flow.pending.calls
             if started < at <= length and len(state.seats[seat].melds) == melds]
 
 
@@ -131,10 +132,10 @@ def standing_riichi(flow: FlowState) -> dict[int, int]:
     on (no win or draw since), the seat not in riichi yet; an UNDO past the win brings
     them back."""
     state = flow.session.state
-    if not flow.riichi_waiting or state.phase is not Phase.HAND_IN_PLAY:
+    if not flow.pending.riichi or state.phase is not Phase.HAND_IN_PLAY:
         return {}
     started, length = hand_span(flow)
-    return {seat: at for seat, at in flow.riichi_waiting.items()
+    return {seat: at for seat, at in flow.pending.riichi
             if started < at <= length and not state.seats[seat].riichi_declared}
 
 
@@ -144,11 +145,12 @@ def default_rules(name: str) -> str:
 
 
 def snapshot(flow: FlowState) -> dict[str, Any]:
+    calls = standing_calls(flow)
     data: dict[str, Any] = {
         "at": flow.session.length, "stage": flow.stage.name, "message": flow.message,
         "layout": flow.layout, "next_rules": flow.next_rules,
         "riichi_waiting": [[seat, at] for seat, at in standing_riichi(flow).items()],
-        "calls": [[seat, *flow.calls[seat]] for seat in sorted(standing_calls(flow))]}
+        "calls": [list(call) for call in sorted(flow.pending.calls) if call[0] in calls]}
     place = flow.place
     if isinstance(place, Tenpai):
         data["tenpai"] = list(place.flags)
@@ -170,10 +172,12 @@ def _apply(flow: FlowState, data: dict[str, Any]) -> None:
         raise ValueError("a win stage without its win")
     flow.layout = "centre" if data["layout"] == "centre" else "facing"
     flow.next_rules = data["next_rules"]
-    flow.riichi_waiting = {  # a note of an older tablekit: the seats alone
+    riichi = {  # a note of an older tablekit: the seats alone
         seat: at for seat, at in ([entry, hand_span(flow)[1]] if isinstance(entry, int)
                                   else entry for entry in data["riichi_waiting"])}
-    flow.calls = {seat: (at, melds) for seat, at, melds in data.get("calls", [])}
+    calls = {seat: (at, melds) for seat, at, melds in data.get("calls", [])}
+    flow.pending = Pending(tuple(riichi.items()),
+                           tuple((seat, at, melds) for seat, (at, melds) in calls.items()))
     for seat in sorted(standing_calls(flow)):  # the camera waits for these melds again
         if flow.reader is not None:
             flow.reader.expect_call(flow.session.state, seat)
