@@ -1,9 +1,10 @@
 """The live app's flow: where it is (its ``place``: the stage with its own data, a frozen
 value of :mod:`tablekit.flow.stages`: the tenpai entry, the menu, the players being chosen,
-a win in progress), what else people have said so far (a riichi waiting for its discard),
-and the screen drawn from that. Each stage's buttons go to the handler :data:`HANDLERS` names; after
-each input what changes what happens next is saved beside the journal
-(:mod:`tablekit.flow.saved`), so a restart after a power cut shows the same screen.
+a win in progress), what else people have said so far (a riichi waiting for its discard:
+:mod:`tablekit.flow.pending`), and the screen drawn from that. Each stage's buttons go to
+the handler :data:`HANDLERS` names; after each input what changes what happens next is
+saved beside the journal (:mod:`tablekit.flow.saved`), so a restart after a power cut
+shows the same screen.
 
 >>> import tempfile, pathlib
 >>> from tablekit.rules.presets import TENHOU
