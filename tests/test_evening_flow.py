@@ -135,9 +135,9 @@ def choose(flow: Flow, label: str, held: bool = False) -> None:
     """Open the menu (unless one is open) and choose the item that starts with ``label``."""
     if flow.stage is not Stage.MENU:
         flow.handle(ButtonPress(ButtonName.UNDO, long=True))
-    labels = [item.label for item in flow.menu]
+    labels = [item.label for item in flow.place.items]
     target = next(i for i, text in enumerate(labels) if text.startswith(label))
-    while flow.selected != target:
+    while flow.place.selected != target:
         flow.handle(UNDO)                             # UNDO moves down the menu
     flow.handle(ButtonPress(ButtonName.OK, long=held))
 

@@ -598,7 +598,7 @@ def test_held_undo_opens_the_menu_and_abortive_draw_from_it(rig):
     assert r.flow.stage is Stage.MENU
     items = r.flow.screen().menu.items               # the labels, as the screen shows them
     target = items.index("Abortive draw: nine terminals")
-    assert r.flow.menu[target] == abort_item("nine_terminals")
+    assert r.flow.place.items[target] == abort_item("nine_terminals")
     for _ in range(target):
         r.press(ButtonName.UNDO)
     r.press(ButtonName.OK)

@@ -160,8 +160,8 @@ def test_players_chosen_again_between_games_play_the_next_game(journal, way):
         flow.handle(call(2))
     else:
         flow.handle(ButtonPress(ButtonName.UNDO, long=True))
-        labels = [item.label for item in flow.menu]
-        while labels[flow.selected] != "Choose the players again":
+        labels = [item.label for item in flow.place.items]
+        while labels[flow.place.selected] != "Choose the players again":
             flow.handle(UNDO)
         flow.handle(OK)
     assert flow.screen().seating.names == GAME.start.names   # the last game's, to change
@@ -194,7 +194,7 @@ def test_without_a_roster_nothing_changes(journal):
     assert flow.stage is Stage.EVENING and "does nothing" in flow.message
     assert "choose" not in flow.screen().message and not flow.screen().roster
     flow.handle(ButtonPress(ButtonName.UNDO, long=True))
-    assert "Choose the players again" not in [item.label for item in flow.menu]
+    assert "Choose the players again" not in [item.label for item in flow.place.items]
 
 
 def test_the_seat_buttons_on_mock_pins_choose_the_players_of_tablekit_run(journal, tmp_path):

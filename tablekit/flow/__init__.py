@@ -1,10 +1,11 @@
 """The app's flow: an explicit state machine from button presses and camera events to
 engine events, and to the screen the display draws.
 
-Stages (pibooth's states, as an Enum): between hands, in play, collecting wins
-(a short window so that simultaneous WIN presses make a multiple ron), entering a
-value by hand (no camera), choosing who dealt in (no camera), confirming a win,
-tenpai declarations, the menu, and the final standings. Points never move before
+Stages (pibooth's states: an Enum names them, and the flow is at one frozen value per
+stage holding only that stage's data, :mod:`~tablekit.flow.stages`): between hands, in
+play, collecting wins (a short window so that simultaneous WIN presses make a multiple
+ron), entering a value by hand (no camera), choosing who dealt in (no camera), confirming
+a win, tenpai declarations, the menu, and the final standings. Points never move before
 OK: a win is scored on a copy of the state and shown first.
 
 Buttons: RIICHI declares riichi; WIN claims ron, held WIN is tsumo; CALL held shows
@@ -24,7 +25,9 @@ the turns before a tsumo while it waits for OK, and OK declares the draw while t
 camera still counts a few tiles in the wall (its last discards missed; shown).
 
 The pieces: :mod:`~tablekit.flow.core` (the :class:`Flow` and its table of stage
-handlers), :mod:`~tablekit.flow.play` (outside a win), :mod:`~tablekit.flow.claims`,
+handlers), :mod:`~tablekit.flow.stages` (where the flow is, as frozen data) and
+:mod:`~tablekit.flow.pending` (the presses waiting for the camera),
+:mod:`~tablekit.flow.play` (outside a win), :mod:`~tablekit.flow.claims`,
 :mod:`~tablekit.flow.confirm` and :mod:`~tablekit.flow.by_hand` (a win, held in one
 :class:`~tablekit.flow.win.WinInProgress`), :mod:`~tablekit.flow.menu`,
 :mod:`~tablekit.flow.camera_side` (all the flow asks of the camera) and

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from tablekit.flow import seats
 from tablekit.flow.stage import Stage
+from tablekit.flow.stages import plain
 from tablekit.game.evening import Evening, tonight
 from tablekit.game.session import in_force
 from tablekit.io.presses import ButtonName, ButtonPress
@@ -29,7 +30,7 @@ if TYPE_CHECKING:
 
 def on_final(flow: FlowState, press: ButtonPress) -> None:
     if press.name is ButtonName.OK and not press.long:
-        flow.stage = Stage.EVENING
+        flow.place = plain(Stage.EVENING)
     elif not choose_again(flow, press):
         flow.common(press)
 
@@ -37,7 +38,7 @@ def on_final(flow: FlowState, press: ButtonPress) -> None:
 def on_evening(flow: FlowState, press: ButtonPress) -> None:
     if press.name is ButtonName.OK and not press.long:
         if flow.league is not None:
-            flow.stage = Stage.LEAGUE
+            flow.place = plain(Stage.LEAGUE)
         else:
             next_game(flow)
     else:
@@ -53,7 +54,7 @@ def on_league(flow: FlowState, press: ButtonPress) -> None:
 
 def _back_or_menu(flow: FlowState, press: ButtonPress, back: Stage) -> None:
     if press.name is ButtonName.UNDO and not press.long:
-        flow.stage = back
+        flow.place = plain(back)
     elif not choose_again(flow, press):
         flow.common(press)
 

@@ -9,9 +9,9 @@ from typing import TYPE_CHECKING
 from tablekit.flow import camera_lost
 from tablekit.flow.camera_lost import preview_or_untracked
 from tablekit.flow.proposal import preview, ron_tile_fix
-from tablekit.flow.stage import Stage
+from tablekit.flow.stages import ConfirmWin, EnterValue, FixTiles
 from tablekit.flow.tile_fix import TileFix
-from tablekit.flow.win import FU_STEPS, HAN_STEPS, Entry
+from tablekit.flow.win import Entry
 from tablekit.game.events import DoraCorrected, Won
 from tablekit.game.win_reading import WinReading
 from tablekit.io.presses import ButtonName, ButtonPress
@@ -26,17 +26,16 @@ def on_fix_tiles(flow: FlowState, press: ButtonPress) -> None:
     assert win is not None and win.fix is not None
     step = -1 if press.long else 1
     if press.name is ButtonName.RIICHI:
-        win.fix.move(step)
+        flow.win = replace(win, fix=win.fix.move(step))
     elif press.name is ButtonName.CALL:
-        win.fix.turn(step)
+        flow.win = replace(win, fix=win.fix.turn(step))
     elif press.name is ButtonName.WIN:
-        win.fix.suit()
+        flow.win = replace(win, fix=win.fix.suit())
     elif press.name is ButtonName.OK:
         score_fixed(flow, win.fix)
     elif press.name is ButtonName.UNDO:
-        win.fix, win.fixed, win.reread_at = None, False, 0.0
-        win.propose(None, None)
-        flow.stage = Stage.CONFIRM_WIN
+        flow.place = ConfirmWin(replace(win, fix=None, fixed=False, reread_at=0.0
+                                        ).propose(None, None))
         flow.message = "reading the revealed hand again"
 
 
@@ -47,9 +46,9 @@ def on_enter_value(flow: FlowState, press: ButtonPress) -> None:
     assert win is not None
     entry = next((e for e in win.entries if e.seat == press.seat), win.entries[0])
     if press.name is ButtonName.RIICHI:
-        entry.han_step = (entry.han_step + 1) % len(HAN_STEPS)
+        flow.win = win.entered(entry.next_han())
     elif press.name is ButtonName.CALL:
-        entry.fu_step = (entry.fu_step + 1) % len(FU_STEPS)
+        flow.win = win.entered(entry.next_fu())
     elif press.name is ButtonName.OK:
         preview_entries(flow, confirm_them=True)
         return
@@ -64,10 +63,8 @@ def enter_values(flow: FlowState, fixed: bool) -> None:
     which then no longer overrules them)."""
     win = flow.win
     assert win is not None
-    win.entries = [Entry(seat) for seat in win.seats]
-    win.propose(None, win.preview)
-    win.fixed = fixed
-    flow.stage = Stage.ENTER_VALUE
+    flow.place = EnterValue(replace(win, entries=tuple(Entry(seat) for seat in win.seats),
+                                    fixed=fixed).propose(None, win.preview))
     preview_entries(flow, confirm_them=False)
 
 
@@ -77,7 +74,7 @@ def preview_entries(flow: FlowState, confirm_them: bool) -> None:
     won = Won(tuple(e.winner() for e in win.entries), win.discarder)
     if not confirm_them:
         shown = preview(flow, won, ())   # the screen's footer says what the buttons do
-        win.preview = shown and replace(shown, entering=True)
+        flow.win = replace(win, preview=shown and replace(shown, entering=True))
         return
     shown, first = preview_or_untracked(flow, won, ())
     if shown is None and not (camera_lost.record_refuses(flow, won)
@@ -86,8 +83,7 @@ def preview_entries(flow: FlowState, confirm_them: bool) -> None:
         return
     if shown is None:
         return  # the camera lost the hand: who dealt in, then these values are scored
-    win.propose(won, shown, first)
-    flow.stage = Stage.CONFIRM_WIN
+    flow.place = ConfirmWin(win.propose(won, shown, first))
 
 
 def start_fix(flow: FlowState) -> None:
@@ -108,8 +104,8 @@ def start_fix(flow: FlowState) -> None:
     for event in win.corrections:  # a dora indicator already put right stays so
         if isinstance(event, DoraCorrected):
             dora[event.index] = event.tile
-    win.fix = TileFix.start(hands, [*ura, *[None] * want][:want], dora)
-    flow.stage = Stage.FIX_TILES
+    flow.place = FixTiles(replace(win, fix=TileFix.start(hands, [*ura, *[None] * want][:want],
+                                                         dora)))
     flow.message = "put the framed tile right; OK scores the hand"
 
 
@@ -133,7 +129,5 @@ def score_fixed(flow: FlowState, fix: TileFix) -> None:
         return  # the engine's reason is the message; the tiles stay to be fixed
     if shown is None:
         return  # the camera lost the hand: who dealt in, then these tiles are scored
-    win.propose(won, shown, corrections)
-    win.fixed, win.fix = True, None
-    flow.stage = Stage.CONFIRM_WIN
+    flow.place = ConfirmWin(replace(win.propose(won, shown, corrections), fixed=True, fix=None))
     flow.message = ""

@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING
 
 from tablekit.flow.proposal import preview
 from tablekit.flow.saved import standing_riichi
-from tablekit.flow.stage import CATCH_UP_WAIT, Stage
+from tablekit.flow.stage import CATCH_UP_WAIT
+from tablekit.flow.stages import ChooseDiscarder
 from tablekit.game.events import DoraCorrected, Event, RiichiDeclared, TrackingStopped, Won
 
 if TYPE_CHECKING:
@@ -53,7 +54,7 @@ def stop_following(flow: FlowState) -> bool:
     riichi = [RiichiDeclared(seat) for seat in standing_riichi(flow)]
     if not flow.submit_action([TrackingStopped(), *riichi]):
         return False
-    flow.riichi_waiting.clear()
+    flow.pending = flow.pending.no_riichi()
     flow.message = LOST
     return True
 
@@ -100,6 +101,6 @@ def ask_discarder(flow: FlowState) -> bool:
     win = flow.win
     if win is None or win.discarder is None or not stop_following(flow):
         return False
-    flow.stage = Stage.CHOOSE_DISCARDER
+    flow.place = ChooseDiscarder(win)
     flow.message = f"{LOST}: who dealt in?"
     return True

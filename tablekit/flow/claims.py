@@ -3,11 +3,13 @@ and the camera catching up with the turns a WIN was pressed ahead of."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from tablekit.flow import camera_lost, confirm
 from tablekit.flow.proposal import discards_unseen
 from tablekit.flow.stage import Stage
+from tablekit.flow.stages import ChooseDiscarder
 from tablekit.game.events import Discard, Draw, Event
 from tablekit.io.presses import ButtonName, ButtonPress
 
@@ -26,7 +28,7 @@ def on_collect_wins(flow: FlowState, press: ButtonPress) -> None:
         if win.tsumo_seat is not None or press.long:
             flow.message = "a tsumo has one winner"
             return
-        win.claims.append((press.seat, False))
+        flow.win = win.claim(press.seat)
     elif press.name is ButtonName.OK:
         resolve_claims(flow)
     elif press.name is ButtonName.UNDO:
@@ -49,16 +51,16 @@ def resolve_claims(flow: FlowState) -> None:
     state, win = flow.session.state, flow.win
     assert win is not None
     if win.tsumo_seat is not None:
-        win.discarder = None
+        flow.win = replace(win, discarder=None)
     elif state.tracked and not camera_lost.discarder_unsure(
             flow, tracked_discarder(state), win.claimed):
-        win.discarder = tracked_discarder(state)
-        if win.discarder is None:
+        flow.win = replace(win, discarder=tracked_discarder(state))
+        if flow.win.discarder is None:
             flow.back_to_play("no discard to win on: hold WIN for tsumo")
             return
     else:  # no camera, or one that lost the hand: the players say who dealt in
         lost = camera_lost.stop_following(flow)
-        flow.stage = Stage.CHOOSE_DISCARDER
+        flow.place = ChooseDiscarder(win)
         flow.message = f"{camera_lost.LOST}: who dealt in?" if lost else WHO_DEALT_IN
         return
     confirm.read_or_enter(flow)

@@ -9,11 +9,13 @@ camera's record of the hand stops and the win is scored again with that payer.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from tablekit.flow import by_hand, camera_lost
 from tablekit.flow.proposal import discards_unseen, preview, ron_tile_fix, tsumo_draw
 from tablekit.flow.stage import REREAD, SETTLE, Stage
+from tablekit.flow.stages import ConfirmWin, EnterValue, FixTiles
 from tablekit.game.events import BadEvent, Won
 from tablekit.game.state import seat_name
 from tablekit.io.presses import ButtonName, ButtonPress
@@ -68,11 +70,11 @@ def dealt_in(flow: FlowState, seat: int) -> None:
     if flow.session.state.tracked:
         if not camera_lost.stop_following(flow):
             return  # the refusal is the message
-        win.record_stopped = True
+        win = replace(win, record_stopped=True)
         said = DEALT_IN.format(seat_name(flow.session.state, seat))
     else:
         said = f"{seat_name(flow.session.state, seat)} dealt in"
-    win.propose(None, None)
+    flow.win = win.propose(None, None)
     score_with_discarder(flow, seat)
     if flow.stage is Stage.CONFIRM_WIN:
         flow.message = said
@@ -81,14 +83,13 @@ def dealt_in(flow: FlowState, seat: int) -> None:
 def score_with_discarder(flow: FlowState, seat: int) -> None:
     """The players said ``seat`` dealt in: the win is scored with it, from the tiles or
     values a person put right if there are some, else read (or entered) again."""
-    win = flow.win
-    assert win is not None
-    win.discarder = seat
+    assert flow.win is not None
+    win = flow.win = replace(flow.win, discarder=seat)
     if win.fix is not None:       # tiles a person put right, the camera's hand lost
-        flow.stage = Stage.FIX_TILES
+        flow.place = FixTiles(win)
         by_hand.score_fixed(flow, win.fix)
     elif win.entries:             # values entered, likewise
-        flow.stage = Stage.ENTER_VALUE
+        flow.place = EnterValue(win)
         by_hand.preview_entries(flow, confirm_them=True)
     else:
         read_or_enter(flow)
@@ -96,21 +97,19 @@ def score_with_discarder(flow: FlowState, seat: int) -> None:
 
 def read_or_enter(flow: FlowState) -> None:
     """The camera reads the revealed hands; without one, the winners enter the values."""
-    win = flow.win
-    assert win is not None
-    win.seats = win.in_turn_order(win.discarder)
+    assert flow.win is not None
+    win = flow.win = replace(flow.win, seats=flow.win.in_turn_order(flow.win.discarder))
     if flow.reader is None:
         by_hand.enter_values(flow, fixed=False)
         return
-    flow.stage = Stage.CONFIRM_WIN
+    flow.place = ConfirmWin(win)
     reread(flow)
 
 
 def reread(flow: FlowState) -> None:
     """Read the revealed hands (again): a hand hidden by an arm is read once it shows."""
-    win = flow.win
-    assert flow.reader is not None and win is not None
-    win.reread_at = flow.clock() + REREAD
+    assert flow.reader is not None and flow.win is not None
+    win = flow.win = replace(flow.win, reread_at=flow.clock() + REREAD)
     if win.fixed:
         return  # a person put the tiles right: the camera does not overrule them
     if win.tsumo_seat is not None and win.preview is None and discards_unseen(flow):
@@ -123,7 +122,7 @@ def reread(flow: FlowState) -> None:
     if win.pending is not None and win.reading is not None and (
             reading.unseen > win.reading.unseen):
         return  # an arm over a hand: what a fuller view read stands
-    win.reading = reading
+    win = flow.win = replace(win, reading=reading)
     if win.pending is None and reading.unseen and flow.clock() < win.deadline + SETTLE:
         flow.message = f"reading the revealed hand: {reading.unseen} tile(s) not seen yet..."
         return  # an arm still over a hand: a clearer view comes before a guess
@@ -140,4 +139,4 @@ def reread(flow: FlowState) -> None:
     if flow.message.endswith(FIX_HINT) or flow.message.startswith((
             "reading the revealed hand", "the camera is catching up")):
         flow.message = ""  # the scored hand is on the screen now, its doubts with it
-    win.propose(won, shown, corrections)
+    flow.win = win.propose(won, shown, corrections)

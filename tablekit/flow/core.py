@@ -1,8 +1,10 @@
-"""The live app's flow: where it is (its stage), what people have said so far (a win in
-progress, a riichi waiting for its discard, the tenpai entry, the menu), and the screen
-drawn from that. Each stage's buttons go to the handler :data:`HANDLERS` names; after
-each input what changes what happens next is saved beside the journal
-(:mod:`tablekit.flow.saved`), so a restart after a power cut shows the same screen.
+"""The live app's flow: where it is (its ``place``: the stage with its own data, a frozen
+value of :mod:`tablekit.flow.stages`: the tenpai entry, the menu, the players being chosen,
+a win in progress), what else people have said so far (a riichi waiting for its discard:
+:mod:`tablekit.flow.pending`), and the screen drawn from that. Each stage's buttons go to
+the handler :data:`HANDLERS` names; after each input what changes what happens next is
+saved beside the journal (:mod:`tablekit.flow.saved`), so a restart after a power cut
+shows the same screen.
 
 >>> import tempfile, pathlib
 >>> from tablekit.rules.presets import TENHOU
@@ -32,16 +34,17 @@ from tablekit.flow import between, by_hand, claims, confirm, play, seats, timing
 from tablekit.flow.boxes import THREE, seat_of, unused_box_text
 from tablekit.flow.camera_side import CameraSide
 from tablekit.flow.host import FlowState
-from tablekit.flow.menu import MenuItem
+from tablekit.flow.pending import Pending
 from tablekit.flow.saved import default_rules, hand_span, restore, save, standing_riichi
-from tablekit.flow.seating import Seating
 from tablekit.flow.stage import DIFFERENCES_SHOWN, Stage
+from tablekit.flow.stages import BetweenHands, ChoosePlayers, Place, Tenpai, plain, win_of
+from tablekit.flow.stages import Menu as MenuShown
 from tablekit.flow.tile_fix import TileFix
 from tablekit.flow.timer import Timer
 from tablekit.flow.win import WinInProgress
 from tablekit.game.events import BadEvent, Draw, Event, GameStarted, RiichiDeclared
 from tablekit.game.session import Session
-from tablekit.game.state import SEATS, Phase, TableState, seat_name
+from tablekit.game.state import Phase, TableState, seat_name
 from tablekit.io.presses import ButtonName, ButtonPress
 from tablekit.rules.presets import Rules
 
@@ -75,19 +78,14 @@ class Flow:
     reader: CameraSide | None = None
     clock: Callable[[], float] = time.monotonic
     layout: Layout = "facing"
-    stage: Stage = Stage.BETWEEN_HANDS
+    place: Place = field(default_factory=BetweenHands)
+    """Where the flow is: its stage, with that stage's own data (frozen: a handler puts a
+    new one here, see :mod:`tablekit.flow.stages`)."""
     message: str = ""
     warnings: tuple[str, ...] = ()
-    win: WinInProgress | None = None
-    riichi_waiting: dict[int, int] = field(default_factory=dict)
-    """Each seat's RIICHI waiting for its discard: the journal's events in force at the
-    press (see :func:`~tablekit.flow.saved.standing_riichi`)."""
-    calls: dict[int, tuple[int, int]] = field(default_factory=dict)
-    """Each seat's CALL waiting for its meld: (journal length, melds laid) at the press."""
-    tenpai: list[bool] = field(default_factory=lambda: [False] * SEATS)
-    menu: tuple[MenuItem, ...] = ()
-    menu_title: str = "Menu"
-    selected: int = 0
+    pending: Pending = field(default_factory=Pending)
+    """What waits for the camera, whatever the stage: each seat's RIICHI waiting for its
+    discard, each seat's CALL waiting for its meld (frozen: a press puts a new one)."""
     differences_for: int | None = None
     differences_until: float = 0.0
     next_rules: str = "tenhou"
@@ -101,7 +99,6 @@ class Flow:
     roster: tuple[str, ...] = ()  # the club's names: the seat buttons choose the players
     rules: Rules | None = None    # the rules of a first game still to be started
     seed: int | None = None       # the seating draw's (None: a fresh draw every time)
-    seating: Seating | None = None  # the players being chosen
     quit_key: str = ""            # the keyboard's key that quits, for the legend ("": none)
     boxes: tuple[int, ...] = THREE  # three players: the seat boxes they use (flow.boxes)
     note_damaged: str = ""        # why the flow's note was set aside at start ("": it was not)
@@ -110,7 +107,7 @@ class Flow:
     address); ``renew()``: new keys): the menu shows their codes and renews them."""
 
     def __post_init__(self) -> None:
-        self.stage = self.resting_stage()
+        self.place = self._resting_place()
         self.next_rules = default_rules(self.session.state.rules.name)
         restore(self)
         self.message = self.session.notice or self.message  # a damaged journal put right
@@ -121,7 +118,7 @@ class Flow:
                    ) -> None:
         """Begin a new game under ``rules`` (the journal keeps the old one's history)."""
         self.submit(GameStarted(rules, names, first_dealer))
-        self.riichi_waiting.clear()
+        self.pending = self.pending.no_riichi()
         self.rest()
         save(self)
 
@@ -180,24 +177,24 @@ class Flow:
     # -- what the screen and the table's players see ------------------------------------
 
     def screen(self) -> ScreenModel:
-        state = self.session.state
+        state, place = self.session.state, self.place
         mode = MODES.get(self.stage, Mode.SCOREBOARD)
         if self.stage is Stage.BETWEEN_HANDS and state.result is not None:
             mode = Mode.HAND_RESULT
         fix = self.fix if self.stage is Stage.FIX_TILES else None
         return ScreenModel(
             state=state, mode=mode, layout=self.layout, preview=self.preview,
-            tenpai=tuple(self.tenpai) if self.stage is Stage.TENPAI else None,
-            menu=Menu(self.menu_title, tuple(item.label for item in self.menu), self.selected)
-            if self.stage is Stage.MENU else None, warnings=self.warnings,
+            tenpai=place.flags if isinstance(place, Tenpai) else None,
+            menu=Menu(place.title, tuple(item.label for item in place.items), place.selected)
+            if isinstance(place, MenuShown) else None, warnings=self.warnings,
             message=self.message, differences_for=self.differences_for,
             fix=fix.view() if fix else None,
             evening=between.evening(self) if self.stage is Stage.EVENING else None,
             league=self._league_shown(), timer=timing.text(self),
-            seating=seats.current(self).view() if self.stage is Stage.CHOOSE_PLAYERS else None,
+            seating=place.seating.view() if isinstance(place, ChoosePlayers) else None,
             roster=bool(self.roster), quit_key=self.quit_key, boxes=self.boxes,
             phones=self.phones.addresses()
-            if self.phones is not None and self.stage is Stage.MENU and self.menu_title == "Menu"
+            if self.phones is not None and isinstance(place, MenuShown) and place.title == "Menu"
             else ())
 
     def _league_shown(self) -> tuple[LeagueLine, ...] | None:
@@ -206,6 +203,23 @@ class Flow:
         if self.league is None or self.stage not in (Stage.EVENING, Stage.LEAGUE):
             return None
         return between.league(self) if self.stage is Stage.LEAGUE else ()
+
+    @property
+    def stage(self) -> Stage:
+        """Which stage the flow is at (its place's kind)."""
+        return self.place.kind
+
+    @property
+    def win(self) -> WinInProgress | None:
+        """The win in progress (None: the flow is at no stage of a win)."""
+        return win_of(self.place)
+
+    @win.setter
+    def win(self, win: WinInProgress) -> None:
+        """The win stage the flow is at, holding ``win`` instead (a new place)."""
+        if win_of(self.place) is None:
+            raise ValueError(f"no win in progress at {self.stage.value}")
+        self.place = replace(self.place, win=win)  # type: ignore[type-var]
 
     @property
     def preview(self) -> WinPreview | None:
@@ -274,8 +288,16 @@ class Flow:
 
     def rest(self) -> None:
         """Back to the stage the table's phase calls for; a win in progress is dropped."""
-        self.win = None
-        self.stage = self.resting_stage()
+        self.place = self._resting_place()
+
+    def _resting_place(self) -> Place:
+        """The place of :meth:`resting_stage`: the players being chosen go on where the
+        flow left them (their stage, or a menu opened over it), else a fresh choice."""
+        kind = self.resting_stage()
+        if kind is not Stage.CHOOSE_PLAYERS:
+            return plain(kind)
+        kept = self.place.seating if isinstance(self.place, (ChoosePlayers, MenuShown)) else None
+        return ChoosePlayers(kept or seats.fresh(self))
 
     def back_to_play(self, message: str) -> None:
         self.rest()
@@ -298,7 +320,7 @@ class Flow:
         if it was pressed after the journal's last action, else that action."""
         seat = None if redo else self.riichi_pressed_last()
         if seat is not None:
-            del self.riichi_waiting[seat]
+            self.pending = self.pending.riichi_taken(seat)
             self.message = f"riichi by {seat_name(self.session.state, seat)} taken back"
             return
         if not redo and self.session.state.events == 1 and self.roster:

@@ -17,9 +17,9 @@ from typing import Any, Protocol, runtime_checkable
 
 from tablekit.display.model import Layout, LeagueLine, WinPreview
 from tablekit.flow.camera_side import CameraSide
-from tablekit.flow.menu import MenuItem
-from tablekit.flow.seating import Seating
+from tablekit.flow.pending import Pending
 from tablekit.flow.stage import Stage
+from tablekit.flow.stages import Place
 from tablekit.flow.timer import Timer
 from tablekit.flow.win import WinInProgress
 from tablekit.game.events import Event
@@ -41,15 +41,9 @@ class FlowState(Protocol):
     phones: Any
 
     # -- where the flow is and what it shows
-    stage: Stage
+    place: Place
     message: str
-    win: WinInProgress | None
-    riichi_waiting: dict[int, int]
-    calls: dict[int, tuple[int, int]]
-    tenpai: list[bool]
-    menu: tuple[MenuItem, ...]
-    menu_title: str
-    selected: int
+    pending: Pending
     next_rules: str
     timer: Timer | None
 
@@ -58,7 +52,6 @@ class FlowState(Protocol):
     roster: tuple[str, ...]
     rules: Rules | None
     seed: int | None
-    seating: Seating | None
 
     # -- what is kept between inputs: caches and the note as last written
     hands_cache: tuple[int, int, int] | None
@@ -74,6 +67,18 @@ class FlowState(Protocol):
     @property
     def wall(self) -> Callable[[], float]:
         """The game timer's clock (wall-clock seconds: it survives a restart)."""
+
+    @property
+    def stage(self) -> Stage:
+        """Which stage the flow is at (its place's kind)."""
+
+    @property
+    def win(self) -> WinInProgress | None:
+        """The win in progress (None: the flow is at no stage of a win)."""
+
+    @win.setter
+    def win(self, win: WinInProgress) -> None:
+        """The win stage the flow is at, holding ``win`` instead (a new place)."""
 
     @property
     def preview(self) -> WinPreview | None:

@@ -10,6 +10,7 @@ from tablekit.flow.menu import HELD, Action, MenuItem, end_items, menu_items, pe
 from tablekit.flow.proposal import implied_draw
 from tablekit.flow.saved import hand_span, standing_riichi
 from tablekit.flow.stage import MISSED_AT_END, WIN_WINDOW, Stage
+from tablekit.flow.stages import ChoosePlayers, CollectWins, Menu, Tenpai
 from tablekit.flow.win import WinInProgress
 from tablekit.game.events import (
     AbortiveDraw,
@@ -38,7 +39,7 @@ if TYPE_CHECKING:
 def on_between_hands(flow: FlowState, press: ButtonPress) -> None:
     if press.name is ButtonName.OK:
         if flow.submit(HandStarted(tracked=flow.reader is not None)):
-            flow.riichi_waiting.clear()  # the last hand's: they can stand no more
+            flow.pending = flow.pending.no_riichi()  # the last hand's: they stand no more
         flow.rest()
     else:
         flow.common(press)
@@ -49,9 +50,8 @@ def on_play(flow: FlowState, press: ButtonPress) -> None:
     if press.name is ButtonName.RIICHI and press.seat is not None:
         riichi(flow, press.seat)
     elif press.name is ButtonName.WIN and press.seat is not None:
-        flow.win = WinInProgress([(press.seat, press.long)],
-                                 flow.clock() + (0 if press.long else WIN_WINDOW))
-        flow.stage = Stage.COLLECT_WINS
+        flow.place = CollectWins(WinInProgress(
+            ((press.seat, press.long),), flow.clock() + (0 if press.long else WIN_WINDOW)))
     elif press.name is ButtonName.OK and (not state.tracked or state.wall <= MISSED_AT_END or (
             flow.reader is not None and flow.reader.behind(state))):  # a camera behind the table
         open_tenpai(flow)
@@ -63,7 +63,8 @@ def on_play(flow: FlowState, press: ButtonPress) -> None:
     elif press.name is ButtonName.CALL and not press.long and state.tracked and (
             press.seat is not None):
         flow.message = f"{seat_name(state, press.seat)} calls: lay the meld down for the camera"
-        flow.calls[press.seat] = (flow.session.active_count, len(state.seats[press.seat].melds))
+        flow.pending = flow.pending.call_pressed(press.seat, flow.session.active_count,
+                                                 len(state.seats[press.seat].melds))
         if flow.reader is not None:
             flow.reader.expect_call(state, press.seat)
     else:
@@ -71,10 +72,12 @@ def on_play(flow: FlowState, press: ButtonPress) -> None:
 
 
 def on_tenpai(flow: FlowState, press: ButtonPress) -> None:
+    tenpai = flow.place
+    assert isinstance(tenpai, Tenpai)
     if press.seat is not None:
-        flow.tenpai[press.seat] = not flow.tenpai[press.seat]
+        flow.place = tenpai.toggled(press.seat)
     elif press.name is ButtonName.OK:
-        ready = tuple(s for s, tenpai in enumerate(flow.tenpai) if tenpai)
+        ready = tuple(s for s, flag in enumerate(tenpai.flags) if flag)
         wall = flow.session.state.wall if flow.session.state.tracked else 0
         flow.submit(ExhaustiveDraw(tenpai=ready, wall_left=wall))
         flow.rest()
@@ -83,13 +86,14 @@ def on_tenpai(flow: FlowState, press: ButtonPress) -> None:
 
 
 def on_menu(flow: FlowState, press: ButtonPress) -> None:
+    menu = flow.place
+    assert isinstance(menu, Menu)
     if press.name is ButtonName.UNDO and press.long:
         flow.rest()
     elif press.name is ButtonName.UNDO or press.seat is not None:
-        step = -1 if press.name is ButtonName.RIICHI else 1
-        flow.selected = (flow.selected + step) % len(flow.menu)
+        flow.place = menu.moved(-1 if press.name is ButtonName.RIICHI else 1)
     elif press.name is ButtonName.OK:
-        item = flow.menu[flow.selected]
+        item = menu.chosen
         if item.action in HELD and not press.long:
             flow.message = f"hold OK to choose '{item.label}'"
             return
@@ -101,7 +105,7 @@ def camera_event(flow: FlowState, event: Event) -> None:
     """A draw, discard, call or dora the camera saw; a seat's discard after its draw, and
     a dora indicator after what turned it, are part of the same action (one UNDO)."""
     if isinstance(event, Discard) and event.seat in standing_riichi(flow):
-        del flow.riichi_waiting[event.seat]
+        flow.pending = flow.pending.riichi_taken(event.seat)
         flow.submit(RiichiDeclared(event.seat), joins=flow.turn_started(event.seat))
     joins = isinstance(event, DoraRevealed) or (isinstance(event, Discard) and (
         flow.turn_started(event.seat)  # its draw, or a riichi pressed after the draw:
@@ -115,8 +119,7 @@ def riichi(flow: FlowState, seat: int) -> None:
     seat's, the declaration waits for the seat's discard."""
     state = flow.session.state
     if state.tracked and state.turn != seat and not state.seats[seat].riichi_declared:
-        flow.riichi_waiting.pop(seat, None)  # pressed again: the latest press is the one
-        flow.riichi_waiting[seat] = hand_span(flow)[1]
+        flow.pending = flow.pending.riichi_pressed(seat, hand_span(flow)[1])  # the latest
         flow.message = f"riichi by {seat_name(state, seat)}: taken with its next discard"
         return
     # a riichi is its own action, with the draw it implies: both, or (refused) neither
@@ -135,8 +138,7 @@ def kita(flow: FlowState, seat: int) -> None:
 
 def open_tenpai(flow: FlowState) -> None:
     state = flow.session.state
-    flow.tenpai = [seat.riichi for seat in state.seats]
-    flow.stage = Stage.TENPAI
+    flow.place = Tenpai(tuple(seat.riichi for seat in state.seats))
     flow.message = "each tenpai player presses a button; OK when done"
     if state.tracked and state.wall > 0:
         flow.message = (f"the camera still counts {state.wall} tiles in the wall (discards "
@@ -155,17 +157,16 @@ def _renew_phones(flow: FlowState) -> None:
         flow.message = "no phones are seat buttons in this run"
         return
     flow.phones.renew()
-    open_menu(flow)  # the new codes shown at once, the renewal still chosen
-    flow.selected = len(flow.menu) - 1
+    open_menu(flow, selected=-1)  # the new codes shown at once, the renewal still chosen
     flow.message = "new seat addresses: open them from the codes (the old ones are refused)"
 
 
 def open_submenu(flow: FlowState, title: str, items: tuple[MenuItem, ...], selected: int = 0
                  ) -> None:
-    """A menu of its own (a penalty's amounts, a confirmation): the same buttons."""
-    flow.menu_title, flow.menu = title, items
-    flow.selected = selected % len(flow.menu)
-    flow.stage = Stage.MENU
+    """A menu of its own (a penalty's amounts, a confirmation): the same buttons (over
+    the players being chosen, the choice goes on when it closes)."""
+    under = flow.place.seating if isinstance(flow.place, (ChoosePlayers, Menu)) else None
+    flow.place = Menu(title, items, selected, under)
 
 
 def _penalty(flow: FlowState, item: MenuItem) -> None:

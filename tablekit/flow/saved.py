@@ -9,7 +9,7 @@ flow rests at the stage the table's phase calls for. Previews are scored again f
 proposal, so only events, tiles and numbers are written.
 
 >>> tiles_out([Tile.from_code("0p"), None]), tiles_in(["0p", None])
-(['0p', None], [Tile('0p'), None])
+(['0p', None], (Tile('0p'), None))
 """
 
 from __future__ import annotations
@@ -24,8 +24,11 @@ from typing import TYPE_CHECKING, Any
 from tablekit.files.atomic import write_atomic
 from tablekit.flow.menu import Action, MenuItem
 from tablekit.flow.note_shape import check
+from tablekit.flow.pending import Pending
 from tablekit.flow.seating import Seating
+from tablekit.flow.seats import fresh
 from tablekit.flow.stage import WIN_STAGES, Stage
+from tablekit.flow.stages import ChoosePlayers, Menu, Place, Tenpai, plain, winning
 from tablekit.flow.tile_fix import TileFix
 from tablekit.flow.timer import Timer
 from tablekit.flow.win import Entry, WinInProgress
@@ -77,7 +80,7 @@ def restore(flow: FlowState) -> None:
             return
         _apply(flow, data)
     except (OSError, ValueError, KeyError, TypeError, IndexError, BadEvent):
-        flow.riichi_waiting.clear()
+        flow.pending = flow.pending.no_riichi()
         flow.rest()  # no note, or one that cannot be read: the phase's resting stage
         return
     flow.saved = {k: v for k, v in data.items() if k != "left"}
@@ -116,10 +119,10 @@ def hand_span(flow: FlowState) -> tuple[int, int]:
 def standing_calls(flow: FlowState) -> list[int]:
     """The seats whose CALL still waits for a meld: pressed in this hand (no new hand and
     no UNDO past it since), with no meld laid after it."""
-    if not flow.calls:
+    if not flow.pending.calls:
         return []  # the usual case: no need to read the history back
     state, (started, length) = flow.session.state, hand_span(flow)
-    return [seat for seat, (at, melds) in flow.calls.items()
+    return [seat for seat, at, melds in flow.pending.calls
             if started < at <= length and len(state.seats[seat].melds) == melds]
 
 
@@ -129,10 +132,10 @@ def standing_riichi(flow: FlowState) -> dict[int, int]:
     on (no win or draw since), the seat not in riichi yet; an UNDO past the win brings
     them back."""
     state = flow.session.state
-    if not flow.riichi_waiting or state.phase is not Phase.HAND_IN_PLAY:
+    if not flow.pending.riichi or state.phase is not Phase.HAND_IN_PLAY:
         return {}
     started, length = hand_span(flow)
-    return {seat: at for seat, at in flow.riichi_waiting.items()
+    return {seat: at for seat, at in flow.pending.riichi
             if started < at <= length and not state.seats[seat].riichi_declared}
 
 
@@ -142,20 +145,22 @@ def default_rules(name: str) -> str:
 
 
 def snapshot(flow: FlowState) -> dict[str, Any]:
+    calls = standing_calls(flow)
     data: dict[str, Any] = {
         "at": flow.session.length, "stage": flow.stage.name, "message": flow.message,
         "layout": flow.layout, "next_rules": flow.next_rules,
         "riichi_waiting": [[seat, at] for seat, at in standing_riichi(flow).items()],
-        "calls": [[seat, *flow.calls[seat]] for seat in sorted(standing_calls(flow))]}
-    if flow.stage is Stage.TENPAI:
-        data["tenpai"] = list(flow.tenpai)
-    if flow.stage is Stage.MENU:
-        data["menu"] = {"title": flow.menu_title, "selected": flow.selected, "items": [
-            [item.label, item.action.name, item.argument] for item in flow.menu]}
+        "calls": [list(call) for call in sorted(flow.pending.calls) if call[0] in calls]}
+    place = flow.place
+    if isinstance(place, Tenpai):
+        data["tenpai"] = list(place.flags)
+    if isinstance(place, Menu):
+        data["menu"] = {"title": place.title, "selected": place.selected, "items": [
+            [item.label, item.action.name, item.argument] for item in place.items]}
     if flow.win is not None:
         data["win"] = win_out(flow.win)
-    if flow.stage is Stage.CHOOSE_PLAYERS and flow.seating is not None:
-        data["seating"] = flow.seating.out()
+    if isinstance(place, ChoosePlayers):
+        data["seating"] = place.seating.out()
     if flow.timer is not None:
         data["timer"] = [flow.timer.game, flow.timer.started, flow.timer.called_at]
     return data
@@ -167,42 +172,56 @@ def _apply(flow: FlowState, data: dict[str, Any]) -> None:
         raise ValueError("a win stage without its win")
     flow.layout = "centre" if data["layout"] == "centre" else "facing"
     flow.next_rules = data["next_rules"]
-    flow.riichi_waiting = {  # a note of an older tablekit: the seats alone
+    riichi = {  # a note of an older tablekit: the seats alone
         seat: at for seat, at in ([entry, hand_span(flow)[1]] if isinstance(entry, int)
                                   else entry for entry in data["riichi_waiting"])}
-    flow.calls = {seat: (at, melds) for seat, at, melds in data.get("calls", [])}
+    calls = {seat: (at, melds) for seat, at, melds in data.get("calls", [])}
+    flow.pending = Pending(tuple(riichi.items()),
+                           tuple((seat, at, melds) for seat, (at, melds) in calls.items()))
     for seat in sorted(standing_calls(flow)):  # the camera waits for these melds again
         if flow.reader is not None:
             flow.reader.expect_call(flow.session.state, seat)
+    if "win" in data:  # held by the flow first: the preview is scored from there
+        flow.place = winning(stage, win_in(data["win"], flow.clock() + data.get("left", 0.0)))
+        flow.win = _score_again(flow, flow.win, stage, tuple(data["win"]["doubts"]))
+    else:
+        flow.place = _place(flow, stage, data)
+    flow.message = data["message"]
+
+
+def _place(flow: FlowState, stage: Stage, data: dict[str, Any]) -> Place:
+    """The stage of the note (not a win's) with its data."""
     if stage is Stage.TENPAI:
         if len(data["tenpai"]) != flow.session.state.players:
             raise ValueError("tenpai declarations for another number of seats")
-        flow.tenpai = [bool(x) for x in data["tenpai"]]
+        return Tenpai(tuple(bool(x) for x in data["tenpai"]))
     if stage is Stage.MENU:
         menu = data["menu"]
-        flow.menu = tuple(MenuItem(label, Action[action], argument)
-                          for label, action, argument in menu["items"])
-        flow.menu_title, flow.selected = menu["title"], menu["selected"] % len(flow.menu)
+        return Menu(menu["title"], tuple(MenuItem(label, Action[action], argument)
+                                         for label, action, argument in menu["items"]),
+                    menu["selected"])
     if stage is Stage.CHOOSE_PLAYERS and not flow.roster:
         raise ValueError("players being chosen without a roster")
-    if stage is Stage.CHOOSE_PLAYERS:
-        flow.seating = Seating.read(flow.roster, data["seating"]) if "seating" in data else None
-    if "win" in data:
-        flow.win = win_in(data["win"], flow.clock() + data.get("left", 0.0))
-        _score_again(flow, flow.win, stage, tuple(data["win"]["doubts"]))
-    flow.stage, flow.message = stage, data["message"]
+    if stage is Stage.CHOOSE_PLAYERS:  # an older note: no one chosen yet
+        return ChoosePlayers(Seating.read(flow.roster, data["seating"]) if "seating" in data
+                             else fresh(flow))
+    return plain(stage)
 
 
-def _score_again(flow: FlowState, win: WinInProgress, stage: Stage, doubts: tuple[str, ...]
-                 ) -> None:
+def _score_again(flow: FlowState, win: WinInProgress | None, stage: Stage,
+                 doubts: tuple[str, ...]) -> WinInProgress:
+    """``win`` with its preview scored again (the flow holds ``win`` already)."""
     from tablekit.flow.proposal import preview
 
+    assert win is not None
     if win.pending is not None:
-        win.preview = preview(flow, win.pending, doubts, win.corrections, quiet=True)
-    elif stage is Stage.ENTER_VALUE:
+        return replace(win, preview=preview(flow, win.pending, doubts, win.corrections,
+                                            quiet=True))
+    if stage is Stage.ENTER_VALUE:
         entered = Won(tuple(e.winner() for e in win.entries), win.discarder)
         shown = preview(flow, entered, (), quiet=True)
-        win.preview = shown and replace(shown, entering=True)
+        return replace(win, preview=shown and replace(shown, entering=True))
+    return win
 
 
 def win_out(win: WinInProgress) -> dict[str, Any]:
@@ -227,21 +246,20 @@ def win_out(win: WinInProgress) -> dict[str, Any]:
 
 def win_in(data: dict[str, Any], deadline: float) -> WinInProgress:
     fix, reading = data["fix"], data["reading"]
-    win = WinInProgress(
-        [(seat, bool(long)) for seat, long in data["claims"]], deadline, data["discarder"],
+    read = None if reading is None else _won(reading["won"])
+    return WinInProgress(
+        tuple((seat, bool(long)) for seat, long in data["claims"]), deadline, data["discarder"],
         tuple(data["seats"]), fixed=data["fixed"],
-        entries=[Entry(*entry) for entry in data["entries"]])
-    win.pending = _won(data["pending"]) if data["pending"] else None
-    win.corrections = tuple(from_dict(event) for event in data["corrections"])
-    if fix is not None:
-        win.fix = TileFix(tuple(fix["seats"]), [tiles_in(h) for h in fix["hands"]],
-                          tiles_in(fix["ura"]), fix["cursor"], tiles_in(fix["dora"]))
-    if reading is not None:
-        read = _won(reading["won"])
-        win.reading = WinReading(read.winners, read.ura, tuple(reading["doubts"]), tuple(
-            (seat, tuple(tiles_in(tiles))) for seat, tiles in reading["drafts"]),
-            reading["unseen"])
-    return win
+        entries=tuple(Entry(*entry) for entry in data["entries"]),
+        pending=_won(data["pending"]) if data["pending"] else None,
+        corrections=tuple(from_dict(event) for event in data["corrections"]),
+        fix=None if fix is None else TileFix(
+            tuple(fix["seats"]), tuple(tiles_in(h) for h in fix["hands"]),
+            tiles_in(fix["ura"]), fix["cursor"], tiles_in(fix["dora"])),
+        reading=None if reading is None or read is None else WinReading(
+            read.winners, read.ura, tuple(reading["doubts"]), tuple(
+                (seat, tiles_in(tiles)) for seat, tiles in reading["drafts"]),
+            reading["unseen"]))
 
 
 def _won(data: dict[str, Any]) -> Won:
@@ -255,8 +273,8 @@ def tiles_out(tiles: list[Tile | None] | tuple[Tile | None, ...]) -> list[str | 
     return [None if tile is None else tile.code for tile in tiles]
 
 
-def tiles_in(codes: list[str | None]) -> list[Tile | None]:
-    return [None if code is None else Tile.from_code(code) for code in codes]
+def tiles_in(codes: list[str | None]) -> tuple[Tile | None, ...]:
+    return tuple(None if code is None else Tile.from_code(code) for code in codes)
 
 
 def write_atomically(path: Path, text: str) -> None:

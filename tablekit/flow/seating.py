@@ -1,14 +1,15 @@
 """The players being chosen with the seat buttons (:mod:`tablekit.flow.seats` handles the
 buttons): a data type of its own, below the flow, so that the flow and its handlers share it.
+Frozen, like the rest of the flow's state (:mod:`tablekit.flow.stages`): each step is a new one.
 
->>> seating = Seating(("Aki", "Ben", "Cho"), [None] * 3)
->>> seating.cycle(0, 1), seating.chosen, seating.out()["names"]
+>>> seating = Seating(("Aki", "Ben", "Cho"), (None,) * 3).cycle(0, 1)
+>>> seating.names[0], seating.chosen, seating.out()["names"]
 ('Aki', ('Aki',), ['Aki', None, None])
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, replace
 from typing import Any
 
 from tablekit.display.model import SeatingView
@@ -17,24 +18,26 @@ from tablekit.game.state import SEATS
 from tablekit.league.roster import draw_seats
 from tablekit.rules.presets import Rules
 
+Names = tuple[str | None, ...]
 
-@dataclass
+
+@dataclass(frozen=True)
 class Seating:
     """The players being chosen: the roster, each seat's name so far (None: nobody), the
     earlier choices (for UNDO), the screen the choice came from (None: before the first
     game) and how many draws were made (each draw has a seed of its own)."""
 
     roster: tuple[str, ...]
-    names: list[str | None] = field(default_factory=lambda: [None] * SEATS)
-    steps: list[list[str | None]] = field(default_factory=list)
+    names: Names = (None,) * SEATS
+    steps: tuple[Names, ...] = ()
     back: Stage | None = None
     draws: int = 0
     drawn: bool = False
     rules: Rules | None = None  # the game's rules when the organiser sent the seats
 
-    def cycle(self, seat: int, step: int) -> str | None:
-        """Give ``seat`` the next (``step`` 1) or previous (-1) roster name no other seat
-        holds; returns it (None: every name is taken)."""
+    def cycle(self, seat: int, step: int) -> Seating | None:
+        """``seat`` given the next (``step`` 1) or previous (-1) roster name no other seat
+        holds (None: every name is taken)."""
         taken = {name for other, name in enumerate(self.names) if other != seat and name}
         free = [name for name in self.roster if name not in taken]
         if not free:
@@ -45,28 +48,23 @@ class Seating:
         for offset in range(1, len(order) + 1):
             name = order[(start + step * offset) % len(order)]
             if name in free:
-                self._change(seat, name)
-                return name
+                return self._change(seat, name)
         return None
 
-    def clear(self, seat: int) -> None:
-        if self.names[seat] is not None:
-            self._change(seat, None)
+    def clear(self, seat: int) -> Seating:
+        return self if self.names[seat] is None else self._change(seat, None)
 
-    def draw(self, seed: int | None) -> None:
-        """Shuffle the chosen names over the seats (``seed`` + the draws so far, when given)."""
-        self.steps.append(list(self.names))
-        self.names = list(draw_seats(self.chosen, None if seed is None else seed + self.draws))
-        self.draws += 1
-        self.drawn = True
+    def draw(self, seed: int | None) -> Seating:
+        """The chosen names shuffled over the seats (``seed`` + the draws so far, when given)."""
+        names = tuple(draw_seats(self.chosen, None if seed is None else seed + self.draws))
+        return replace(self, steps=(*self.steps, self.names), names=names,
+                       draws=self.draws + 1, drawn=True)
 
-    def back_one(self) -> bool:
-        """Take back the last step (False: there was none)."""
+    def back_one(self) -> Seating | None:
+        """The last step taken back (None: there was none)."""
         if not self.steps:
-            return False
-        self.names = self.steps.pop()
-        self.drawn = False
-        return True
+            return None
+        return replace(self, names=self.steps[-1], steps=self.steps[:-1], drawn=False)
 
     @property
     def ready(self) -> bool:
@@ -77,26 +75,26 @@ class Seating:
         return tuple(name for name in self.names if name)
 
     def view(self) -> SeatingView:
-        return SeatingView(tuple(self.names), len(self.roster), self.drawn)
+        return SeatingView(self.names, len(self.roster), self.drawn)
 
     def out(self) -> dict[str, Any]:
         """What the flow's note keeps of it."""
-        return {"names": self.names, "steps": self.steps, "draws": self.draws,
-                "drawn": self.drawn, "back": self.back.name if self.back else None}
+        return {"names": list(self.names), "steps": [list(step) for step in self.steps],
+                "draws": self.draws, "drawn": self.drawn,
+                "back": self.back.name if self.back else None}
 
     @classmethod
     def read(cls, roster: tuple[str, ...], data: dict[str, Any]) -> Seating:
-        names = [_on(roster, name) for name in data["names"]]
-        steps = [[_on(roster, name) for name in step] for step in data["steps"]]
+        names = tuple(_on(roster, name) for name in data["names"])
+        steps = tuple(tuple(_on(roster, name) for name in step) for step in data["steps"])
         if len(names) not in (3, SEATS) or any(len(step) != len(names) for step in steps):
             raise ValueError("a seating of three or four seats")
         back = Stage[data["back"]] if data["back"] else None
         return cls(roster, names, steps, back, int(data["draws"]), bool(data["drawn"]))
 
-    def _change(self, seat: int, name: str | None) -> None:
-        self.steps.append(list(self.names))
-        self.names[seat] = name
-        self.drawn = False
+    def _change(self, seat: int, name: str | None) -> Seating:
+        names = (*self.names[:seat], name, *self.names[seat + 1:])
+        return replace(self, steps=(*self.steps, self.names), names=names, drawn=False)
 
 
 def _on(roster: tuple[str, ...], name: str | None) -> str | None:

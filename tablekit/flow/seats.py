@@ -9,15 +9,14 @@ East, South and West, pressed at the seat boxes they use, :mod:`tablekit.flow.bo
 takes back one step (a name, a clearing, a draw); with none left it goes back to the screen
 the choice came from.
 
->>> seating = Seating(("Aki", "Ben", "Cho", "Dai", "Emi"), [None, "Aki", None, None])
->>> seating.cycle(0, 1), seating.cycle(0, 1), seating.cycle(2, -1)
-('Ben', 'Cho', 'Emi')
+>>> seating = Seating(("Aki", "Ben", "Cho", "Dai", "Emi"), (None, "Aki", None, None))
+>>> seating = seating.cycle(0, 1).cycle(0, 1).cycle(2, -1)
 >>> seating.names, seating.ready
-(['Cho', 'Aki', 'Emi', None], False)
->>> seating.back_one(), seating.names
-(True, ['Cho', 'Aki', None, None])
->>> Seating(("Aki", "Ben", "Cho"), [None] * 3).cycle(2, 1)
-'Aki'
+(('Cho', 'Aki', 'Emi', None), False)
+>>> seating.back_one().names
+('Cho', 'Aki', None, None)
+>>> Seating(("Aki", "Ben", "Cho"), (None,) * 3).cycle(2, 1).names
+(None, None, 'Aki')
 """
 
 from __future__ import annotations
@@ -26,6 +25,7 @@ from typing import TYPE_CHECKING
 
 from tablekit.flow.seating import Seating
 from tablekit.flow.stage import Stage
+from tablekit.flow.stages import ChoosePlayers, plain
 from tablekit.game.state import Phase
 from tablekit.io.presses import ButtonName, ButtonPress
 from tablekit.league.roster import COUNTS, WINDS, seating_text
@@ -47,23 +47,21 @@ def game_rules(flow: FlowState) -> Rules:
 def choose(flow: FlowState, back: Stage | None, names: tuple[str, ...] = ()) -> None:
     """Open the choice (``names``: the seats as they were, where they are on the roster)."""
     seats = game_rules(flow).players
-    kept = [name if name in flow.roster else None for name in names]
-    kept = kept if len(kept) == seats else [None] * seats
-    unique = [name if name not in kept[:seat] else None for seat, name in enumerate(kept)]
-    flow.seating = Seating(flow.roster, unique, back=back)
-    flow.stage = Stage.CHOOSE_PLAYERS
+    kept = tuple(name if name in flow.roster else None for name in names)
+    kept = kept if len(kept) == seats else (None,) * seats
+    unique = tuple(name if name not in kept[:seat] else None for seat, name in enumerate(kept))
+    flow.place = ChoosePlayers(Seating(flow.roster, unique, back=back))
     flow.message = PROMPT
 
 
-def current(flow: FlowState) -> Seating:
-    """The choice in progress (a fresh one when the flow rests here before a first game)."""
-    if flow.seating is None:
-        flow.seating = Seating(flow.roster, [None] * game_rules(flow).players)
-    return flow.seating
+def fresh(flow: FlowState) -> Seating:
+    """A choice with no one chosen yet (where the flow rests before a first game)."""
+    return Seating(flow.roster, (None,) * game_rules(flow).players)
 
 
 def on_choose_players(flow: FlowState, press: ButtonPress) -> None:
-    seating = current(flow)
+    assert isinstance(flow.place, ChoosePlayers)
+    seating = flow.place.seating
     if press.seat is not None and press.name is not ButtonName.OK and not press.long:
         _seat_button(flow, seating, press)
     elif press.name is ButtonName.OK and press.long:
@@ -78,10 +76,12 @@ def on_choose_players(flow: FlowState, press: ButtonPress) -> None:
 
 def _seat_button(flow: FlowState, seating: Seating, press: ButtonPress) -> None:
     assert press.seat is not None
-    if press.name is ButtonName.WIN:
-        seating.clear(press.seat)
-    elif seating.cycle(press.seat, 1 if press.name is ButtonName.RIICHI else -1) is None:
+    changed = seating.clear(press.seat) if press.name is ButtonName.WIN else seating.cycle(
+        press.seat, 1 if press.name is ButtonName.RIICHI else -1)
+    if changed is None:
         flow.message = "every name on the roster has a seat"
+    else:
+        flow.place = ChoosePlayers(changed)
 
 
 def _draw(flow: FlowState, seating: Seating) -> None:
@@ -89,7 +89,8 @@ def _draw(flow: FlowState, seating: Seating) -> None:
         flow.message = f"the draw needs {COUNTS[len(seating.names)]} players: choose them " \
                        "first"
         return
-    seating.draw(flow.seed)
+    seating = seating.draw(flow.seed)
+    flow.place = ChoosePlayers(seating)
     flow.message = f"seats drawn: {seating_text(seating.chosen)}"
 
 
@@ -101,18 +102,20 @@ def _play(flow: FlowState, seating: Seating) -> None:
         flow.message = f"{', '.join(empty)}: nobody yet ({PROMPT})"
         return
     rules = seating.rules or game_rules(flow)
-    flow.seating = None
+    flow.place = ChoosePlayers(fresh(flow))  # a game refused: the choice begins again
     flow.start_game(rules, seating.chosen)
     flow.message = f"{seating_text(seating.chosen)}: OK deals East 1 (UNDO: back)"
 
 
 def _back(flow: FlowState, seating: Seating) -> None:
-    if seating.back_one():
+    earlier = seating.back_one()
+    if earlier is not None:
+        flow.place = ChoosePlayers(earlier)
         return
     if seating.back is None:
         flow.message = "nothing to take back: choose the players"
         return
-    flow.stage, flow.seating = seating.back, None
+    flow.place = plain(seating.back)
 
 
 def undo_start(flow: FlowState) -> None:

@@ -14,11 +14,12 @@ waits for its end.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from tablekit.flow import timing
 from tablekit.flow.seating import Seating
-from tablekit.flow.stage import Stage
+from tablekit.flow.stages import ChoosePlayers
 from tablekit.flow.timer import Timer
 from tablekit.game.events import GameStarted, HandStarted
 from tablekit.game.state import Phase
@@ -52,8 +53,7 @@ def offer(flow: FlowState, seating: dict[str, Any]) -> bool | None:
     if minutes:
         rules = with_options(rules, time_limit=minutes,
                              end_of_time=seating.get("end_of_time") or "finish_hand")
-    flow.seating = Seating(names, list(names), rules=rules)
-    flow.stage = Stage.CHOOSE_PLAYERS
+    flow.place = ChoosePlayers(Seating(names, names, rules=rules))
     flow.message = f"{seating.get('text') or ', '.join(names)}: OK to play"
     return True
 
@@ -77,9 +77,9 @@ def follow(flow: FlowState, started: float, minutes: int) -> None:
     if timer is None or timer.game != game:
         flow.timer = Timer(game, begun)
     elif timer.started != begun:
-        timer.started = begun
+        flow.timer = replace(timer, started=begun)
         if timer.called and flow.wall() < started + minutes * 60:  # extra time after time up
-            timer.called_at = None
+            flow.timer = flow.timer.call(None)
 
 
 def orders_hook(orders: Any) -> Callable[[Any], None]:

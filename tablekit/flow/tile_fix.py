@@ -4,15 +4,16 @@ indicators and the ura indicators in one row of slots, a cursor, and the steps a
 RIICHI moves the cursor to the next slot (held: back one), CALL turns the tile under it
 to the next kind (held: the kind before), WIN to the same number in the next suit. A
 slot the camera never saw starts empty (``None``) and must be set before the win is
-scored. Each winner's last slot is the winning tile.
+scored. Each winner's last slot is the winning tile. A :class:`TileFix` is frozen: each
+step is a new one.
 
 >>> fix = TileFix.start([(1, (*parse_tiles("234567m234p6789s"), None))], [])
->>> fix.turn(1)      # the cursor's 2m becomes 3m
->>> fix.move(-1)     # back to the last slot, the unseen winning tile
->>> fix.turn(1)
+>>> fix = fix.turn(1)      # the cursor's 2m becomes 3m
+>>> fix = fix.move(-1)     # back to the last slot, the unseen winning tile
+>>> fix = fix.turn(1)
 >>> to_mpsz(fix.hands[0][:3]), fix.hands[0][-1]
 ('334m', Tile('1m'))
->>> fix.suit()
+>>> fix = fix.suit()
 >>> fix.hands[0][-1], fix.unknown
 (Tile('1p'), 0)
 >>> len(ORDER), len({tile.kind for tile in ORDER})   # every kind, and the red fives
@@ -22,7 +23,7 @@ scored. Each winner's last slot is the winning tile.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, replace
 
 from tablekit.display.model import TileFixView
 from tablekit.game.events import WinnerHand
@@ -32,29 +33,32 @@ ORDER = tuple(parse_tiles("1234506789m1234506789p1234506789s1234567z"))
 """The kinds CALL steps through: each suit 1-9 with the red five after the five."""
 
 
-@dataclass
+Slots = tuple[Tile | None, ...]
+
+
+@dataclass(frozen=True)
 class TileFix:
     """What a person is putting right: each winner's tiles, the dora indicators (as the
     camera registered them when they were turned), then the ura indicators."""
 
     seats: tuple[int, ...]
-    hands: list[list[Tile | None]]
-    ura: list[Tile | None] = field(default_factory=list)
+    hands: tuple[Slots, ...]
+    ura: Slots = ()
     cursor: int = 0
-    dora: list[Tile | None] = field(default_factory=list)
+    dora: Slots = ()
 
     @classmethod
     def start(cls, hands: Sequence[tuple[int, Sequence[Tile | None]]],
               ura: Sequence[Tile | None], dora: Sequence[Tile] = ()) -> TileFix:
         """From the reading: ``(seat, tiles)`` for each winner, the ura indicators, and
         the dora indicators registered."""
-        return cls(tuple(seat for seat, _ in hands), [list(tiles) for _, tiles in hands],
-                   list(ura), dora=list(dora))
+        return cls(tuple(seat for seat, _ in hands), tuple(tuple(tiles) for _, tiles in hands),
+                   tuple(ura), dora=tuple(dora))
 
     @property
-    def rows(self) -> list[list[Tile | None]]:
+    def rows(self) -> tuple[Slots, ...]:
         """The rows of slots in cursor order: each winner's, the dora, the ura indicators."""
-        return [*self.hands, self.dora, self.ura]
+        return (*self.hands, self.dora, self.ura)
 
     @property
     def slots(self) -> list[Tile | None]:
@@ -66,51 +70,51 @@ class TileFix:
         """Slots still empty."""
         return sum(tile is None for tile in self.slots)
 
-    def move(self, step: int) -> None:
-        self.cursor = (self.cursor + step) % max(1, len(self.slots))
+    def move(self, step: int) -> TileFix:
+        return replace(self, cursor=(self.cursor + step) % max(1, len(self.slots)))
 
-    def turn(self, step: int) -> None:
+    def turn(self, step: int) -> TileFix:
         tile = self._get()
         if tile is None:
-            self._set(ORDER[0] if step > 0 else ORDER[-1])
-        else:
-            self._set(ORDER[(ORDER.index(tile) + step) % len(ORDER)])
+            return self._set(ORDER[0] if step > 0 else ORDER[-1])
+        return self._set(ORDER[(ORDER.index(tile) + step) % len(ORDER)])
 
-    def suit(self) -> None:
+    def suit(self) -> TileFix:
         tile = self._get()
         if tile is None:
-            self._set(ORDER[0])
-            return
+            return self._set(ORDER[0])
         suit = "mpsz"[("mpsz".index(tile.suit) + 1) % 4]
         number = min(tile.number, 7) if suit == "z" else tile.number
-        self._set(Tile.from_code(f"{0 if tile.red and suit != 'z' else number}{suit}"))
+        return self._set(Tile.from_code(f"{0 if tile.red and suit != 'z' else number}{suit}"))
 
     def view(self) -> TileFixView:
         """What the screen shows of it."""
-        return TileFixView(tuple((seat, tuple(hand)) for seat, hand in zip(
-            self.seats, self.hands, strict=True)), tuple(self.ura), self.cursor,
-            tuple(self.dora))
+        return TileFixView(tuple(zip(self.seats, self.hands, strict=True)), self.ura,
+                           self.cursor, self.dora)
 
     def winners(self) -> tuple[WinnerHand, ...]:
         """The fixed hands (every slot set), the last tile of each the winning tile."""
         if self.unknown:
             raise ValueError(f"{self.unknown} tiles not set")
-        return tuple(WinnerHand(seat, tuple(hand), hand[-1])  # type: ignore[arg-type]
+        return tuple(WinnerHand(seat, hand, hand[-1])  # type: ignore[arg-type]
                      for seat, hand in zip(self.seats, self.hands, strict=True))
 
-    def _where(self) -> tuple[list[Tile | None], int]:
+    def _where(self) -> tuple[int, int]:
         """The row under the cursor and the index in it."""
         index = self.cursor
-        for row in self.rows:
+        for number, row in enumerate(self.rows):
             if index < len(row):
-                return row, index
+                return number, index
             index -= len(row)
         raise IndexError("no slots")
 
     def _get(self) -> Tile | None:
         row, index = self._where()
-        return row[index]
+        return self.rows[row][index]
 
-    def _set(self, tile: Tile) -> None:
-        row, index = self._where()
-        row[index] = tile
+    def _set(self, tile: Tile) -> TileFix:
+        number, index = self._where()
+        rows = list(self.rows)
+        rows[number] = (*rows[number][:index], tile, *rows[number][index + 1:])
+        *hands, dora, ura = rows
+        return replace(self, hands=tuple(hands), dora=dora, ura=ura)

@@ -40,7 +40,8 @@ def tick(flow: FlowState) -> None:
         return
     played = hands_played(flow)
     if clock.remaining <= 0 and not timer.called:
-        timer.called_at = played if state.phase is Phase.HAND_IN_PLAY else max(played - 1, 0)
+        flow.timer = timer.call(played if state.phase is Phase.HAND_IN_PLAY
+                                else max(played - 1, 0))
         clock = game_clock_of(flow)
     last = flow.session.last_action()
     if clock is not None and clock.ends_now and state.phase is Phase.HAND_OVER and last and (

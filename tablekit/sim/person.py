@@ -221,6 +221,6 @@ def kind_presses(start: Tile | None, target: Tile) -> list[ButtonPress]:
 
 
 def _after(tile: Tile | None, name: ButtonName, long: bool) -> Tile | None:
-    scratch = TileFix((0,), [[tile]])
-    scratch.suit() if name is ButtonName.WIN else scratch.turn(-1 if long else 1)
+    scratch = TileFix((0,), ((tile,),))
+    scratch = scratch.suit() if name is ButtonName.WIN else scratch.turn(-1 if long else 1)
     return scratch.hands[0][0]
