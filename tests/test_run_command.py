@@ -384,3 +384,28 @@ def test_a_camera_that_is_not_there_is_named_as_the_other_commands_name_it():
     assert _open_camera("7", report=lines.append) == (None, None)
     assert len(lines) == 1 and "opencv:7" in lines[0] and "picamera2," in lines[0]
     assert "picamera," not in lines[0]
+
+
+def test_ctrl_c_while_the_table_is_set_up_stops_it_before_its_first_frame(tmp_path, capsys,
+                                                                        monkeypatch):
+    """A Ctrl-C that comes after the pages' server started and before the loop runs (under
+    load, while a phone test waited for the seat lines) stopped nothing: the server's thread
+    kept the process alive. Now it ends the run cleanly, no frame drawn, the server stopped."""
+    import tablekit.commands.run as run_command
+
+    greet = run_command._greet
+
+    def greet_then_interrupt(*args):
+        greet(*args)
+        os.kill(os.getpid(), signal.SIGINT)
+
+    monkeypatch.setattr(run_command, "_greet", greet_then_interrupt)
+    threads = set(threading.enumerate())
+    screens = tmp_path / "screens"
+    assert main(["run", "--journal", str(tmp_path / "game.jsonl"), "--camera", "none",
+                 "--buttons", "none", "--display", f"headless:{screens}",
+                 "--web", "127.0.0.1:0", "--frames", "50"]) == 0
+    assert "stopped; the game is saved in" in capsys.readouterr().err
+    assert not list(screens.glob("*.png"))  # not one frame
+    assert not [t for t in set(threading.enumerate()) - threads if t.is_alive()]
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler

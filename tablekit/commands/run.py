@@ -79,6 +79,20 @@ def add_parser(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """``tablekit run``. Ctrl-C and SIGTERM stop it from the first moment: one that comes
+    while the table is still being set up (the pages and the phones' server already
+    running) ends it before its first frame, each device closed, never half started."""
+    asked: list[int] = []  # a stop asked before the loop runs
+    early = (signal.signal(signal.SIGTERM, lambda number, _: asked.append(number)),
+             signal.signal(signal.SIGINT, lambda number, _: asked.append(number)))
+    try:
+        return _run(args, asked)
+    finally:
+        signal.signal(signal.SIGTERM, early[0])
+        signal.signal(signal.SIGINT, early[1])
+
+
+def _run(args: argparse.Namespace, asked: list[int]) -> int:
     from tablekit.app.loop import build_table, default_journal, open_session
     from tablekit.commands.devices import open_buttons, open_display, pick_display
     from tablekit.display.backends import WindowDisplay
@@ -204,18 +218,20 @@ def run(args: argparse.Namespace) -> int:
             raise KeyboardInterrupt
         app.running = False
 
-    handlers = (signal.signal(signal.SIGTERM, lambda *_: setattr(app, "running", False)),
-                signal.signal(signal.SIGINT, stop))
+    signal.signal(signal.SIGTERM, lambda *_: setattr(app, "running", False))
+    signal.signal(signal.SIGINT, stop)
     stopped = False
     recorder = _recorder(args, app, report)
     try:
-        app.run(max_frames=args.frames)
-        stopped = not app.running
+        if asked:  # stopped while the table was set up: not one frame
+            app.running = False
+            stopped = True
+        else:
+            app.run(max_frames=args.frames)
+            stopped = not app.running
     except KeyboardInterrupt:
         stopped = True
     finally:
-        signal.signal(signal.SIGTERM, handlers[0])
-        signal.signal(signal.SIGINT, handlers[1])
         if app.buttons is not None:
             app.buttons.close()
         app.display.close()

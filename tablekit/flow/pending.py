@@ -19,7 +19,8 @@ from dataclasses import dataclass, replace
 class Pending:
     """Each RIICHI waiting for its discard (seat, the journal's events in force at the
     press; the latest press last, see :func:`~tablekit.flow.saved.standing_riichi`) and
-    each CALL waiting for its meld (seat, journal length, melds laid at the press)."""
+    each CALL waiting for its meld (seat, journal length, calls its melds stood for at the
+    press: :attr:`~tablekit.game.state.SeatState.calls`)."""
 
     riichi: tuple[tuple[int, int], ...] = ()
     calls: tuple[tuple[int, int, int], ...] = ()

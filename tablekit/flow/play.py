@@ -64,7 +64,7 @@ def on_play(flow: FlowState, press: ButtonPress) -> None:
             press.seat is not None):
         flow.message = f"{seat_name(state, press.seat)} calls: lay the meld down for the camera"
         flow.pending = flow.pending.call_pressed(press.seat, flow.session.active_count,
-                                                 len(state.seats[press.seat].melds))
+                                                 state.seats[press.seat].calls)
         if flow.reader is not None:
             flow.reader.expect_call(state, press.seat)
     else:

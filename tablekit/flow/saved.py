@@ -123,7 +123,7 @@ def standing_calls(flow: FlowState) -> list[int]:
         return []  # the usual case: no need to read the history back
     state, (started, length) = flow.session.state, hand_span(flow)
     return [seat for seat, at, melds in flow.pending.calls
-            if started < at <= length and len(state.seats[seat].melds) == melds]
+            if started < at <= length and state.seats[seat].calls == melds]
 
 
 def standing_riichi(flow: FlowState) -> dict[int, int]:

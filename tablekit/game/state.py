@@ -97,6 +97,17 @@ class SeatState:
     def discards(self) -> tuple[Tile, ...]:
         return tuple(p.tile for p in self.pond)
 
+    @property
+    def calls(self) -> int:
+        """How many calls the seat's melds stand for: one each, and one more for an added
+        kan (its fourth tile turns a pon into a kan: one CALL more, the melds as many).
+
+        >>> from tablekit.rules.hand import Meld
+        >>> SeatState(melds=(Meld.parse("shouminkan:2222m"), Meld.parse("pon:777z"))).calls
+        3
+        """
+        return len(self.melds) + sum(meld.kind == "shouminkan" for meld in self.melds)
+
 
 @dataclass(frozen=True)
 class WinResult:

@@ -22,16 +22,9 @@ CALL_PATIENCE = 10.0  # s a CALL press holds back the caller's discard
 
 
 def calls_laid(state: TableState, seat: int) -> int:
-    """How many calls the seat's melds stand for: one each, and one more for an added kan
-    (its fourth tile turns a pon into a kan: one CALL more, the count of melds the same).
-
-    >>> from tablekit.rules.hand import Meld
-    >>> melds = (Meld.parse("shouminkan:2222m"), Meld.parse("pon:777z"))
-    >>> calls_laid(TableState.new().with_seat(1, melds=melds), 1)
-    3
-    """
-    melds = state.seats[seat].melds
-    return len(melds) + sum(m.kind == "shouminkan" for m in melds)
+    """How many calls the seat's melds stand for (:attr:`~tablekit.game.state.SeatState.calls`:
+    an added kan is a call too)."""
+    return state.seats[seat].calls
 
 
 @dataclass(frozen=True)
