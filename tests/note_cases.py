@@ -234,7 +234,25 @@ def _discarder(t: Table) -> None:
     t.wait(2.0)
 
 
-SANMA_READ = {1: ron()}
+def _between(t: Table) -> None:
+    _centre(t)
+    t.press(OK)                     # no camera reading wins: the draw's declarations
+    t.press(WIN, 1)
+    t.press(OK)                     # the hand's result: between hands
+
+
+def _final(t: Table) -> None:
+    _end(t)
+    t.menu_to("End it")             # the points as they stand count
+    t.press(UNDO, long=True)
+    t.menu_to("Layout")
+
+
+def _evening(t: Table) -> None:
+    _final(t)
+    t.press(OK)                     # the evening's games so far
+
+
 CASES: dict[str, Case] = {
     "play_waiting": Case(_waiting, {}),
     "play_centre": Case(_centre, {}),
@@ -251,6 +269,9 @@ CASES: dict[str, Case] = {
     "confirm_fixed": Case(_fixed, {1: (*ron()[:-1], Tile.from_code("7s"))}),
     "enter_value": Case(_enter, {1: (None,) * 14, 3: (None,) * 14}),
     "choose_discarder": Case(_discarder),
+    "between_hands": Case(_between),
+    "final": Case(_final, {}),
+    "evening": Case(_evening, {}),
 }
 """Every case, by the name of its fixture."""
 
