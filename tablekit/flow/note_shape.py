@@ -37,6 +37,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from enum import Enum
+from functools import cache
 from typing import Annotated, Any, ClassVar, Literal, Self
 
 from pydantic import (
@@ -188,6 +189,7 @@ class Shape(BaseModel):
     made: ClassVar[type]
 
     @classmethod
+    @cache
     def shared(cls) -> tuple[str, ...]:
         """The fields of the part that are fields of :attr:`made` too (all, but for a few)."""
         made = {field.name for field in dataclasses.fields(cls.made)}

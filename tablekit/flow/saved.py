@@ -150,7 +150,7 @@ def snapshot(flow: FlowState) -> dict[str, Any]:
         menu=Menu.of(place) if isinstance(place, MenuPlace) else None,
         win=flow.win and Win.of(flow.win),
         seating=Seating.of(place.seating) if isinstance(place, ChoosePlayers) else None,
-        timer=flow.timer))
+        timer=flow.timer, left=0.0))
 
 
 def _apply(flow: FlowState, note: Note) -> None:
