@@ -80,7 +80,7 @@ HOSTILE = {
                              "bytes, more than"),
     "a note nested deep": ('{"at": ' + "[" * 100 + "]" * 100 + "}", "nested more than"),
     "a message of a million characters": (_set("play_waiting", "message", "x" * 200_000),
-                                          "message: string should have at most 2000"),
+                                          "message: string should have at most 10000"),
     # wrong types
     "lines as text": (_set("play_waiting", "at", "4"), "at: not a whole number"),
     "claims as a number": (_set("collect_wins", "win.claims", 1), "win.claims"),

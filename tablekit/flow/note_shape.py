@@ -74,7 +74,7 @@ from tablekit.untrusted.json_text import parse_json
 from tablekit.untrusted.shapes import said
 
 SEATS = 4            # seats at most (three players: three)
-MAX_TEXT = 2_000     # characters of a message, a title, a label, a doubt, a name
+MAX_TEXT = 10_000    # characters of a message (it may name a path), a title, a label, a doubt
 MAX_SLOTS = 32       # tiles in a row being put right (a hand of four kans is 18)
 MAX_ITEMS = 64       # items of a menu (the longest has 24)
 MAX_LINES = 256      # doubts, corrections (a few in a real note)
