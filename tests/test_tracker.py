@@ -768,9 +768,10 @@ def test_a_frame_that_shows_several_turns_gives_them_as_the_flow_takes_them():
 
 
 
-def kan_table(kind: str):
+def kan_table(kind: str, added: str = "2m"):
     """Seat 1 about to make a kan of 2m of ``kind``: ``shouminkan``: it pons West's 2m
-    and discards, the others discard, and it is to draw the fourth 2m; ``kan``: West has
+    and discards, the others discard, and it is to draw the fourth 2m (its face read as
+    ``added``); ``kan``: West has
     just discarded the fourth 2m; ``ankan``: it is to draw the fourth 2m after East's
     first discard. ``frame(now, kan=..., dora=..., more=...)`` is a reading of the table
     at ``now``: the ponds, seat 1's melds (``kan``: the kan laid), the dora indicators and
@@ -807,7 +808,7 @@ def kan_table(kind: str):
     laid = {  # each kind's meld row before the kan and with it
         "shouminkan": ([seen(xy, sideways if i == 1 else upright, "2m")
                         for i, xy in enumerate(row[:3])],
-                       [seen(seat_to_table(1, right - 27.0, HAND_Y + 26.0), sideways, "2m")]),
+                       [seen(seat_to_table(1, right - 27.0, HAND_Y + 26.0), sideways, added)]),
         "kan": ([], [seen(xy, sideways if i == 1 else upright, "2m")
                      for i, xy in enumerate(row)]),
         "ankan": ([], [seen(xy, upright, None if i in (0, 3) else "2m")
@@ -871,3 +872,23 @@ def test_after_a_kan_the_replacement_tiles_discard_is_taken_at_once(kind):
     assert taken[-3:] == [DoraRevealed(Tile.from_code("4p")), Draw(1, rinshan=True),
                           Discard(1, Tile.from_code("1m"))]
     assert tracker.warnings(state) == [] and not tracker.calls.vouches(state, 1)
+
+
+def test_an_added_kan_whose_tile_reads_as_another_kind():
+    """The tile seat 1 adds to its pon of 2m lies sideways by the meld and reads surely as
+    4m (a set enrolled from the table, kde-classic, game 2022010907gm-00a9-0000-85d38b5d
+    hand E2-0): the CALL vouches for a meld, no discard is being claimed (East's 7z still
+    lies in its pond), so one new tile by the one pon is its added kan."""
+    from tablekit.game.events import Call, Draw
+    from tablekit.game.reducer import apply
+
+    table, frame = kan_table("shouminkan", added="4m")
+    state, tracker, taken = table.state, Tracker(), []
+    for n in range(6):
+        if n == 2:
+            tracker.expect_call(state, 1)
+        for event in tracker.update(frame(n / 4, kan=n >= 2), state):
+            state = apply(state, event)
+            taken.append(event)
+    two = Tile.from_code("2m")
+    assert taken == [Draw(1), Call(1, "shouminkan", (two,) * 4, two, 3)]

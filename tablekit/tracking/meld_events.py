@@ -92,7 +92,10 @@ class MeldSpotter:
             closed = sum(m.kind == "ankan" for m in melds)
             if len(new) == 2 and self.view.backs_by_melds(seat, BACK_REACH) <= 2 * closed:
                 return []  # a closed kan shows its ends face down: two faces alone are not one
-            tile = read_own_kan(new, [m.tiles[0].kind for m in melds if m.kind == "pon"])
+            lone = len(new) == 1 and (claim is None or claim[0] == seat
+                                      or still_lies(self.view, state, claim[0]))
+            tile = read_own_kan(new, [m.tiles[0].kind for m in melds if m.kind == "pon"],
+                                lone)
             if tile is None:
                 return []
             pre: list[Event] = [Draw(seat, rinshan=state.kan_draw)] if state.to_draw else []

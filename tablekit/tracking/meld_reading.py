@@ -38,8 +38,10 @@ MELD_GAP = 90.0
 (tiles of a meld lie 26-35 mm apart, melds 10 mm apart, so an unseen sideways tile leaves
 about 80 mm; the standing hand ends 150 mm or more from the melds)."""
 OWN_KAN_SURE = 0.3
-"""Each face of a kan declared on a seat's own turn must be at least this likely: nothing
-else (no called tile, no CALL press) vouches for it."""
+"""Each face of a kan declared on a seat's own turn must be at least this likely: no
+called tile says its kind (the CALL press says a meld comes, not which). A lone new tile
+by a pon while no discard is being claimed is that pon's added kan whatever it reads
+(:func:`read_own_kan`, ``lone``)."""
 CALLED_FLOOR = 0.02
 """Probability given to the called tile at a position whose candidates lack it: the
 claimed tile lies sideways and is the one most often misread, but it is known exactly."""
@@ -253,9 +255,15 @@ def meld_kind(tiles: Sequence[Tile]) -> ClaimKind | None:
     return None
 
 
-def read_own_kan(reads: Sequence[TileRead], pons: Sequence[int]) -> Tile | None:
+def read_own_kan(reads: Sequence[TileRead], pons: Sequence[int], lone: bool = False
+                  ) -> Tile | None:
     """The kind of an added kan (one new tile beside a pon of ``pons``) or a closed kan
     (two new faces alike), as the tile most likely shown; None when the reads make neither.
+    ``lone``: the seat pressed CALL and no discard is being claimed (it still lies in its
+    pond), so one new tile can only be an added kan: the pon it is added to is the one
+    pon there is, or the pon whose kind the face favours, however unsure (an added tile
+    lies sideways by the meld, where a set enrolled from the table may read it as
+    another kind).
 
     >>> from tablekit.tiles import Tile, to_mpsz  # noqa: F401 (doctest)
     >>> five = TileRead(((Tile.from_code("6p"), 0.55), (Tile.from_code("5p"), 0.4)))
@@ -265,7 +273,22 @@ def read_own_kan(reads: Sequence[TileRead], pons: Sequence[int]) -> Tile | None:
     ...     ((Tile.from_code("1s"), 0.85), (Tile.from_code("8s"), 0.12)))
     >>> read_own_kan([eight, sideways], []) is None   # a pon's tiles, not a closed kan
     True
+    >>> two = TileRead.sure(Tile.from_code("4m"))     # a 2m added to 222m, read as 4m
+    >>> read_own_kan([two], [Tile.from_code("2m").kind]) is None
+    True
+    >>> read_own_kan([two], [Tile.from_code("2m").kind], lone=True).code
+    '2m'
+    >>> read_own_kan([two], [Tile.from_code(c).kind for c in ("2m", "7z")], lone=True) is None
+    True
     """
+    if len(reads) == 1 and lone and pons:
+        ranked = sorted(((kind_probability(reads[0], kind), kind) for kind in pons),
+                        reverse=True)
+        if len(ranked) > 1 and ranked[0][0] == ranked[1][0]:
+            return None  # the face favours no pon: which one it was added to is unknown
+        kind = ranked[0][1]
+        shown = [(p, t) for t, p in reads[0].candidates if t.kind == kind]
+        return max(shown, key=lambda item: item[0])[1] if shown else Tile(kind)
     if len(reads) == 1:
         options = [(kind_probability(reads[0], kind), kind) for kind in pons]
     elif len(reads) == 2:  # both faces alike, each sure enough
