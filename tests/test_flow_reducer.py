@@ -1,0 +1,231 @@
+"""The flow's stage handlers as pure functions (issue #48): the flow's value, the table, a
+press, the time and the run's settings in; the new value and its effects out. No session,
+no journal, no camera: each test builds a :class:`Table` from the engine's reducer alone,
+and the handler's answer is compared whole."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from tablekit.flow import between, play, seats
+from tablekit.flow.menu import Action, MenuItem
+from tablekit.flow.model import (
+    ExpectCall,
+    FlowData,
+    RenewPhones,
+    Rest,
+    Settings,
+    Submit,
+    Table,
+    Undo,
+)
+from tablekit.flow.pending import Pending
+from tablekit.flow.seating import Seating
+from tablekit.flow.stage import DIFFERENCES_SHOWN, WIN_WINDOW, Stage
+from tablekit.flow.stages import (
+    BetweenHands,
+    ChoosePlayers,
+    CollectWins,
+    Evening,
+    Final,
+    League,
+    Menu,
+    Play,
+    Tenpai,
+)
+from tablekit.flow.steps import PROMPT
+from tablekit.flow.win import WinInProgress
+from tablekit.game.events import (
+    Discard,
+    Draw,
+    ExhaustiveDraw,
+    GameEnded,
+    GameStarted,
+    HandStarted,
+    Kita,
+    RiichiDeclared,
+)
+from tablekit.game.state import Phase, TableState
+from tablekit.io.presses import ButtonName, ButtonPress
+from tablekit.rules.presets import TENHOU, TENHOU_SANMA
+from tablekit.tiles import Tile
+
+NAMES = ("Ana", "Ben", "Cho", "Dai")
+OK, UNDO = ButtonPress(ButtonName.OK), ButtonPress(ButtonName.UNDO)
+HELD_UNDO = ButtonPress(ButtonName.UNDO, long=True)
+MAN = Tile.from_code("1m")
+
+
+def started(rules=TENHOU, names=NAMES) -> Table:
+    """A game started, no hand dealt yet (between hands)."""
+    return Table(TableState.new()).after([GameStarted(rules, names)])
+
+
+def dealt(rules=TENHOU, tracked: bool = False, names=NAMES) -> Table:
+    return started(rules, names).after([HandStarted(tracked=tracked)])
+
+
+def over() -> Table:
+    return started().after([GameEnded("ended early by the players")])
+
+
+def test_ok_between_hands_deals_the_next_hand_as_an_effect():
+    data, effects = play.on_between_hands(FlowData(), started(), OK, 0.0, Settings())
+    assert effects == (Submit((HandStarted(tracked=False),)),)
+    assert data == FlowData(place=Play())
+
+
+def test_a_hand_dealt_with_a_camera_is_tracked_and_drops_the_riichi_presses_waiting():
+    waiting = FlowData(pending=Pending(riichi=((2, 5),)))
+    data, effects = play.on_between_hands(waiting, started(), OK, 0.0, Settings(camera=True))
+    assert effects == (Submit((HandStarted(tracked=True),)),)
+    assert data.pending == Pending() and data.place == Play()
+
+
+def test_a_refused_event_is_the_message_and_runs_nothing():
+    in_play = dealt()
+    data, effects = play.on_between_hands(FlowData(), in_play, OK, 0.0, Settings())
+    assert effects == ()
+    assert data.message == "hand started: the game is at 'hand in play'"
+    assert data.place == Play()  # the phase's own stage
+
+
+def test_the_handlers_do_not_change_what_they_are_given():
+    before, table = FlowData(place=Tenpai((False,) * 4)), dealt()
+    play.on_tenpai(before, table, ButtonPress(ButtonName.RIICHI, 1), 0.0, Settings())
+    assert before == FlowData(place=Tenpai((False,) * 4))
+    assert table == dealt()
+
+
+def test_tenpai_seats_toggle_and_ok_declares_the_draw():
+    data, effects = play.on_tenpai(FlowData(place=Tenpai((False,) * 4)), dealt(),
+                                   ButtonPress(ButtonName.RIICHI, 2), 0.0, Settings())
+    assert (data.place, effects) == (Tenpai((False, False, True, False)), ())
+    data, effects = play.on_tenpai(data, dealt(), OK, 0.0, Settings())
+    assert effects == (Submit((ExhaustiveDraw(tenpai=(2,), wall_left=0),)),)
+    assert data.place == BetweenHands()
+
+
+def test_the_final_standings_the_evening_and_the_league_move_on_with_ok():
+    table = over()
+    assert table.state.phase is Phase.GAME_OVER
+    data, effects = between.on_final(FlowData(place=Final()), table, OK, 0.0, Settings())
+    assert (data.place, effects) == (Evening(), ())
+    data, effects = between.on_evening(data, table, OK, 0.0, Settings(league=True))
+    assert (data.place, effects) == (League(), ())
+    data, effects = between.on_league(data, table, UNDO, 0.0, Settings(league=True))
+    assert (data.place, effects) == (Evening(), ())
+
+
+def test_the_next_game_is_the_same_players_under_the_same_rules():
+    table = over()
+    data, effects = between.on_evening(FlowData(place=Evening()), table, OK, 0.0, Settings())
+    assert effects == (Submit((GameStarted(TENHOU, NAMES, 0),)),)
+    assert data.place == BetweenHands() and data.message.startswith("next game")
+
+
+def test_call_on_the_final_standings_chooses_the_players_again_with_a_roster():
+    roster = (*NAMES, "Emi")
+    data, effects = between.on_final(FlowData(place=Final()), over(),
+                                     ButtonPress(ButtonName.CALL, 0), 0.0,
+                                     Settings(roster=roster))
+    assert effects == () and data.message == PROMPT
+    assert data.place == ChoosePlayers(Seating(roster, NAMES, back=Stage.FINAL))
+
+
+def test_held_undo_opens_the_menu_and_undo_takes_back_with_a_rest_after_it():
+    table = dealt(tracked=True).after([Draw(0)])
+    data, effects = play.on_play(FlowData(place=Play()), table, HELD_UNDO, 0.0, Settings())
+    assert isinstance(data.place, Menu) and effects == ()
+    data, effects = play.on_play(FlowData(place=Play()), table, UNDO, 0.0, Settings())
+    assert data.message == "took back the last action"
+    assert effects == (Undo(), Rest())
+    assert effects[0].refused == FlowData(place=Play())  # a journal that cannot be written
+
+
+def test_redo_with_nothing_to_put_back_says_so_without_an_effect():
+    item = MenuItem("Redo", Action.REDO)
+    menu = FlowData(place=Menu("Menu", (item,)))
+    data, effects = play.on_menu(menu, dealt(), OK, 0.0, Settings())
+    assert (data.message, data.place, effects) == (
+        "redo: there is nothing to redo", Play(), ())
+
+
+def test_the_phones_renewed_from_the_menu_are_an_effect():
+    item = MenuItem("Phones: new seat addresses", Action.PHONE_KEYS)
+    menu = FlowData(place=Menu("Menu", (item,)))
+    data, effects = play.on_menu(menu, dealt(), OK, 0.0, Settings(phones=True))
+    assert effects == (RenewPhones(),)
+    assert isinstance(data.place, Menu) and data.place.chosen.action is Action.PHONE_KEYS
+
+
+def test_win_opens_the_window_at_the_time_given():
+    data, effects = play.on_play(FlowData(place=Play()), dealt(),
+                                 ButtonPress(ButtonName.WIN, 1), 100.0, Settings())
+    assert effects == ()
+    assert data.place == CollectWins(WinInProgress(((1, False),), 100.0 + WIN_WINDOW))
+
+
+def test_held_call_shows_the_differences_until_a_while_after_now():
+    data, _ = play.on_play(FlowData(place=Play()), dealt(),
+                           ButtonPress(ButtonName.CALL, 3, long=True), 50.0, Settings())
+    assert (data.differences_for, data.differences_until) == (3, 50.0 + DIFFERENCES_SHOWN)
+
+
+def test_call_with_a_camera_waits_for_the_meld_and_tells_the_camera():
+    table = dealt(tracked=True)
+    data, effects = play.on_play(FlowData(place=Play()), table,
+                                 ButtonPress(ButtonName.CALL, 2), 0.0, Settings(camera=True))
+    assert effects == (ExpectCall(2),)
+    assert data.pending.calls == ((2, table.state.events, 0),)
+
+
+def test_riichi_ahead_of_the_camera_waits_then_joins_the_seats_discard():
+    table = dealt(tracked=True).after([Draw(0)])
+    data, effects = play.on_play(FlowData(place=Play()), table,
+                                 ButtonPress(ButtonName.RIICHI, 1), 0.0, Settings(camera=True))
+    assert effects == () and data.pending.riichi == ((1, table.state.events),)
+    table = table.after([Discard(0, MAN)], joins=True).after([Draw(1)])
+    tile = Tile.from_code("9p")
+    data, effects = play.camera_event(data, table, Discard(1, tile), 0.0, Settings(camera=True))
+    assert effects == (Submit((RiichiDeclared(1),), joins=True),
+                       Submit((Discard(1, tile),), joins=True))
+    assert data.pending == Pending()
+
+
+def test_kita_without_a_camera_is_an_action_with_its_count_said():
+    table = dealt(TENHOU_SANMA, names=NAMES[:3])
+    data, effects = play.on_play(FlowData(place=Play()), table,
+                                 ButtonPress(ButtonName.CALL, 1), 0.0, Settings())
+    assert effects == (Submit((Kita(1),)),)
+    assert data.message.startswith("kita by South")
+
+
+@pytest.mark.parametrize("ready", [False, True])
+def test_ok_at_the_seats_starts_the_game_only_when_every_seat_is_taken(ready):
+    roster = (*NAMES, "Emi")
+    seating = Seating(roster, NAMES if ready else (*NAMES[:3], None))
+    table = Table(TableState.new())
+    data, effects = seats.on_choose_players(FlowData(place=ChoosePlayers(seating)), table, OK,
+                                            0.0, Settings(roster=roster))
+    if ready:
+        assert effects == (Submit((GameStarted(TENHOU, NAMES, 0),)),)
+        assert data.place == BetweenHands()
+    else:
+        assert effects == () and data.message.startswith("North: nobody yet")
+
+
+def test_undo_on_a_first_game_just_started_goes_back_to_its_seats():
+    roster = (*NAMES, "Emi")
+    data, effects = play.on_between_hands(FlowData(), started(), UNDO, 0.0,
+                                          Settings(roster=roster))
+    assert effects == (Undo(),) and effects[0].refused == FlowData()
+    assert data.place == ChoosePlayers(Seating(roster, NAMES)) and data.message == PROMPT
+
+
+def test_the_value_is_frozen():
+    with pytest.raises(AttributeError):
+        FlowData().message = "no"  # type: ignore[misc]
+    assert replace(FlowData(), message="yes").said("") == FlowData()
