@@ -29,7 +29,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from tablekit.display.model import Layout, LeagueLine, Menu, Mode, ScreenModel, WinPreview
+from tablekit.display.model import Layout, LeagueLine, ScreenModel, WinPreview
 from tablekit.flow import between, by_hand, claims, confirm, play, seats, steps, timing
 from tablekit.flow.boxes import THREE, seat_of, unused_box_text
 from tablekit.flow.camera_side import CameraSide
@@ -51,9 +51,10 @@ from tablekit.flow.model import (
 )
 from tablekit.flow.pending import Pending
 from tablekit.flow.saved import default_rules, restore, save
+from tablekit.flow.screen import Outside, wants
+from tablekit.flow.screen import screen as screen_of
 from tablekit.flow.stage import DIFFERENCES_SHOWN, Stage
-from tablekit.flow.stages import ChoosePlayers, Place, Tenpai, win_of
-from tablekit.flow.stages import Menu as MenuShown
+from tablekit.flow.stages import Place, win_of
 from tablekit.flow.tile_fix import TileFix
 from tablekit.flow.timer import Timer
 from tablekit.flow.win import WinInProgress
@@ -85,15 +86,6 @@ HANDLERS: dict[Stage, Handler | Reducer] = {
 }
 """What each stage does with a button press (:data:`REDUCERS`, and the stages of a win,
 whose handlers still change the flow)."""
-
-MODES = {
-    Stage.CONFIRM_WIN: Mode.WIN_CONFIRM, Stage.ENTER_VALUE: Mode.WIN_CONFIRM,
-    Stage.CHOOSE_DISCARDER: Mode.WHO_DEALT_IN, Stage.TENPAI: Mode.TENPAI_ENTRY,
-    Stage.MENU: Mode.MENU, Stage.FINAL: Mode.FINAL,
-    Stage.FIX_TILES: Mode.FIX_TILES, Stage.EVENING: Mode.EVENING, Stage.LEAGUE: Mode.LEAGUE,
-    Stage.CHOOSE_PLAYERS: Mode.CHOOSE_PLAYERS,
-}
-
 
 @dataclass(init=False, eq=False)
 class Flow:
@@ -324,32 +316,16 @@ class Flow:
     # -- what the screen and the table's players see ------------------------------------
 
     def screen(self) -> ScreenModel:
-        state, place = self.session.state, self.place
-        mode = MODES.get(self.stage, Mode.SCOREBOARD)
-        if self.stage is Stage.BETWEEN_HANDS and state.result is not None:
-            mode = Mode.HAND_RESULT
-        fix = self.fix if self.stage is Stage.FIX_TILES else None
-        return ScreenModel(
-            state=state, mode=mode, layout=self.layout, preview=self.preview,
-            tenpai=place.flags if isinstance(place, Tenpai) else None,
-            menu=Menu(place.title, tuple(item.label for item in place.items), place.selected)
-            if isinstance(place, MenuShown) else None, warnings=self.warnings,
-            message=self.message, differences_for=self.differences_for,
-            fix=fix.view() if fix else None,
-            evening=between.evening(self) if self.stage is Stage.EVENING else None,
-            league=self._league_shown(), timer=timing.text(self),
-            seating=place.seating.view() if isinstance(place, ChoosePlayers) else None,
-            roster=bool(self.roster), quit_key=self.quit_key, boxes=self.boxes,
-            phones=self.phones.addresses()
-            if self.phones is not None and isinstance(place, MenuShown) and place.title == "Menu"
-            else ())
-
-    def _league_shown(self) -> tuple[LeagueLine, ...] | None:
-        """The league table on its screen; an empty one on the evening's (its legend says
-        where OK goes); None elsewhere or when no league is kept."""
-        if self.league is None or self.stage not in (Stage.EVENING, Stage.LEAGUE):
-            return None
-        return between.league(self) if self.stage is Stage.LEAGUE else ()
+        """The screen now: :func:`tablekit.flow.screen.screen` of the flow's value, with
+        what it shows from outside it read here (the evening, the league table, the
+        timer, the phones), each only where it is shown."""
+        want = wants(self.place, self.league is not None)
+        return screen_of(self.data, self.session.state, Outside(
+            evening=between.evening(self) if want.evening else None,
+            league=(between.league(self) if self.stage is Stage.LEAGUE else ())
+            if want.league else None, timer=timing.text(self),
+            phones=self.phones.addresses() if self.phones is not None and want.phones else (),
+            roster=bool(self.roster), quit_key=self.quit_key, boxes=self.boxes))
 
     @property
     def stage(self) -> Stage:
