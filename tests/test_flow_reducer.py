@@ -9,25 +9,30 @@ from dataclasses import replace
 
 import pytest
 
-from tablekit.flow import between, play, seats
+from tablekit.display.model import Mode
+from tablekit.flow import between, by_hand, claims, confirm, play, seats
 from tablekit.flow.menu import Action, MenuItem
 from tablekit.flow.model import (
     ExpectCall,
     FlowData,
+    ReadWin,
     RenewPhones,
     Rest,
     Settings,
     Submit,
     Table,
     Undo,
+    the_win,
 )
 from tablekit.flow.pending import Pending
+from tablekit.flow.screen import Outside, screen, wants
 from tablekit.flow.seating import Seating
-from tablekit.flow.stage import DIFFERENCES_SHOWN, WIN_WINDOW, Stage
+from tablekit.flow.stage import DIFFERENCES_SHOWN, REREAD, WIN_WINDOW, Stage
 from tablekit.flow.stages import (
     BetweenHands,
     ChoosePlayers,
     CollectWins,
+    ConfirmWin,
     Evening,
     Final,
     League,
@@ -48,6 +53,7 @@ from tablekit.game.events import (
     RiichiDeclared,
 )
 from tablekit.game.state import Phase, TableState
+from tablekit.game.win_reading import WinReading
 from tablekit.io.presses import ButtonName, ButtonPress
 from tablekit.rules.presets import TENHOU, TENHOU_SANMA
 from tablekit.tiles import Tile
@@ -229,3 +235,70 @@ def test_the_value_is_frozen():
     with pytest.raises(AttributeError):
         FlowData().message = "no"  # type: ignore[misc]
     assert replace(FlowData(), message="yes").said("") == FlowData()
+
+
+# -- the stages of a win ------------------------------------------------------------------
+
+def test_a_ron_without_a_camera_goes_from_the_window_to_ok_without_a_session():
+    table, settings = dealt(), Settings()
+    data, effects = play.on_play(FlowData(place=Play()), table,
+                                 ButtonPress(ButtonName.WIN, 1), 0.0, settings)
+    data, effects = claims.on_collect_wins(data, table, OK, 0.5, settings)
+    assert (data.stage, data.message, effects) == (
+        Stage.CHOOSE_DISCARDER, claims.WHO_DEALT_IN, ())
+    data, effects = claims.on_choose_discarder(data, table, ButtonPress(ButtonName.CALL, 2),
+                                               0.6, settings)
+    assert data.stage is Stage.ENTER_VALUE and effects == ()
+    assert the_win(data).discarder == 2 and the_win(data).preview is not None
+    data, effects = by_hand.on_enter_value(data, table, OK, 0.7, settings)
+    win = the_win(data)
+    assert data.stage is Stage.CONFIRM_WIN and effects == () and win.pending is not None
+    data, effects = confirm.on_confirm_win(data, table, OK, 0.8, settings)
+    assert effects == (Submit((win.pending,)),)
+    assert data.place == BetweenHands()
+
+
+def test_a_second_win_in_the_window_makes_a_double_ron_and_undo_cancels_it():
+    window = FlowData(place=CollectWins(WinInProgress(((1, False),), 1.5)))
+    data, effects = claims.on_collect_wins(window, dealt(), ButtonPress(ButtonName.WIN, 3),
+                                           0.2, Settings())
+    assert the_win(data).claimed == (1, 3) and effects == ()
+    data, effects = claims.on_collect_wins(data, dealt(), UNDO, 0.3, Settings())
+    assert (data.place, data.message, effects) == (Play(), "win cancelled", ())
+
+
+def test_a_win_read_by_the_camera_asks_for_the_reading_as_an_effect():
+    table, settings = dealt(tracked=True), Settings(camera=True)
+    window = FlowData(place=CollectWins(WinInProgress(((1, True),), 0.0)))
+    data, effects = claims.resolve_claims(window, table, 0.0, settings)
+    assert data.stage is Stage.CONFIRM_WIN and effects == (ReadWin(),)
+    assert the_win(data).reread_at == REREAD
+
+
+def test_a_tsumo_waits_while_the_camera_is_behind_and_reads_nothing():
+    table = replace(dealt(tracked=True), behind=True)
+    waiting = FlowData(place=ConfirmWin(WinInProgress(((1, True),), 0.0, seats=(1,))))
+    data, effects = confirm.reread(waiting, table, 1.0, Settings(camera=True))
+    assert effects == ()
+    assert data.message == "the camera is catching up with the last discards..."
+
+
+def test_a_reading_with_hands_not_seen_waits_for_a_clearer_view():
+    waiting = FlowData(place=ConfirmWin(WinInProgress(((1, True),), 0.0, seats=(1,))))
+    reading = WinReading((), unseen=3)
+    data, effects = confirm.on_reading(waiting, dealt(tracked=True), reading, 1.0,
+                                       Settings(camera=True))
+    assert effects == () and the_win(data).reading == reading
+    assert data.message == "reading the revealed hand: 3 tile(s) not seen yet..."
+
+
+# -- the screen ---------------------------------------------------------------------------
+
+def test_the_screen_is_a_function_of_the_value_the_state_and_what_is_read_outside():
+    state = dealt().state
+    data = FlowData(place=Tenpai((True, False, False, False)), message="hi", layout="centre")
+    once = screen(data, state, Outside(timer="30:00 left"))
+    assert once == screen(data, state, Outside(timer="30:00 left"))
+    assert (once.mode, once.layout, once.timer, once.tenpai) == (
+        Mode.TENPAI_ENTRY, "centre", "30:00 left", (True, False, False, False))
+    assert wants(Evening(), league=True) == (True, True, False)

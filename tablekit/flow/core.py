@@ -1,10 +1,11 @@
-"""The live app's flow: where it is (its ``place``: the stage with its own data, a frozen
-value of :mod:`tablekit.flow.stages`: the tenpai entry, the menu, the players being chosen,
-a win in progress), what else people have said so far (a riichi waiting for its discard:
-:mod:`tablekit.flow.pending`), and the screen drawn from that. Each stage's buttons go to
-the handler :data:`HANDLERS` names; after each input what changes what happens next is
-saved beside the journal (:mod:`tablekit.flow.saved`), so a restart after a power cut
-shows the same screen.
+"""The live app's flow: the shell around its value (:class:`~tablekit.flow.model.FlowData`:
+where it is, its ``place``, the stage with its own data, a frozen value of
+:mod:`tablekit.flow.stages`; what else people have said so far, a riichi waiting for its
+discard, :mod:`tablekit.flow.pending`; the message), and the screen drawn from that. Each
+stage's buttons go to the handler :data:`HANDLERS` names, a pure function that returns the
+new value and the effects the shell runs against the session and the camera side; after each
+input what changes what happens next is saved beside the journal
+(:mod:`tablekit.flow.saved`), so a restart after a power cut shows the same screen.
 
 >>> import tempfile, pathlib
 >>> from tablekit.rules.presets import TENHOU
@@ -25,7 +26,7 @@ True
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -33,11 +34,11 @@ from tablekit.display.model import Layout, LeagueLine, ScreenModel, WinPreview
 from tablekit.flow import between, by_hand, claims, confirm, play, seats, steps, timing
 from tablekit.flow.boxes import THREE, seat_of, unused_box_text
 from tablekit.flow.camera_side import CameraSide
-from tablekit.flow.host import FlowState
 from tablekit.flow.model import (
     Effect,
     ExpectCall,
     FlowData,
+    ReadWin,
     RenewPhones,
     Rest,
     Settings,
@@ -53,7 +54,7 @@ from tablekit.flow.pending import Pending
 from tablekit.flow.saved import default_rules, restore, save
 from tablekit.flow.screen import Outside, wants
 from tablekit.flow.screen import screen as screen_of
-from tablekit.flow.stage import DIFFERENCES_SHOWN, Stage
+from tablekit.flow.stage import WIN_STAGES, Stage
 from tablekit.flow.stages import Place, win_of
 from tablekit.flow.tile_fix import TileFix
 from tablekit.flow.timer import Timer
@@ -65,27 +66,23 @@ from tablekit.rules.presets import Rules
 
 press_name = steps.press_name
 
-Handler = Callable[[FlowState, ButtonPress], None]
-"""A stage handler of the old shape: it changes the flow (the stages of a win)."""
-Reducer = Callable[[FlowData, Table, ButtonPress, float, Settings], Step]
-"""A stage handler as a pure function: the flow's value, the table, the press, the time
-and the run's settings in; the new value and its effects out (:mod:`tablekit.flow.model`)."""
-REDUCERS: dict[Stage, Reducer] = {
+Handler = Callable[[FlowData, Table, ButtonPress, float, Settings], Step]
+"""A stage handler: a pure function of the flow's value, the table, the press, the time
+and the run's settings, returning the new value and its effects (:mod:`tablekit.flow.model`)."""
+HANDLERS: dict[Stage, Handler] = {
     Stage.BETWEEN_HANDS: play.on_between_hands, Stage.PLAY: play.on_play,
-    Stage.TENPAI: play.on_tenpai, Stage.MENU: play.on_menu, Stage.FINAL: between.on_final,
-    Stage.EVENING: between.on_evening, Stage.LEAGUE: between.on_league,
-    Stage.CHOOSE_PLAYERS: seats.on_choose_players,
-}
-"""What each stage does with a button press, as a pure function."""
-HANDLERS: dict[Stage, Handler | Reducer] = {
-    **REDUCERS,
     Stage.COLLECT_WINS: claims.on_collect_wins,
     Stage.CHOOSE_DISCARDER: claims.on_choose_discarder,
     Stage.ENTER_VALUE: by_hand.on_enter_value, Stage.CONFIRM_WIN: confirm.on_confirm_win,
-    Stage.FIX_TILES: by_hand.on_fix_tiles,
+    Stage.FIX_TILES: by_hand.on_fix_tiles, Stage.TENPAI: play.on_tenpai,
+    Stage.MENU: play.on_menu, Stage.FINAL: between.on_final,
+    Stage.EVENING: between.on_evening, Stage.LEAGUE: between.on_league,
+    Stage.CHOOSE_PLAYERS: seats.on_choose_players,
 }
-"""What each stage does with a button press (:data:`REDUCERS`, and the stages of a win,
-whose handlers still change the flow)."""
+"""What each stage does with a button press."""
+ASKS_CAMERA = WIN_STAGES
+"""The stages whose handlers ask whether the camera is behind the table (and play's OK)."""
+
 
 @dataclass(init=False, eq=False)
 class Flow:
@@ -236,6 +233,12 @@ class Flow:
             self.session.redo() if effect.redo else self.session.undo()
         elif isinstance(effect, Rest):
             self.data = rested(self.data, self.table(), self.settings())
+        elif isinstance(effect, ReadWin) and self.reader is not None and self.win is not None:
+            self.reader.look_at_win()
+            reading = self.reader.read_win(self.session.state, self.win.seats,
+                                           self.win.discarder)
+            self.run(confirm.on_reading(self.data, self.table(), reading, self.clock(),
+                                        self.settings()))
         elif isinstance(effect, ExpectCall) and self.reader is not None:
             self.reader.expect_call(self.session.state, effect.seat)
         elif isinstance(effect, RenewPhones) and self.phones is not None:
@@ -264,19 +267,17 @@ class Flow:
         self.tick()
 
     def _press(self, press: ButtonPress) -> None:
-        """``press`` to its stage's handler: a pure one's value and effects are run."""
-        reducer = REDUCERS.get(self.stage)
-        if reducer is None:
-            HANDLERS[self.stage](self, press)  # type: ignore[call-arg,arg-type]
-            return
-        asks = self.stage is Stage.PLAY and press.name is ButtonName.OK  # the camera behind?
-        self.run(reducer(self.data, self.table(behind=asks), press, self.clock(),
-                         self.settings()))
+        """``press`` to its stage's handler; its new value and effects are run."""
+        asks = self.stage in ASKS_CAMERA or (  # whether the camera is behind the table
+            self.stage is Stage.PLAY and press.name is ButtonName.OK)
+        self.run(HANDLERS[self.stage](self.data, self.table(behind=asks), press, self.clock(),
+                                      self.settings()))
 
     def takes(self, event: Event) -> bool:
         """Whether the camera's ``event`` is taken now: in play, or turns the camera is
         catching up with at a win; not while a win or a draw is on the screen."""
-        return self.stage is Stage.PLAY or claims.camera_behind(self, event)
+        return self.stage is Stage.PLAY or (self.win is not None and claims.camera_behind(
+            self.data, self.table(behind=True), event, self.clock(), self.settings()))
 
     def from_box(self, press: ButtonPress) -> ButtonPress | None:
         """``press`` with the seat of the player at its box (three players sit at three of
@@ -296,22 +297,19 @@ class Flow:
         a revealed hand again, the game timer; then what changed is saved."""
         now = self.clock()
         if self.stage is Stage.COLLECT_WINS and self.win and now >= self.win.deadline:
-            claims.resolve_claims(self)
+            self.run(claims.resolve_claims(self.data, self.table(behind=True), now,
+                                           self.settings()))
         if self.differences_for is not None and now >= self.differences_until:
             self.data = replace(self.data, differences_for=None)
         if self.stage is Stage.CONFIRM_WIN and self.reader is not None and self.win and (
                 now >= self.win.reread_at):
-            confirm.reread(self)
+            self.run(confirm.reread(self.data, self.table(behind=True), now, self.settings()))
         timing.tick(self)
         save(self)
 
     def warn(self, *warnings: str) -> None:
         """Show warnings from the camera (lost, uncertain read, low confidence)."""
         self.data = replace(self.data, warnings=tuple(warnings))
-
-    def show_differences(self, seat: int | None) -> None:
-        self.data = replace(self.data, differences_for=seat,
-                            differences_until=self.clock() + DIFFERENCES_SHOWN)
 
     # -- what the screen and the table's players see ------------------------------------
 
@@ -371,29 +369,16 @@ class Flow:
         state = self.session.state
         return self.stage is Stage.PLAY and state.tracked and state.wall > 0
 
-    # -- shared steps (the stages of a win call these) ----------------------------------
+    # -- what the timer, the note and the club's seating still call --------------------
 
     def submit(self, event: Event, joins: bool = False) -> bool:
         """Submit one event (``joins``: as part of the last action); a refusal is the message."""
-        return self.submit_action([event], joins)
-
-    def submit_action(self, events: Sequence[Event], joins: bool = False) -> bool:
         try:
-            self.session.submit_action(events, joins)
+            self.session.submit_action([event], joins)
         except BadEvent as error:
             self.message = str(error)
             return False
         return True
-
-    def turn_started(self, seat: int) -> bool:
-        """Whether the last action is ``seat``'s turn begun (its draw, a riichi): the
-        seat's discard completes it, and one UNDO takes the whole back."""
-        return self.table().turn_started(seat)
-
-    def riichi_pressed_last(self) -> int | None:
-        """The seat whose RIICHI, still waiting for its discard, was pressed after the last
-        action in the journal (None: none was)."""
-        return steps.riichi_pressed_last(self.data, self.table())
 
     def resting_stage(self) -> Stage:
         return resting_stage(self.session.state, self.settings())
@@ -406,16 +391,3 @@ class Flow:
         """The place of :meth:`resting_stage`: the players being chosen go on where the
         flow left them (their stage, or a menu opened over it), else a fresh choice."""
         return resting_place(self.place, self.session.state, self.settings())
-
-    def back_to_play(self, message: str) -> None:
-        self.rest()
-        self.message = message
-
-    def common(self, press: ButtonPress) -> None:
-        """What the buttons do wherever nothing else is asked of them."""
-        self.run(steps.common(self.data, self.table(), press, self.clock(), self.settings()))
-
-    def undo(self, redo: bool = False) -> None:
-        """Take back (or put back) the last action: a riichi still waiting for its discard
-        if it was pressed after the journal's last action, else that action."""
-        self.run(steps.undo(self.data, self.table(), self.settings(), redo))

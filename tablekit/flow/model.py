@@ -34,8 +34,9 @@ from tablekit.display.model import Layout
 from tablekit.flow.pending import Pending
 from tablekit.flow.seating import Seating
 from tablekit.flow.stage import Stage
-from tablekit.flow.stages import BetweenHands, ChoosePlayers, Menu, Place, plain
+from tablekit.flow.stages import BetweenHands, ChoosePlayers, Menu, Place, plain, win_of
 from tablekit.flow.timer import Timer
+from tablekit.flow.win import WinInProgress
 from tablekit.game.events import BadEvent, Draw, Event, HandStarted, RiichiDeclared
 from tablekit.game.reducer import apply
 from tablekit.game.state import Phase, TableState
@@ -159,11 +160,18 @@ class ExpectCall:
 
 
 @dataclass(frozen=True)
+class ReadWin:
+    """The camera side: look at the win on the table and read its revealed hands; the
+    shell hands the reading to :func:`tablekit.flow.confirm.on_reading` (the one effect
+    whose answer comes back to a handler)."""
+
+
+@dataclass(frozen=True)
 class RenewPhones:
     """The phones' seat addresses made anew (the old ones refused from then on)."""
 
 
-Effect = Submit | Undo | Rest | ExpectCall | RenewPhones
+Effect = Submit | Undo | Rest | ExpectCall | ReadWin | RenewPhones
 """What a handler asks the shell to do."""
 Effects = tuple[Effect, ...]
 Step = tuple[FlowData, Effects]
@@ -220,6 +228,25 @@ def resting_place(place: Place, state: TableState, settings: Settings) -> Place:
 def rested(data: FlowData, table: Table, settings: Settings) -> FlowData:
     """``data`` back at the stage the table's phase calls for (a win in progress dropped)."""
     return replace(data, place=resting_place(data.place, table.state, settings))
+
+
+def back_to_play(data: FlowData, table: Table, settings: Settings, message: str) -> FlowData:
+    """:func:`rested`, saying ``message`` (a win cancelled, a discard not to win on)."""
+    return rested(data, table, settings).said(message)
+
+
+def with_win(data: FlowData, win: WinInProgress) -> FlowData:
+    """The win stage the flow is at, holding ``win`` instead (a ValueError elsewhere)."""
+    if win_of(data.place) is None:
+        raise ValueError(f"no win in progress at {data.stage.value}")
+    return replace(data, place=replace(data.place, win=win))  # type: ignore[type-var]
+
+
+def the_win(data: FlowData) -> WinInProgress:
+    """The win in progress (the handlers of a win's stages are called only there)."""
+    win = win_of(data.place)
+    assert win is not None, f"no win in progress at {data.stage.value}"
+    return win
 
 
 def standing_riichi(pending: Pending, table: Table) -> dict[int, int]:
