@@ -10,7 +10,7 @@ from dataclasses import replace
 import pytest
 
 from tablekit.display.model import Mode
-from tablekit.flow import between, by_hand, claims, confirm, play, seats
+from tablekit.flow import between, by_hand, claims, confirm, play, seats, timing
 from tablekit.flow.menu import Action, MenuItem
 from tablekit.flow.model import (
     ExpectCall,
@@ -41,6 +41,7 @@ from tablekit.flow.stages import (
     Tenpai,
 )
 from tablekit.flow.steps import PROMPT
+from tablekit.flow.timer import Timer
 from tablekit.flow.win import WinInProgress
 from tablekit.game.events import (
     Discard,
@@ -55,7 +56,7 @@ from tablekit.game.events import (
 from tablekit.game.state import Phase, TableState
 from tablekit.game.win_reading import WinReading
 from tablekit.io.presses import ButtonName, ButtonPress
-from tablekit.rules.presets import TENHOU, TENHOU_SANMA
+from tablekit.rules.presets import TENHOU, TENHOU_SANMA, with_options
 from tablekit.tiles import Tile
 
 NAMES = ("Ana", "Ben", "Cho", "Dai")
@@ -302,3 +303,18 @@ def test_the_screen_is_a_function_of_the_value_the_state_and_what_is_read_outsid
     assert (once.mode, once.layout, once.timer, once.tenpai) == (
         Mode.TENPAI_ENTRY, "centre", "30:00 left", (True, False, False, False))
     assert wants(Evening(), league=True) == (True, True, False)
+
+
+# -- the game timer -----------------------------------------------------------------------
+
+def test_time_up_at_a_hands_end_ends_the_game_joined_to_that_end():
+    rules = with_options(TENHOU, time_limit=30, end_of_time="finish_hand")
+    table = started(rules).after([HandStarted(tracked=False)]).after(
+        [ExhaustiveDraw(tenpai=(), wall_left=0)])
+    game = table.state.events - 3  # where the game started: its GameStarted
+    timed = FlowData(place=BetweenHands(), timer=Timer(game, 0.0))
+    data, effects = timing.ticked(timed, table, 29 * 60.0, (game, 1), Settings())
+    assert (data, effects) == (timed, ())
+    data, effects = timing.ticked(timed, table, 31 * 60.0, (game, 1), Settings())
+    assert effects == (Submit((GameEnded(timing.TIME_UP),), joins=True),)
+    assert data.place == Final() and data.timer is not None and data.timer.called

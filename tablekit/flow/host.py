@@ -17,6 +17,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from tablekit.display.model import Layout, LeagueLine
 from tablekit.flow.camera_side import CameraSide
+from tablekit.flow.model import FlowData, Settings, Step, Table
 from tablekit.flow.pending import Pending
 from tablekit.flow.stage import Stage
 from tablekit.flow.stages import Place
@@ -31,6 +32,18 @@ from tablekit.rules.presets import Rules
 class FlowState(Protocol):
     """The flow as its stage handlers use it (see :class:`~tablekit.flow.core.Flow` for what
     each member means)."""
+
+    # -- the shell: the flow's value, and running a handler's answer
+    data: FlowData
+
+    def run(self, step: Step) -> None:
+        """Take a handler's new value and run its effects."""
+
+    def table(self, behind: bool = False) -> Table:
+        """The table as the handlers read it."""
+
+    def settings(self) -> Settings:
+        """What of the run the handlers read."""
 
     # -- the table and its inputs
     session: Session
