@@ -1,7 +1,7 @@
 """The flow's stage handlers as pure functions (issue #48): the flow's value, the table, a
 press, the time and the run's settings in; the new value and its effects out. No session,
 no journal, no camera: each test builds a :class:`Table` from the engine's reducer alone,
-and the handler's answer is compared whole."""
+and the handler's answer is compared whole. The last tests run the shell (:class:`Flow`)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from dataclasses import replace
 import pytest
 
 from tablekit.display.model import Mode
-from tablekit.flow import between, by_hand, claims, confirm, play, seats, timing
+from tablekit.flow import Flow, between, by_hand, claims, confirm, play, seats, timing
 from tablekit.flow.menu import Action, MenuItem
 from tablekit.flow.model import (
     ExpectCall,
@@ -53,6 +53,8 @@ from tablekit.game.events import (
     Kita,
     RiichiDeclared,
 )
+from tablekit.game.journal import JournalError
+from tablekit.game.session import Session
 from tablekit.game.state import Phase, TableState
 from tablekit.game.win_reading import WinReading
 from tablekit.io.presses import ButtonName, ButtonPress
@@ -318,3 +320,24 @@ def test_time_up_at_a_hands_end_ends_the_game_joined_to_that_end():
     data, effects = timing.ticked(timed, table, 31 * 60.0, (game, 1), Settings())
     assert effects == (Submit((GameEnded(timing.TIME_UP),), joins=True),)
     assert data.place == Final() and data.timer is not None and data.timer.called
+
+
+# -- the shell ----------------------------------------------------------------------------
+
+def test_a_journal_that_cannot_be_written_leaves_the_flow_as_the_effect_names(tmp_path):
+    session = Session.open(tmp_path / "game.jsonl")
+    flow = Flow(session)
+    flow.start_game(TENHOU)
+    flow.handle(OK)  # the deal
+    flow.handle(OK)  # no camera: the tenpai declarations
+    assert flow.stage is Stage.TENPAI
+
+    def full(*_: object, **__: object) -> None:
+        raise JournalError("could not save to game.jsonl (No space left on device)")
+
+    session.journal.append = full  # type: ignore[method-assign]
+    before = session.state
+    flow.handle(OK)  # the engine takes the draw; the journal does not
+    assert session.state == before
+    assert flow.stage is Stage.PLAY and flow.message.startswith("could not save")
+    session.close()
