@@ -212,7 +212,8 @@ def print_spread() -> None:
     from tablekit.vision.spread import STEPS, describe
 
     print("Lay the whole set on the calibrated table, each tile upright for its seat "
-          "(either way up), then take a photo of each step:")
+          "(either way up; a tile in [ ] sideways in its pond row, as a riichi discard "
+          "lies), then take a photo of each step:")
     for number, step in enumerate(STEPS, 1):
         print(f"{number}. {step.say}")
     for index, name in enumerate(("A", "B", "C")):

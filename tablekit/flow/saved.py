@@ -6,10 +6,9 @@ penalty's amounts, a confirmation) and the players being chosen for a game (each
 name, the steps UNDO takes back). The note names how many journal lines it goes with; a
 note older than the journal (a power cut between the two writes) is not used, and the
 flow rests at the stage the table's phase calls for. Previews are scored again from the
-proposal, so only events, tiles and numbers are written.
-
->>> tiles_out([Tile.from_code("0p"), None]), tiles_in(["0p", None])
-(['0p', None], (Tile('0p'), None))
+proposal, so only events, tiles and numbers are written. The note's shape is declared once,
+in :mod:`tablekit.flow.note_shape`: what is written is its model made of the flow's frozen
+values, and what is read is checked against it and gives those values back.
 """
 
 from __future__ import annotations
@@ -22,21 +21,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tablekit.files.atomic import write_atomic
-from tablekit.flow.menu import Action, MenuItem
-from tablekit.flow.note_shape import check
+from tablekit.flow.note_shape import Menu, Note, Seating, Win, check, dump
 from tablekit.flow.pending import Pending
-from tablekit.flow.seating import Seating
 from tablekit.flow.seats import fresh
-from tablekit.flow.stage import WIN_STAGES, Stage
-from tablekit.flow.stages import ChoosePlayers, Menu, Place, Tenpai, plain, winning
-from tablekit.flow.tile_fix import TileFix
-from tablekit.flow.timer import Timer
-from tablekit.flow.win import Entry, WinInProgress
-from tablekit.game.events import BadEvent, HandStarted, Won, from_dict, to_dict
+from tablekit.flow.stage import Stage
+from tablekit.flow.stages import ChoosePlayers, Place, Tenpai, plain, winning
+from tablekit.flow.stages import Menu as MenuPlace
+from tablekit.flow.win import WinInProgress
+from tablekit.game.events import BadEvent, HandStarted, Won
 from tablekit.game.state import Phase
-from tablekit.game.win_reading import WinReading
 from tablekit.rules.presets import PRESETS
-from tablekit.tiles import Tile
 
 if TYPE_CHECKING:
     from tablekit.flow.host import FlowState
@@ -73,20 +67,20 @@ def restore(flow: FlowState) -> None:
         return
     path = note_path(flow.session.path)
     try:
-        data = _checked(flow, path, path.read_text(encoding="utf-8"))
-        if data.get("timer"):  # the game's timer, even from a note older than the journal
-            flow.timer = Timer(*data["timer"])
-        if data.get("at") != flow.session.length:
+        note = _checked(flow, path, path.read_text(encoding="utf-8"))
+        if note.timer is not None:  # the game's timer, even from a note older than the journal
+            flow.timer = note.timer
+        if note.at != flow.session.length:
             return
-        _apply(flow, data)
+        _apply(flow, note)
     except (OSError, ValueError, KeyError, TypeError, IndexError, BadEvent):
         flow.pending = flow.pending.no_riichi()
-        flow.rest()  # no note, or one that cannot be read: the phase's resting stage
+        flow.rest()  # no note, or one that does not fit this table: the phase's resting stage
         return
-    flow.saved = {k: v for k, v in data.items() if k != "left"}
+    flow.saved = dump(note)
 
 
-def _checked(flow: FlowState, path: Path, text: str) -> dict[str, Any]:
+def _checked(flow: FlowState, path: Path, text: str) -> Note:
     """The note in ``text``; one of another shape is set aside (``.damaged``), said in the
     flow's message, and the game goes on from the journal."""
     try:
@@ -145,65 +139,54 @@ def default_rules(name: str) -> str:
 
 
 def snapshot(flow: FlowState) -> dict[str, Any]:
-    calls = standing_calls(flow)
-    data: dict[str, Any] = {
-        "at": flow.session.length, "stage": flow.stage.name, "message": flow.message,
-        "layout": flow.layout, "next_rules": flow.next_rules,
-        "riichi_waiting": [[seat, at] for seat, at in standing_riichi(flow).items()],
-        "calls": [list(call) for call in sorted(flow.pending.calls) if call[0] in calls]}
-    place = flow.place
-    if isinstance(place, Tenpai):
-        data["tenpai"] = list(place.flags)
-    if isinstance(place, Menu):
-        data["menu"] = {"title": place.title, "selected": place.selected, "items": [
-            [item.label, item.action.name, item.argument] for item in place.items]}
-    if flow.win is not None:
-        data["win"] = win_out(flow.win)
-    if isinstance(place, ChoosePlayers):
-        data["seating"] = place.seating.out()
-    if flow.timer is not None:
-        data["timer"] = [flow.timer.game, flow.timer.started, flow.timer.called_at]
-    return data
+    """The note of the flow as it would be written (:class:`~tablekit.flow.note_shape.Note`
+    dumped), less the seconds ``left`` of a win's wait."""
+    calls, place = standing_calls(flow), flow.place
+    return dump(Note.model_construct(
+        at=flow.session.length, stage=flow.stage, message=flow.message, layout=flow.layout,
+        next_rules=flow.next_rules, riichi_waiting=tuple(standing_riichi(flow).items()),
+        calls=tuple(call for call in sorted(flow.pending.calls) if call[0] in calls),
+        tenpai=place.flags if isinstance(place, Tenpai) else None,
+        menu=Menu.of(place) if isinstance(place, MenuPlace) else None,
+        win=flow.win and Win.of(flow.win),
+        seating=Seating.of(place.seating) if isinstance(place, ChoosePlayers) else None,
+        timer=flow.timer, left=0.0))
 
 
-def _apply(flow: FlowState, data: dict[str, Any]) -> None:
-    stage = Stage[data["stage"]]
-    if (stage in WIN_STAGES) != ("win" in data):
-        raise ValueError("a win stage without its win")
-    flow.layout = "centre" if data["layout"] == "centre" else "facing"
-    flow.next_rules = data["next_rules"]
+def _apply(flow: FlowState, note: Note) -> None:
+    flow.layout = note.layout
+    flow.next_rules = note.next_rules
     riichi = {  # a note of an older tablekit: the seats alone
-        seat: at for seat, at in ([entry, hand_span(flow)[1]] if isinstance(entry, int)
-                                  else entry for entry in data["riichi_waiting"])}
-    calls = {seat: (at, melds) for seat, at, melds in data.get("calls", [])}
+        seat: at for seat, at in ((entry, hand_span(flow)[1]) if isinstance(entry, int)
+                                  else entry for entry in note.riichi_waiting)}
+    calls = {seat: (at, melds) for seat, at, melds in note.calls}
     flow.pending = Pending(tuple(riichi.items()),
                            tuple((seat, at, melds) for seat, (at, melds) in calls.items()))
     for seat in sorted(standing_calls(flow)):  # the camera waits for these melds again
         if flow.reader is not None:
             flow.reader.expect_call(flow.session.state, seat)
-    if "win" in data:  # held by the flow first: the preview is scored from there
-        flow.place = winning(stage, win_in(data["win"], flow.clock() + data.get("left", 0.0)))
-        flow.win = _score_again(flow, flow.win, stage, tuple(data["win"]["doubts"]))
+    if note.win is not None:  # held by the flow first: the preview is scored from there
+        flow.place = winning(note.stage, note.win.value(deadline=flow.clock() + note.left))
+        flow.win = _score_again(flow, flow.win, note.stage, note.win.doubts)
     else:
-        flow.place = _place(flow, stage, data)
-    flow.message = data["message"]
+        flow.place = _place(flow, note)
+    flow.message = note.message
 
 
-def _place(flow: FlowState, stage: Stage, data: dict[str, Any]) -> Place:
-    """The stage of the note (not a win's) with its data."""
-    if stage is Stage.TENPAI:
-        if len(data["tenpai"]) != flow.session.state.players:
+def _place(flow: FlowState, note: Note) -> Place:
+    """The stage of the note (not a win's) with its data (the note's shape has checked
+    that the stage's data is there); a ValueError where it does not fit this table."""
+    stage = note.stage
+    if note.tenpai is not None:
+        if len(note.tenpai) != flow.session.state.players:
             raise ValueError("tenpai declarations for another number of seats")
-        return Tenpai(tuple(bool(x) for x in data["tenpai"]))
-    if stage is Stage.MENU:
-        menu = data["menu"]
-        return Menu(menu["title"], tuple(MenuItem(label, Action[action], argument)
-                                         for label, action, argument in menu["items"]),
-                    menu["selected"])
+        return Tenpai(note.tenpai)
+    if note.menu is not None:
+        return note.menu.value()
     if stage is Stage.CHOOSE_PLAYERS and not flow.roster:
         raise ValueError("players being chosen without a roster")
     if stage is Stage.CHOOSE_PLAYERS:  # an older note: no one chosen yet
-        return ChoosePlayers(Seating.read(flow.roster, data["seating"]) if "seating" in data
+        return ChoosePlayers(note.seating.value(roster=flow.roster) if note.seating
                              else fresh(flow))
     return plain(stage)
 
@@ -222,59 +205,6 @@ def _score_again(flow: FlowState, win: WinInProgress | None, stage: Stage,
         shown = preview(flow, entered, (), quiet=True)
         return replace(win, preview=shown and replace(shown, entering=True))
     return win
-
-
-def win_out(win: WinInProgress) -> dict[str, Any]:
-    reading = win.reading
-    return {
-        "claims": [list(claim) for claim in win.claims], "discarder": win.discarder,
-        "seats": list(win.seats),
-        "pending": to_dict(win.pending) if win.pending else None,
-        "doubts": list(win.preview.doubts) if win.preview else [],
-        "corrections": [to_dict(event) for event in win.corrections],
-        "fixed": win.fixed, "entries": [[e.seat, e.han_step, e.fu_step] for e in win.entries],
-        "fix": None if win.fix is None else {
-            "seats": list(win.fix.seats), "hands": [tiles_out(h) for h in win.fix.hands],
-            "ura": tiles_out(win.fix.ura), "dora": tiles_out(win.fix.dora),
-            "cursor": win.fix.cursor},
-        "reading": None if reading is None else {
-            "won": to_dict(Won(reading.winners, None, reading.ura)),
-            "doubts": list(reading.doubts), "unseen": reading.unseen,
-            "drafts": [[seat, tiles_out(tiles)] for seat, tiles in reading.drafts]},
-    }
-
-
-def win_in(data: dict[str, Any], deadline: float) -> WinInProgress:
-    fix, reading = data["fix"], data["reading"]
-    read = None if reading is None else _won(reading["won"])
-    return WinInProgress(
-        tuple((seat, bool(long)) for seat, long in data["claims"]), deadline, data["discarder"],
-        tuple(data["seats"]), fixed=data["fixed"],
-        entries=tuple(Entry(*entry) for entry in data["entries"]),
-        pending=_won(data["pending"]) if data["pending"] else None,
-        corrections=tuple(from_dict(event) for event in data["corrections"]),
-        fix=None if fix is None else TileFix(
-            tuple(fix["seats"]), tuple(tiles_in(h) for h in fix["hands"]),
-            tiles_in(fix["ura"]), fix["cursor"], tiles_in(fix["dora"])),
-        reading=None if reading is None or read is None else WinReading(
-            read.winners, read.ura, tuple(reading["doubts"]), tuple(
-                (seat, tiles_in(tiles)) for seat, tiles in reading["drafts"]),
-            reading["unseen"]))
-
-
-def _won(data: dict[str, Any]) -> Won:
-    event = from_dict(data)
-    if not isinstance(event, Won):
-        raise BadEvent(f"not a win: {data!r}")
-    return event
-
-
-def tiles_out(tiles: list[Tile | None] | tuple[Tile | None, ...]) -> list[str | None]:
-    return [None if tile is None else tile.code for tile in tiles]
-
-
-def tiles_in(codes: list[str | None]) -> tuple[Tile | None, ...]:
-    return tuple(None if code is None else Tile.from_code(code) for code in codes)
 
 
 def write_atomically(path: Path, text: str) -> None:

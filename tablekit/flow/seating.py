@@ -3,14 +3,13 @@ buttons): a data type of its own, below the flow, so that the flow and its handl
 Frozen, like the rest of the flow's state (:mod:`tablekit.flow.stages`): each step is a new one.
 
 >>> seating = Seating(("Aki", "Ben", "Cho"), (None,) * 3).cycle(0, 1)
->>> seating.names[0], seating.chosen, seating.out()["names"]
-('Aki', ('Aki',), ['Aki', None, None])
+>>> seating.names[0], seating.chosen, seating.steps
+('Aki', ('Aki',), ((None, None, None),))
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
 
 from tablekit.display.model import SeatingView
 from tablekit.flow.stage import Stage
@@ -77,27 +76,6 @@ class Seating:
     def view(self) -> SeatingView:
         return SeatingView(self.names, len(self.roster), self.drawn)
 
-    def out(self) -> dict[str, Any]:
-        """What the flow's note keeps of it."""
-        return {"names": list(self.names), "steps": [list(step) for step in self.steps],
-                "draws": self.draws, "drawn": self.drawn,
-                "back": self.back.name if self.back else None}
-
-    @classmethod
-    def read(cls, roster: tuple[str, ...], data: dict[str, Any]) -> Seating:
-        names = tuple(_on(roster, name) for name in data["names"])
-        steps = tuple(tuple(_on(roster, name) for name in step) for step in data["steps"])
-        if len(names) not in (3, SEATS) or any(len(step) != len(names) for step in steps):
-            raise ValueError("a seating of three or four seats")
-        back = Stage[data["back"]] if data["back"] else None
-        return cls(roster, names, steps, back, int(data["draws"]), bool(data["drawn"]))
-
     def _change(self, seat: int, name: str | None) -> Seating:
         names = (*self.names[:seat], name, *self.names[seat + 1:])
         return replace(self, steps=(*self.steps, self.names), names=names, drawn=False)
-
-
-def _on(roster: tuple[str, ...], name: str | None) -> str | None:
-    if name is not None and name not in roster:
-        raise ValueError(f"{name!r} is not on the roster")
-    return name

@@ -1,7 +1,8 @@
 """The enrollment spread on the simulated table: the photos ``tablekit enroll --from-table`` takes.
 
 Each tile of a step of :data:`tablekit.vision.spread.STEPS` is laid at its slot as a person
-lays it (a few mm off, turned a few degrees, upside down now and then), face up, standing
+lays it (a few mm off, turned a few degrees, upside down now and then; sideways where the
+spread says), face up, standing
 (the hand rows of the second step) or face down (its ponds), and the rig's camera sees the
 table with its lens, light, blur and noise.
 
@@ -22,7 +23,7 @@ import numpy as np
 
 from tablekit.sim.effects import drift
 from tablekit.sim.rig import Rig
-from tablekit.sim.scene import UPRIGHT, PlacedTile, Posture, Scene, place
+from tablekit.sim.scene import SIDEWAYS, UPRIGHT, PlacedTile, Posture, Scene, place
 from tablekit.vision.layout import table_to_seat
 from tablekit.vision.spread import STEPS, Step, spread_slots
 
@@ -45,9 +46,10 @@ def spread_scene(step: Step, rng: np.random.Generator) -> Scene:
             posture = "standing"
         elif not step.faces and slot.zone == "pond":
             posture = "down"
-        yaw = UPRIGHT + (math.pi if posture == "up" and rng.random() < UPSIDE_DOWN else 0.0)
+        yaw = (SIDEWAYS if slot.sideways else UPRIGHT) + (
+            math.pi if posture == "up" and rng.random() < UPSIDE_DOWN else 0.0)
         tiles.append(place(slot.seat, (x, y, 0.0, yaw), shift, slot.code, posture,
-                           "hand" if slot.zone == "hand" else "pond"))
+                           "hand" if slot.zone == "hand" else "pond", sideways=slot.sideways))
     return Scene(tuple(tiles))
 
 
