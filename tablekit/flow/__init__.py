@@ -24,9 +24,13 @@ The camera may lag the buttons: the discard a WIN claims may arrive in the WIN w
 the turns before a tsumo while it waits for OK, and OK declares the draw while the
 camera still counts a few tiles in the wall (its last discards missed; shown).
 
-The pieces: :mod:`~tablekit.flow.core` (the :class:`Flow` and its table of stage
-handlers), :mod:`~tablekit.flow.stages` (where the flow is, as frozen data) and
-:mod:`~tablekit.flow.pending` (the presses waiting for the camera),
+The pieces: :mod:`~tablekit.flow.model` (the flow's value, the table as a handler reads it,
+the effects: the flow as a reducer, like the engine), :mod:`~tablekit.flow.core` (the
+:class:`Flow`, the shell that runs the handlers of its table and their effects),
+:mod:`~tablekit.flow.screen` (the screen, a function of the value),
+:mod:`~tablekit.flow.stages` (where the flow is, as frozen data) and
+:mod:`~tablekit.flow.pending` (the presses waiting for the camera), :mod:`~tablekit.flow.steps`
+(what the handlers share),
 :mod:`~tablekit.flow.play` (outside a win), :mod:`~tablekit.flow.claims`,
 :mod:`~tablekit.flow.confirm` and :mod:`~tablekit.flow.by_hand` (a win, held in one
 :class:`~tablekit.flow.win.WinInProgress`), :mod:`~tablekit.flow.menu`,

@@ -12,11 +12,13 @@ evening (the journal keeps every game of it).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from tablekit.flow import seats
+from tablekit.flow.model import FlowData, Settings, Step, Table
 from tablekit.flow.stage import Stage
 from tablekit.flow.stages import plain
+from tablekit.flow.steps import choose, common, start_game
 from tablekit.game.evening import Evening, tonight
 from tablekit.game.session import in_force
 from tablekit.io.presses import ButtonName, ButtonPress
@@ -28,51 +30,54 @@ if TYPE_CHECKING:
     from tablekit.flow.host import FlowState
 
 
-def on_final(flow: FlowState, press: ButtonPress) -> None:
+def on_final(data: FlowData, table: Table, press: ButtonPress, now: float, settings: Settings
+             ) -> Step:
     if press.name is ButtonName.OK and not press.long:
-        flow.place = plain(Stage.EVENING)
-    elif not choose_again(flow, press):
-        flow.common(press)
+        return replace(data, place=plain(Stage.EVENING)), ()
+    return choose_again(data, table, press, settings) or common(data, table, press, now,
+                                                                  settings)
 
 
-def on_evening(flow: FlowState, press: ButtonPress) -> None:
+def on_evening(data: FlowData, table: Table, press: ButtonPress, now: float,
+               settings: Settings) -> Step:
     if press.name is ButtonName.OK and not press.long:
-        if flow.league is not None:
-            flow.place = plain(Stage.LEAGUE)
-        else:
-            next_game(flow)
-    else:
-        _back_or_menu(flow, press, Stage.FINAL)
+        if settings.league:
+            return replace(data, place=plain(Stage.LEAGUE)), ()
+        return next_game(data, table, settings)
+    return _back_or_menu(data, table, press, now, settings, Stage.FINAL)
 
 
-def on_league(flow: FlowState, press: ButtonPress) -> None:
+def on_league(data: FlowData, table: Table, press: ButtonPress, now: float, settings: Settings
+              ) -> Step:
     if press.name is ButtonName.OK and not press.long:
-        next_game(flow)
-    else:
-        _back_or_menu(flow, press, Stage.EVENING)
+        return next_game(data, table, settings)
+    return _back_or_menu(data, table, press, now, settings, Stage.EVENING)
 
 
-def _back_or_menu(flow: FlowState, press: ButtonPress, back: Stage) -> None:
+def _back_or_menu(data: FlowData, table: Table, press: ButtonPress, now: float,
+                  settings: Settings, back: Stage) -> Step:
     if press.name is ButtonName.UNDO and not press.long:
-        flow.place = plain(back)
-    elif not choose_again(flow, press):
-        flow.common(press)
+        return replace(data, place=plain(back)), ()
+    return choose_again(data, table, press, settings) or common(data, table, press, now,
+                                                                  settings)
 
 
-def choose_again(flow: FlowState, press: ButtonPress) -> bool:
-    """CALL (not held) with a roster: choose the players for the next game (False: not
+def choose_again(data: FlowData, table: Table, press: ButtonPress, settings: Settings
+                 ) -> Step | None:
+    """CALL (not held) with a roster: choose the players for the next game (None: not
     that press)."""
-    if press.name is not ButtonName.CALL or press.long or not flow.roster:
-        return False
-    seats.choose(flow, flow.stage, flow.session.state.names)
-    return True
+    if press.name is not ButtonName.CALL or press.long or not settings.roster:
+        return None
+    return choose(data, table.state, settings, data.stage, table.state.names), ()
 
 
-def next_game(flow: FlowState) -> None:
+def next_game(data: FlowData, table: Table, settings: Settings) -> Step:
     """The next game: the same rules, the same players in the same seats."""
-    state = flow.session.state
-    flow.start_game(state.rules, state.names, state.first_dealer)
-    flow.message = "next game: OK deals East 1 (UNDO: back to the last game's standings)"
+    state = table.state
+    data, effects = start_game(data, table, settings, state.rules, state.names,
+                               state.first_dealer)
+    return data.said("next game: OK deals East 1 (UNDO: back to the last game's "
+                     "standings)"), effects
 
 
 def evening(flow: FlowState) -> Evening:

@@ -3,94 +3,109 @@ or its han and fu entered (no camera, or what tiles alone cannot put right)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 from tablekit.flow import camera_lost
 from tablekit.flow.camera_lost import preview_or_untracked
-from tablekit.flow.proposal import preview, ron_tile_fix
+from tablekit.flow.model import (
+    Effects,
+    FlowData,
+    Settings,
+    Step,
+    Table,
+    back_to_play,
+    the_win,
+    with_win,
+)
+from tablekit.flow.proposal import ron_tile_fix, scored
 from tablekit.flow.stages import ConfirmWin, EnterValue, FixTiles
 from tablekit.flow.tile_fix import TileFix
 from tablekit.flow.win import Entry
-from tablekit.game.events import DoraCorrected, Won
+from tablekit.game.events import DoraCorrected, Event, Won
 from tablekit.game.win_reading import WinReading
 from tablekit.io.presses import ButtonName, ButtonPress
 from tablekit.rules.hand import concealed_count
 
-if TYPE_CHECKING:
-    from tablekit.flow.host import FlowState
 
-
-def on_fix_tiles(flow: FlowState, press: ButtonPress) -> None:
-    win = flow.win
-    assert win is not None and win.fix is not None
+def on_fix_tiles(data: FlowData, table: Table, press: ButtonPress, now: float,
+                 settings: Settings) -> Step:
+    win = the_win(data)
+    assert win.fix is not None
     step = -1 if press.long else 1
     if press.name is ButtonName.RIICHI:
-        flow.win = replace(win, fix=win.fix.move(step))
-    elif press.name is ButtonName.CALL:
-        flow.win = replace(win, fix=win.fix.turn(step))
-    elif press.name is ButtonName.WIN:
-        flow.win = replace(win, fix=win.fix.suit())
-    elif press.name is ButtonName.OK:
-        score_fixed(flow, win.fix)
-    elif press.name is ButtonName.UNDO:
-        flow.place = ConfirmWin(replace(win, fix=None, fixed=False, reread_at=0.0
-                                        ).propose(None, None))
-        flow.message = "reading the revealed hand again"
+        return with_win(data, replace(win, fix=win.fix.move(step))), ()
+    if press.name is ButtonName.CALL:
+        return with_win(data, replace(win, fix=win.fix.turn(step))), ()
+    if press.name is ButtonName.WIN:
+        return with_win(data, replace(win, fix=win.fix.suit())), ()
+    if press.name is ButtonName.OK:
+        return score_fixed(data, table, settings, win.fix)
+    if press.name is ButtonName.UNDO:
+        return replace(data, place=ConfirmWin(replace(win, fix=None, fixed=False, reread_at=0.0
+                                                      ).propose(None, None)),
+                       message="reading the revealed hand again"), ()
+    return data, ()
 
 
-def on_enter_value(flow: FlowState, press: ButtonPress) -> None:
+def on_enter_value(data: FlowData, table: Table, press: ButtonPress, now: float,
+                   settings: Settings) -> Step:
     """Each winner sets their own value with their seat's buttons (a double ron too);
     a press from another seat sets the first winner's."""
-    win = flow.win
-    assert win is not None
+    win = the_win(data)
     entry = next((e for e in win.entries if e.seat == press.seat), win.entries[0])
     if press.name is ButtonName.RIICHI:
-        flow.win = win.entered(entry.next_han())
+        data = with_win(data, win.entered(entry.next_han()))
     elif press.name is ButtonName.CALL:
-        flow.win = win.entered(entry.next_fu())
+        data = with_win(data, win.entered(entry.next_fu()))
     elif press.name is ButtonName.OK:
-        preview_entries(flow, confirm_them=True)
-        return
+        return preview_entries(data, table, settings, confirm_them=True)
     elif press.name is ButtonName.UNDO:
-        flow.back_to_play("win cancelled")
-        return
-    preview_entries(flow, confirm_them=False)
+        return back_to_play(data, table, settings, "win cancelled"), ()
+    return preview_entries(data, table, settings, confirm_them=False)
 
 
-def enter_values(flow: FlowState, fixed: bool) -> None:
+def enter_values(data: FlowData, table: Table, settings: Settings, fixed: bool) -> Step:
     """The winners' han and fu entered by hand (``fixed``: instead of a camera's reading,
     which then no longer overrules them)."""
-    win = flow.win
-    assert win is not None
-    flow.place = EnterValue(replace(win, entries=tuple(Entry(seat) for seat in win.seats),
-                                    fixed=fixed).propose(None, win.preview))
-    preview_entries(flow, confirm_them=False)
+    win = the_win(data)
+    data = replace(data, place=EnterValue(replace(
+        win, entries=tuple(Entry(seat) for seat in win.seats), fixed=fixed
+    ).propose(None, win.preview)))
+    return preview_entries(data, table, settings, confirm_them=False)
 
 
-def preview_entries(flow: FlowState, confirm_them: bool) -> None:
-    win = flow.win
-    assert win is not None
+def preview_entries(data: FlowData, table: Table, settings: Settings, confirm_them: bool
+                    ) -> Step:
+    win = the_win(data)
     won = Won(tuple(e.winner() for e in win.entries), win.discarder)
     if not confirm_them:
-        shown = preview(flow, won, ())   # the screen's footer says what the buttons do
-        flow.win = replace(win, preview=shown and replace(shown, entering=True))
-        return
-    shown, first = preview_or_untracked(flow, won, ())
-    if shown is None and not (camera_lost.record_refuses(flow, won)
-                              and camera_lost.ask_discarder(flow)):
-        flow.back_to_play(flow.message)
-        return
-    if shown is None:
-        return  # the camera lost the hand: who dealt in, then these values are scored
-    flow.place = ConfirmWin(win.propose(won, shown, first))
+        data, shown = scored(data, table, settings, won, ())  # the screen's footer says
+        return with_win(data, replace(  # what the buttons do
+            win, preview=shown and replace(shown, entering=True))), ()
+    data, shown, first = preview_or_untracked(data, table, settings, won, ())
+    if shown is not None:
+        return replace(data, place=ConfirmWin(win.propose(won, shown, first))), ()
+    asked, data, effects = _lost(data, table, settings, won, ())
+    if not asked:
+        return back_to_play(data, table, settings, data.message), effects
+    return data, effects  # the camera lost the hand: who dealt in, then these values
 
 
-def start_fix(flow: FlowState) -> None:
+def _lost(data: FlowData, table: Table, settings: Settings, won: Won,
+          first: Sequence[Event]) -> tuple[bool, FlowData, Effects]:
+    """A win put right by a person that does not score: if the camera's record alone
+    refuses it, who dealt in is asked (:func:`camera_lost.ask_discarder`); False, the
+    refusal said in the value, otherwise."""
+    if not camera_lost.record_refuses(data, table, settings, won, first):
+        return False, data, ()
+    return camera_lost.ask_discarder(data, table)
+
+
+def start_fix(data: FlowData, table: Table) -> FlowData:
     """CALL on a win waiting for OK: put its tiles right with the buttons, starting
     from the camera's best reading (complete or not)."""
-    state, win = flow.session.state, flow.win
-    assert win is not None
+    state, win = table.state, the_win(data)
     reading = win.reading or WinReading(())
     known = {w.seat: w.hand for w in (win.pending or reading).winners}
     drafts = dict(reading.drafts)
@@ -104,30 +119,26 @@ def start_fix(flow: FlowState) -> None:
     for event in win.corrections:  # a dora indicator already put right stays so
         if isinstance(event, DoraCorrected):
             dora[event.index] = event.tile
-    flow.place = FixTiles(replace(win, fix=TileFix.start(hands, [*ura, *[None] * want][:want],
-                                                         dora)))
-    flow.message = "put the framed tile right; OK scores the hand"
+    return replace(data, place=FixTiles(replace(win, fix=TileFix.start(
+        hands, [*ura, *[None] * want][:want], dora))),
+        message="put the framed tile right; OK scores the hand")
 
 
-def score_fixed(flow: FlowState, fix: TileFix) -> None:
+def score_fixed(data: FlowData, table: Table, settings: Settings, fix: TileFix) -> Step:
     """OK on the tiles put right: the win scored from them, shown for OK."""
-    win = flow.win
-    assert win is not None
+    win = the_win(data)
     if fix.unknown:
-        flow.message = (f"{fix.unknown} tile{'s' * (fix.unknown > 1)} not set yet: "
-                        "CALL sets the framed one")
-        return
+        return data.said(f"{fix.unknown} tile{'s' * (fix.unknown > 1)} not set yet: "
+                         "CALL sets the framed one"), ()
     won = Won(fix.winners(), win.discarder, tuple(fix.ura))  # type: ignore[arg-type]
-    dora = flow.session.state.dora
-    corrections = (*ron_tile_fix(flow.session.state, won), *(
+    dora = table.state.dora
+    corrections = (*ron_tile_fix(table.state, won), *(
         DoraCorrected(index, tile) for index, (tile, was) in enumerate(zip(
             fix.dora, dora, strict=True)) if tile != was and tile is not None))
-    shown, corrections = preview_or_untracked(flow, won, ("tiles put right by hand",),
-                                              corrections)
-    if shown is None and not (camera_lost.record_refuses(flow, won, corrections)
-                              and camera_lost.ask_discarder(flow)):
-        return  # the engine's reason is the message; the tiles stay to be fixed
-    if shown is None:
-        return  # the camera lost the hand: who dealt in, then these tiles are scored
-    flow.place = ConfirmWin(replace(win.propose(won, shown, corrections), fixed=True, fix=None))
-    flow.message = ""
+    data, shown, corrections = preview_or_untracked(data, table, settings, won,
+                                                    ("tiles put right by hand",), corrections)
+    if shown is None:  # the engine's reason is the message, the tiles stay to be fixed;
+        _, data, effects = _lost(data, table, settings, won, corrections)  # or the camera
+        return data, effects  # lost the hand: who dealt in, then these tiles are scored
+    return replace(data, place=ConfirmWin(replace(win.propose(won, shown, corrections),
+                                                  fixed=True, fix=None)), message=""), ()

@@ -10,133 +10,151 @@ camera's record of the hand stops and the win is scored again with that payer.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 from tablekit.flow import by_hand, camera_lost
-from tablekit.flow.proposal import discards_unseen, preview, ron_tile_fix, tsumo_draw
+from tablekit.flow.model import (
+    Effects,
+    FlowData,
+    ReadWin,
+    Rest,
+    Settings,
+    Step,
+    Table,
+    Undo,
+    back_to_play,
+    rested,
+    submitted,
+    the_win,
+    with_win,
+)
+from tablekit.flow.proposal import discards_unseen, ron_tile_fix, scored, tsumo_draw
 from tablekit.flow.stage import REREAD, SETTLE, Stage
 from tablekit.flow.stages import ConfirmWin, EnterValue, FixTiles
-from tablekit.game.events import BadEvent, Won
+from tablekit.game.events import Won
 from tablekit.game.state import seat_name
+from tablekit.game.win_reading import WinReading
 from tablekit.io.presses import ButtonName, ButtonPress
-
-if TYPE_CHECKING:
-    from tablekit.flow.host import FlowState
 
 FIX_HINT = " (CALL: fix the tiles by hand; held: enter han and fu)"
 DEALT_IN = "{} dealt in: the camera's record of this hand stops"
 """The screen's line when a player says they dealt in, not the camera's discarder."""
 
 
-def on_confirm_win(flow: FlowState, press: ButtonPress) -> None:
-    win = flow.win
-    assert win is not None
+def on_confirm_win(data: FlowData, table: Table, press: ButtonPress, now: float,
+                   settings: Settings) -> Step:
+    win = the_win(data)
     if press.name is ButtonName.OK and win.pending is not None:  # one action with the stop
-        if flow.submit_action([*tsumo_draw(flow), *win.corrections, win.pending],
-                              joins=win.record_stopped):
-            flow.rest()
-    elif press.name is ButtonName.UNDO:
-        cancel(flow)
-    elif press.name is ButtonName.RIICHI and press.seat is not None and (
+        data, after, effects = submitted(
+            data, table, [*tsumo_draw(win, table.state), *win.corrections, win.pending],
+            joins=win.record_stopped)
+        return (rested(data, after, settings) if effects else data), effects
+    if press.name is ButtonName.UNDO:
+        return cancel(data, table, settings)
+    if press.name is ButtonName.RIICHI and press.seat is not None and (
             win.discarder not in (None, press.seat) and press.seat not in win.claimed):
-        dealt_in(flow, press.seat)
-    elif press.name is ButtonName.CALL and press.long:
-        by_hand.enter_values(flow, fixed=True)
-    elif press.name is ButtonName.CALL and flow.reader is not None:
-        by_hand.start_fix(flow)
+        return dealt_in(data, table, now, settings, press.seat)
+    if press.name is ButtonName.CALL and press.long:
+        return by_hand.enter_values(data, table, settings, fixed=True)
+    if press.name is ButtonName.CALL and settings.camera:
+        return by_hand.start_fix(data, table), ()
+    return data, ()
 
 
-def cancel(flow: FlowState) -> None:
+def cancel(data: FlowData, table: Table, settings: Settings) -> Step:
     """UNDO on a win waiting for OK: no points move; a record stopped by "I dealt in"
     goes on (that stop taken back with it)."""
-    win = flow.win
-    assert win is not None
-    if win.record_stopped:
-        try:
-            flow.session.undo()
-        except BadEvent as error:
-            flow.back_to_play(str(error))
-            return
-        flow.back_to_play("win cancelled: no points moved; the camera's record goes on")
-        return
-    flow.back_to_play("win cancelled: no points moved")
+    if the_win(data).record_stopped:
+        return data.said("win cancelled: no points moved; the camera's record goes on"), (
+            Undo(refused=rested(data, table, settings)), Rest())
+    return back_to_play(data, table, settings, "win cancelled: no points moved"), ()
 
 
-def dealt_in(flow: FlowState, seat: int) -> None:
+def dealt_in(data: FlowData, table: Table, now: float, settings: Settings, seat: int
+             ) -> Step:
     """``seat`` says it dealt in, not the seat the camera's record has: the record stops
     (the camera misread who discarded) and the win is scored again with that payer."""
-    win = flow.win
-    assert win is not None
-    if flow.session.state.tracked:
-        if not camera_lost.stop_following(flow):
-            return  # the refusal is the message
+    win, name = the_win(data), seat_name(table.state, seat)
+    stopped: Effects = ()
+    if table.state.tracked:
+        data, table, stopped = camera_lost.stop_following(data, table)
+        if not stopped:
+            return data, ()  # the refusal is the message
         win = replace(win, record_stopped=True)
-        said = DEALT_IN.format(seat_name(flow.session.state, seat))
+        said = DEALT_IN.format(name)
     else:
-        said = f"{seat_name(flow.session.state, seat)} dealt in"
-    flow.win = win.propose(None, None)
-    score_with_discarder(flow, seat)
-    if flow.stage is Stage.CONFIRM_WIN:
-        flow.message = said
+        said = f"{name} dealt in"
+    data, effects = score_with_discarder(with_win(data, win.propose(None, None)), table, now,
+                                         settings, seat)
+    return (data.said(said) if data.stage is Stage.CONFIRM_WIN else data), (*stopped, *effects)
 
 
-def score_with_discarder(flow: FlowState, seat: int) -> None:
+def score_with_discarder(data: FlowData, table: Table, now: float, settings: Settings,
+                         seat: int) -> Step:
     """The players said ``seat`` dealt in: the win is scored with it, from the tiles or
     values a person put right if there are some, else read (or entered) again."""
-    assert flow.win is not None
-    win = flow.win = replace(flow.win, discarder=seat)
+    win = replace(the_win(data), discarder=seat)
+    data = with_win(data, win)
     if win.fix is not None:       # tiles a person put right, the camera's hand lost
-        flow.place = FixTiles(win)
-        by_hand.score_fixed(flow, win.fix)
-    elif win.entries:             # values entered, likewise
-        flow.place = EnterValue(win)
-        by_hand.preview_entries(flow, confirm_them=True)
-    else:
-        read_or_enter(flow)
+        return by_hand.score_fixed(replace(data, place=FixTiles(win)), table, settings, win.fix)
+    if win.entries:               # values entered, likewise
+        return by_hand.preview_entries(replace(data, place=EnterValue(win)), table, settings,
+                                       confirm_them=True)
+    return read_or_enter(data, table, now, settings)
 
 
-def read_or_enter(flow: FlowState) -> None:
+def read_or_enter(data: FlowData, table: Table, now: float, settings: Settings) -> Step:
     """The camera reads the revealed hands; without one, the winners enter the values."""
-    assert flow.win is not None
-    win = flow.win = replace(flow.win, seats=flow.win.in_turn_order(flow.win.discarder))
-    if flow.reader is None:
-        by_hand.enter_values(flow, fixed=False)
-        return
-    flow.place = ConfirmWin(win)
-    reread(flow)
+    win = the_win(data)
+    win = replace(win, seats=win.in_turn_order(win.discarder))
+    data = with_win(data, win)
+    if not settings.camera:
+        return by_hand.enter_values(data, table, settings, fixed=False)
+    return reread(replace(data, place=ConfirmWin(win)), table, now, settings)
 
 
-def reread(flow: FlowState) -> None:
-    """Read the revealed hands (again): a hand hidden by an arm is read once it shows."""
-    assert flow.reader is not None and flow.win is not None
-    win = flow.win = replace(flow.win, reread_at=flow.clock() + REREAD)
+def reread(data: FlowData, table: Table, now: float, settings: Settings) -> Step:
+    """Read the revealed hands (again): a hand hidden by an arm is read once it shows.
+    The reading is the camera's (:class:`~tablekit.flow.model.ReadWin`): the shell hands
+    it to :func:`on_reading`."""
+    win = replace(the_win(data), reread_at=now + REREAD)
+    data = with_win(data, win)
     if win.fixed:
-        return  # a person put the tiles right: the camera does not overrule them
-    if win.tsumo_seat is not None and win.preview is None and discards_unseen(flow):
-        flow.message = "the camera is catching up with the last discards..."
-        return
-    if win.tsumo_seat is not None and camera_lost.tsumo_unsure(flow, win.tsumo_seat):
-        camera_lost.stop_following(flow)  # it never caught up: the tiles alone score it
-    flow.reader.look_at_win()
-    reading = flow.reader.read_win(flow.session.state, win.seats, win.discarder)
+        return data, ()  # a person put the tiles right: the camera does not overrule them
+    if win.tsumo_seat is not None and win.preview is None and discards_unseen(
+            data, table, now, settings):
+        return data.said("the camera is catching up with the last discards..."), ()
+    stopped: Effects = ()
+    if win.tsumo_seat is not None and camera_lost.tsumo_unsure(data, table, now,
+                                                               win.tsumo_seat):
+        data, table, stopped = camera_lost.stop_following(data, table)  # it never caught
+    return data, (*stopped, ReadWin())                       # up: the tiles alone score it
+
+
+def on_reading(data: FlowData, table: Table, reading: WinReading, now: float,
+               settings: Settings) -> Step:
+    """What the camera read of the revealed hands (:func:`reread`): scored and shown, or
+    what is still missing said."""
+    win = the_win(data)
     if win.pending is not None and win.reading is not None and (
             reading.unseen > win.reading.unseen):
-        return  # an arm over a hand: what a fuller view read stands
-    win = flow.win = replace(win, reading=reading)
-    if win.pending is None and reading.unseen and flow.clock() < win.deadline + SETTLE:
-        flow.message = f"reading the revealed hand: {reading.unseen} tile(s) not seen yet..."
-        return  # an arm still over a hand: a clearer view comes before a guess
+        return data, ()  # an arm over a hand: what a fuller view read stands
+    win = replace(win, reading=reading)
+    data = with_win(data, win)
+    if win.pending is None and reading.unseen and now < win.deadline + SETTLE:
+        return data.said(f"reading the revealed hand: {reading.unseen} tile(s) not seen "
+                         "yet..."), ()  # an arm still over a hand: a clearer view first
     won = Won(reading.winners, win.discarder, reading.ura)
     if won == win.pending:
-        return
+        return data, ()
     complete = len(reading.winners) == len(win.seats)
-    corrections = ron_tile_fix(flow.session.state, won) if complete else ()
-    shown = preview(flow, won, reading.doubts, corrections) if complete else None
+    corrections = ron_tile_fix(table.state, won) if complete else ()
+    shown = None
+    if complete:
+        data, shown = scored(data, table, settings, won, reading.doubts, corrections)
     if shown is None:
-        flow.message = "; ".join(reading.doubts) or flow.message.removesuffix(FIX_HINT)
-        flow.message = (flow.message or "reading the revealed hand...") + FIX_HINT
-        return
-    if flow.message.endswith(FIX_HINT) or flow.message.startswith((
+        said = "; ".join(reading.doubts) or data.message.removesuffix(FIX_HINT)
+        return data.said((said or "reading the revealed hand...") + FIX_HINT), ()
+    if data.message.endswith(FIX_HINT) or data.message.startswith((
             "reading the revealed hand", "the camera is catching up")):
-        flow.message = ""  # the scored hand is on the screen now, its doubts with it
-    flow.win = win.propose(won, shown, corrections)
+        data = data.said("")  # the scored hand is on the screen now, its doubts with it
+    return with_win(data, win.propose(won, shown, corrections)), ()

@@ -1,10 +1,11 @@
-"""The live app's flow: where it is (its ``place``: the stage with its own data, a frozen
-value of :mod:`tablekit.flow.stages`: the tenpai entry, the menu, the players being chosen,
-a win in progress), what else people have said so far (a riichi waiting for its discard:
-:mod:`tablekit.flow.pending`), and the screen drawn from that. Each stage's buttons go to
-the handler :data:`HANDLERS` names; after each input what changes what happens next is
-saved beside the journal (:mod:`tablekit.flow.saved`), so a restart after a power cut
-shows the same screen.
+"""The live app's flow: the shell around its value (:class:`~tablekit.flow.model.FlowData`:
+where it is, its ``place``, the stage with its own data, a frozen value of
+:mod:`tablekit.flow.stages`; what else people have said so far, a riichi waiting for its
+discard, :mod:`tablekit.flow.pending`; the message), and the screen drawn from that. Each
+stage's buttons go to the handler :data:`HANDLERS` names, a pure function that returns the
+new value and the effects the shell runs against the session and the camera side; after each
+input what changes what happens next is saved beside the journal
+(:mod:`tablekit.flow.saved`), so a restart after a power cut shows the same screen.
 
 >>> import tempfile, pathlib
 >>> from tablekit.rules.presets import TENHOU
@@ -25,30 +26,49 @@ True
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from tablekit.display.model import Layout, LeagueLine, Menu, Mode, ScreenModel, WinPreview
-from tablekit.flow import between, by_hand, claims, confirm, play, seats, timing
+from tablekit.display.model import Layout, LeagueLine, ScreenModel, WinPreview
+from tablekit.flow import between, by_hand, claims, confirm, play, seats, steps, timing
 from tablekit.flow.boxes import THREE, seat_of, unused_box_text
 from tablekit.flow.camera_side import CameraSide
-from tablekit.flow.host import FlowState
+from tablekit.flow.model import (
+    Effect,
+    ExpectCall,
+    FlowData,
+    ReadWin,
+    RenewPhones,
+    Rest,
+    Settings,
+    Step,
+    Submit,
+    Table,
+    Undo,
+    rested,
+    resting_place,
+    resting_stage,
+)
 from tablekit.flow.pending import Pending
-from tablekit.flow.saved import default_rules, hand_span, restore, save, standing_riichi
-from tablekit.flow.stage import DIFFERENCES_SHOWN, Stage
-from tablekit.flow.stages import BetweenHands, ChoosePlayers, Place, Tenpai, plain, win_of
-from tablekit.flow.stages import Menu as MenuShown
+from tablekit.flow.saved import default_rules, restore, save
+from tablekit.flow.screen import Outside, wants
+from tablekit.flow.screen import screen as screen_of
+from tablekit.flow.stage import WIN_STAGES, Stage
+from tablekit.flow.stages import Place, win_of
 from tablekit.flow.tile_fix import TileFix
 from tablekit.flow.timer import Timer
 from tablekit.flow.win import WinInProgress
-from tablekit.game.events import BadEvent, Draw, Event, GameStarted, RiichiDeclared
+from tablekit.game.events import BadEvent, Event, HandStarted
 from tablekit.game.session import Session
-from tablekit.game.state import Phase, TableState, seat_name
 from tablekit.io.presses import ButtonName, ButtonPress
 from tablekit.rules.presets import Rules
 
-Handler = Callable[[FlowState, ButtonPress], None]
+press_name = steps.press_name
+
+Handler = Callable[[FlowData, Table, ButtonPress, float, Settings], Step]
+"""A stage handler: a pure function of the flow's value, the table, the press, the time
+and the run's settings, returning the new value and its effects (:mod:`tablekit.flow.model`)."""
 HANDLERS: dict[Stage, Handler] = {
     Stage.BETWEEN_HANDS: play.on_between_hands, Stage.PLAY: play.on_play,
     Stage.COLLECT_WINS: claims.on_collect_wins,
@@ -60,66 +80,177 @@ HANDLERS: dict[Stage, Handler] = {
     Stage.CHOOSE_PLAYERS: seats.on_choose_players,
 }
 """What each stage does with a button press."""
-
-MODES = {
-    Stage.CONFIRM_WIN: Mode.WIN_CONFIRM, Stage.ENTER_VALUE: Mode.WIN_CONFIRM,
-    Stage.CHOOSE_DISCARDER: Mode.WHO_DEALT_IN, Stage.TENPAI: Mode.TENPAI_ENTRY,
-    Stage.MENU: Mode.MENU, Stage.FINAL: Mode.FINAL,
-    Stage.FIX_TILES: Mode.FIX_TILES, Stage.EVENING: Mode.EVENING, Stage.LEAGUE: Mode.LEAGUE,
-    Stage.CHOOSE_PLAYERS: Mode.CHOOSE_PLAYERS,
-}
+ASKS_CAMERA = WIN_STAGES
+"""The stages whose handlers ask whether the camera is behind the table (and play's OK)."""
 
 
-@dataclass
+@dataclass(init=False, eq=False)
 class Flow:
-    """The live app: feed it presses and camera events, draw :meth:`screen`."""
+    """The live app: feed it presses and camera events, draw :meth:`screen`. The shell
+    around the flow's value (:attr:`data`, a frozen :class:`~tablekit.flow.model.FlowData`):
+    it hands each input to the stage's handler and runs the effects it returns against
+    the session and the camera side."""
 
     session: Session
-    reader: CameraSide | None = None
-    clock: Callable[[], float] = time.monotonic
-    layout: Layout = "facing"
-    place: Place = field(default_factory=BetweenHands)
-    """Where the flow is: its stage, with that stage's own data (frozen: a handler puts a
-    new one here, see :mod:`tablekit.flow.stages`)."""
-    message: str = ""
-    warnings: tuple[str, ...] = ()
-    pending: Pending = field(default_factory=Pending)
-    """What waits for the camera, whatever the stage: each seat's RIICHI waiting for its
-    discard, each seat's CALL waiting for its meld (frozen: a press puts a new one)."""
-    differences_for: int | None = None
-    differences_until: float = 0.0
-    next_rules: str = "tenhou"
-    league: Callable[[], tuple[LeagueLine, ...]] | None = None  # the table, when kept
-    wall: Callable[[], float] = time.time  # the game timer's clock (it survives a restart)
-    timer: Timer | None = None
-    hands_cache: tuple[int, int, int] | None = field(default=None, repr=False)
-    saved: dict[str, Any] = field(default_factory=dict, repr=False)  # as last written
-    evening_cache: tuple[int, Any] | None = field(default=None, repr=False)
-    league_cache: tuple[Any, Any] | None = field(default=None, repr=False)
-    roster: tuple[str, ...] = ()  # the club's names: the seat buttons choose the players
-    rules: Rules | None = None    # the rules of a first game still to be started
-    seed: int | None = None       # the seating draw's (None: a fresh draw every time)
-    quit_key: str = ""            # the keyboard's key that quits, for the legend ("": none)
-    boxes: tuple[int, ...] = THREE  # three players: the seat boxes they use (flow.boxes)
-    note_damaged: str = ""        # why the flow's note was set aside at start ("": it was not)
-    phones: Any = None
+    reader: CameraSide | None
+    clock: Callable[[], float]
+    data: FlowData
+    """What the flow knows (frozen: each input puts a new one here)."""
+    league: Callable[[], tuple[LeagueLine, ...]] | None  # the table, when kept
+    wall: Callable[[], float]  # the game timer's clock (it survives a restart)
+    roster: tuple[str, ...]  # the club's names: the seat buttons choose the players
+    rules: Rules | None    # the rules of a first game still to be started
+    seed: int | None       # the seating draw's (None: a fresh draw every time)
+    quit_key: str          # the keyboard's key that quits, for the legend ("": none)
+    boxes: tuple[int, ...]  # three players: the seat boxes they use (flow.boxes)
+    phones: Any
     """The phones as seat buttons, when they are (``addresses()``: each seat's (wind,
     address); ``renew()``: new keys): the menu shows their codes and renews them."""
+    saved: dict[str, Any] = field(repr=False)  # the note as last written
+    note_damaged: str      # why the flow's note was set aside at start ("": it was not)
+    hands_cache: tuple[int, int, int] | None = field(repr=False)
+    evening_cache: tuple[int, Any] | None = field(repr=False)
+    league_cache: tuple[Any, Any] | None = field(repr=False)
 
-    def __post_init__(self) -> None:
+    def __init__(self, session: Session, reader: CameraSide | None = None,
+                 clock: Callable[[], float] = time.monotonic, layout: Layout = "facing",
+                 league: Callable[[], tuple[LeagueLine, ...]] | None = None,
+                 wall: Callable[[], float] = time.time, roster: tuple[str, ...] = (),
+                 rules: Rules | None = None, seed: int | None = None, quit_key: str = "",
+                 boxes: tuple[int, ...] = THREE, phones: Any = None) -> None:
+        self.session, self.reader, self.clock, self.league, self.wall = (
+            session, reader, clock, league, wall)
+        self.roster, self.rules, self.seed, self.quit_key, self.boxes, self.phones = (
+            roster, rules, seed, quit_key, boxes, phones)
+        self.saved, self.note_damaged = {}, ""
+        self.hands_cache = self.evening_cache = self.league_cache = None
+        self.data = FlowData(layout=layout)
         self.place = self._resting_place()
         self.next_rules = default_rules(self.session.state.rules.name)
         restore(self)
         self.message = self.session.notice or self.message  # a damaged journal put right
+
+    # -- the flow's value, member by member (what the handlers of a win and the note set)
+
+    @property
+    def place(self) -> Place:
+        """Where the flow is: its stage, with that stage's own data (frozen: a handler
+        puts a new one here, see :mod:`tablekit.flow.stages`)."""
+        return self.data.place
+
+    @place.setter
+    def place(self, place: Place) -> None:
+        self.data = replace(self.data, place=place)
+
+    @property
+    def message(self) -> str:
+        return self.data.message
+
+    @message.setter
+    def message(self, message: str) -> None:
+        self.data = replace(self.data, message=message)
+
+    @property
+    def warnings(self) -> tuple[str, ...]:
+        return self.data.warnings
+
+    @property
+    def pending(self) -> Pending:
+        """What waits for the camera, whatever the stage: each seat's RIICHI waiting for
+        its discard, each seat's CALL waiting for its meld (frozen: a press puts a new one)."""
+        return self.data.pending
+
+    @pending.setter
+    def pending(self, pending: Pending) -> None:
+        self.data = replace(self.data, pending=pending)
+
+    @property
+    def differences_for(self) -> int | None:
+        return self.data.differences_for
+
+    @property
+    def differences_until(self) -> float:
+        return self.data.differences_until
+
+    @property
+    def next_rules(self) -> str:
+        return self.data.next_rules
+
+    @next_rules.setter
+    def next_rules(self, name: str) -> None:
+        self.data = replace(self.data, next_rules=name)
+
+    @property
+    def layout(self) -> Layout:
+        return self.data.layout
+
+    @layout.setter
+    def layout(self, layout: Layout) -> None:
+        self.data = replace(self.data, layout=layout)
+
+    @property
+    def timer(self) -> Timer | None:
+        return self.data.timer
+
+    @timer.setter
+    def timer(self, timer: Timer | None) -> None:
+        self.data = replace(self.data, timer=timer)
+
+    # -- running the handlers and their effects -----------------------------------------
+
+    def settings(self) -> Settings:
+        """What of the run the handlers read."""
+        return Settings(roster=self.roster, rules=self.rules, seed=self.seed,
+                        camera=self.reader is not None, league=self.league is not None,
+                        phones=self.phones is not None)
+
+    def table(self, behind: bool = False) -> Table:
+        """The table as the handlers read it (``behind``: ask the camera side whether it
+        sees discards the state has not taken)."""
+        session, state = self.session, self.session.state
+        return Table(state, session.last_action(), session.last_in_force(HandStarted),
+                     session.can_redo, behind and self.reader is not None
+                     and self.reader.behind(state))
+
+    def run(self, step: Step) -> None:
+        """Take the handler's new value, then run its effects in turn; one the journal
+        refuses (a full card) leaves the flow as that effect says, with the reason said,
+        and the effects after it are not run."""
+        self.data, effects = step
+        for effect in effects:
+            try:
+                self._run(effect)
+            except BadEvent as error:
+                if not isinstance(effect, (Submit, Undo)):
+                    raise
+                self.data = effect.refused.said(str(error))
+                return
+
+    def _run(self, effect: Effect) -> None:
+        if isinstance(effect, Submit):
+            self.session.submit_action(effect.events, effect.joins)
+        elif isinstance(effect, Undo):
+            self.session.redo() if effect.redo else self.session.undo()
+        elif isinstance(effect, Rest):
+            self.data = rested(self.data, self.table(), self.settings())
+        elif isinstance(effect, ReadWin) and self.reader is not None and self.win is not None:
+            self.reader.look_at_win()
+            reading = self.reader.read_win(self.session.state, self.win.seats,
+                                           self.win.discarder)
+            self.run(confirm.on_reading(self.data, self.table(), reading, self.clock(),
+                                        self.settings()))
+        elif isinstance(effect, ExpectCall) and self.reader is not None:
+            self.reader.expect_call(self.session.state, effect.seat)
+        elif isinstance(effect, RenewPhones) and self.phones is not None:
+            self.phones.renew()
 
     # -- inputs -------------------------------------------------------------------------
 
     def start_game(self, rules: Rules, names: tuple[str, ...] = (), first_dealer: int = 0
                    ) -> None:
         """Begin a new game under ``rules`` (the journal keeps the old one's history)."""
-        self.submit(GameStarted(rules, names, first_dealer))
-        self.pending = self.pending.no_riichi()
-        self.rest()
+        self.run(steps.start_game(self.data, self.table(), self.settings(), rules, names,
+                                  first_dealer))
         save(self)
 
     def handle(self, item: ButtonPress | Event) -> None:
@@ -129,15 +260,24 @@ class Flow:
             self.message = ""
             press = self.from_box(item)
             if press is not None:
-                HANDLERS[self.stage](self, press)
-        elif self.takes(item):
-            play.camera_event(self, item)
+                self._press(press)
+        elif self.takes(item):  # in play, or a turn the camera catches up with at a win
+            self.run(play.camera_event(self.data, self.table(), item, self.clock(),
+                                       self.settings()))
         self.tick()
+
+    def _press(self, press: ButtonPress) -> None:
+        """``press`` to its stage's handler; its new value and effects are run."""
+        asks = self.stage in ASKS_CAMERA or (  # whether the camera is behind the table
+            self.stage is Stage.PLAY and press.name is ButtonName.OK)
+        self.run(HANDLERS[self.stage](self.data, self.table(behind=asks), press, self.clock(),
+                                      self.settings()))
 
     def takes(self, event: Event) -> bool:
         """Whether the camera's ``event`` is taken now: in play, or turns the camera is
         catching up with at a win; not while a win or a draw is on the screen."""
-        return self.stage is Stage.PLAY or claims.camera_behind(self, event)
+        return self.stage is Stage.PLAY or (self.win is not None and claims.camera_behind(
+            self.data, self.table(behind=True), event, self.clock(), self.settings()))
 
     def from_box(self, press: ButtonPress) -> ButtonPress | None:
         """``press`` with the seat of the player at its box (three players sit at three of
@@ -157,52 +297,33 @@ class Flow:
         a revealed hand again, the game timer; then what changed is saved."""
         now = self.clock()
         if self.stage is Stage.COLLECT_WINS and self.win and now >= self.win.deadline:
-            claims.resolve_claims(self)
+            self.run(claims.resolve_claims(self.data, self.table(behind=True), now,
+                                           self.settings()))
         if self.differences_for is not None and now >= self.differences_until:
-            self.differences_for = None
+            self.data = replace(self.data, differences_for=None)
         if self.stage is Stage.CONFIRM_WIN and self.reader is not None and self.win and (
                 now >= self.win.reread_at):
-            confirm.reread(self)
+            self.run(confirm.reread(self.data, self.table(behind=True), now, self.settings()))
         timing.tick(self)
         save(self)
 
     def warn(self, *warnings: str) -> None:
         """Show warnings from the camera (lost, uncertain read, low confidence)."""
-        self.warnings = tuple(warnings)
-
-    def show_differences(self, seat: int | None) -> None:
-        self.differences_for = seat
-        self.differences_until = self.clock() + DIFFERENCES_SHOWN
+        self.data = replace(self.data, warnings=tuple(warnings))
 
     # -- what the screen and the table's players see ------------------------------------
 
     def screen(self) -> ScreenModel:
-        state, place = self.session.state, self.place
-        mode = MODES.get(self.stage, Mode.SCOREBOARD)
-        if self.stage is Stage.BETWEEN_HANDS and state.result is not None:
-            mode = Mode.HAND_RESULT
-        fix = self.fix if self.stage is Stage.FIX_TILES else None
-        return ScreenModel(
-            state=state, mode=mode, layout=self.layout, preview=self.preview,
-            tenpai=place.flags if isinstance(place, Tenpai) else None,
-            menu=Menu(place.title, tuple(item.label for item in place.items), place.selected)
-            if isinstance(place, MenuShown) else None, warnings=self.warnings,
-            message=self.message, differences_for=self.differences_for,
-            fix=fix.view() if fix else None,
-            evening=between.evening(self) if self.stage is Stage.EVENING else None,
-            league=self._league_shown(), timer=timing.text(self),
-            seating=place.seating.view() if isinstance(place, ChoosePlayers) else None,
-            roster=bool(self.roster), quit_key=self.quit_key, boxes=self.boxes,
-            phones=self.phones.addresses()
-            if self.phones is not None and isinstance(place, MenuShown) and place.title == "Menu"
-            else ())
-
-    def _league_shown(self) -> tuple[LeagueLine, ...] | None:
-        """The league table on its screen; an empty one on the evening's (its legend says
-        where OK goes); None elsewhere or when no league is kept."""
-        if self.league is None or self.stage not in (Stage.EVENING, Stage.LEAGUE):
-            return None
-        return between.league(self) if self.stage is Stage.LEAGUE else ()
+        """The screen now: :func:`tablekit.flow.screen.screen` of the flow's value, with
+        what it shows from outside it read here (the evening, the league table, the
+        timer, the phones), each only where it is shown."""
+        want = wants(self.place, self.league is not None)
+        return screen_of(self.data, self.session.state, Outside(
+            evening=between.evening(self) if want.evening else None,
+            league=(between.league(self) if self.stage is Stage.LEAGUE else ())
+            if want.league else None, timer=timing.text(self),
+            phones=self.phones.addresses() if self.phones is not None and want.phones else (),
+            roster=bool(self.roster), quit_key=self.quit_key, boxes=self.boxes))
 
     @property
     def stage(self) -> Stage:
@@ -248,43 +369,19 @@ class Flow:
         state = self.session.state
         return self.stage is Stage.PLAY and state.tracked and state.wall > 0
 
-    # -- shared steps -------------------------------------------------------------------
+    # -- what the timer, the note and the club's seating still call --------------------
 
     def submit(self, event: Event, joins: bool = False) -> bool:
         """Submit one event (``joins``: as part of the last action); a refusal is the message."""
-        return self.submit_action([event], joins)
-
-    def submit_action(self, events: Sequence[Event], joins: bool = False) -> bool:
         try:
-            self.session.submit_action(events, joins)
+            self.session.submit_action([event], joins)
         except BadEvent as error:
             self.message = str(error)
             return False
         return True
 
-    def turn_started(self, seat: int) -> bool:
-        """Whether the last action is ``seat``'s turn begun (its draw, a riichi): the
-        seat's discard completes it, and one UNDO takes the whole back."""
-        last = self.session.last_action()
-        return bool(last) and isinstance(last[0], Draw) and all(
-            isinstance(e, (Draw, RiichiDeclared)) and e.seat == seat for e in last)
-
-    def riichi_pressed_last(self) -> int | None:
-        """The seat whose RIICHI, still waiting for its discard, was pressed after the last
-        action in the journal (None: none was)."""
-        waiting = standing_riichi(self)
-        if not waiting:
-            return None
-        seat = max(reversed(waiting), key=waiting.__getitem__)  # the latest press
-        return seat if waiting[seat] >= hand_span(self)[1] else None
-
     def resting_stage(self) -> Stage:
-        phase = self.session.state.phase
-        if phase is Phase.GAME_OVER:
-            return Stage.FINAL
-        if phase is Phase.NOT_STARTED and self.roster:
-            return Stage.CHOOSE_PLAYERS
-        return Stage.PLAY if phase is Phase.HAND_IN_PLAY else Stage.BETWEEN_HANDS
+        return resting_stage(self.session.state, self.settings())
 
     def rest(self) -> None:
         """Back to the stage the table's phase calls for; a win in progress is dropped."""
@@ -293,58 +390,4 @@ class Flow:
     def _resting_place(self) -> Place:
         """The place of :meth:`resting_stage`: the players being chosen go on where the
         flow left them (their stage, or a menu opened over it), else a fresh choice."""
-        kind = self.resting_stage()
-        if kind is not Stage.CHOOSE_PLAYERS:
-            return plain(kind)
-        kept = self.place.seating if isinstance(self.place, (ChoosePlayers, MenuShown)) else None
-        return ChoosePlayers(kept or seats.fresh(self))
-
-    def back_to_play(self, message: str) -> None:
-        self.rest()
-        self.message = message
-
-    def common(self, press: ButtonPress) -> None:
-        """What the buttons do wherever nothing else is asked of them."""
-        if press.name is ButtonName.UNDO and press.long:
-            play.open_menu(self)
-        elif press.name is ButtonName.UNDO:
-            self.undo()
-        elif press.name is ButtonName.CALL and press.long:
-            self.show_differences(press.seat)
-        elif press.name is not ButtonName.OK:
-            self.message = (f"{press_name(self.session.state, press)} does nothing now "
-                            f"({self.stage.value})")
-
-    def undo(self, redo: bool = False) -> None:
-        """Take back (or put back) the last action: a riichi still waiting for its discard
-        if it was pressed after the journal's last action, else that action."""
-        seat = None if redo else self.riichi_pressed_last()
-        if seat is not None:
-            self.pending = self.pending.riichi_taken(seat)
-            self.message = f"riichi by {seat_name(self.session.state, seat)} taken back"
-            return
-        if not redo and self.session.state.events == 1 and self.roster:
-            seats.undo_start(self)  # a first game's start: back to its seats
-            return
-        if not redo and self.session.state.events <= 1:  # only the game's start is there
-            self.message = "nothing to take back: the game has just started"
-            return
-        try:
-            self.session.redo() if redo else self.session.undo()
-            self.message = "put back the last action" if redo else "took back the last action"
-        except BadEvent as error:
-            self.message = str(error)
-        self.rest()
-
-
-def press_name(state: TableState, press: ButtonPress) -> str:
-    """A press as players say it, the seat by wind and name.
-
-    >>> state = TableState.new(names=("Ana", "Ben", "Chie", "Dan"))
-    >>> press_name(state, ButtonPress(ButtonName.RIICHI, 1, long=True))
-    'South (Ben) RIICHI (held)'
-    >>> press_name(state, ButtonPress(ButtonName.OK))
-    'OK'
-    """
-    who = f"{seat_name(state, press.seat)} " if press.seat is not None else ""
-    return f"{who}{press.name.value.upper()}{' (held)' if press.long else ''}"
+        return resting_place(self.place, self.session.state, self.settings())

@@ -1,22 +1,23 @@
-"""What the stage handlers see of the flow: :class:`FlowState`, the members of
-:class:`~tablekit.flow.core.Flow` that the handlers (:mod:`~tablekit.flow.play`,
-:mod:`~tablekit.flow.claims`, :mod:`~tablekit.flow.confirm`, :mod:`~tablekit.flow.by_hand`,
-:mod:`~tablekit.flow.seats`, :mod:`~tablekit.flow.between`, ...) and the flow's note
-(:mod:`~tablekit.flow.saved`) read, set and call.
+"""What is still written against the flow itself sees of it: :class:`FlowState`, the
+members of :class:`~tablekit.flow.core.Flow` that the flow's note (:mod:`~tablekit.flow.saved`),
+the game timer's tick (:mod:`~tablekit.flow.timing`), the club's seating
+(:mod:`~tablekit.flow.sent_seats`) and the shell's caches (:func:`tablekit.flow.between.evening`)
+read, set and call. The stage handlers do not: they are pure functions of the flow's value
+(:mod:`tablekit.flow.model`), which the shell runs.
 
-The handlers name this protocol, not ``Flow``: ``Flow`` dispatches to them, so they sit below
-it, and this module imports only what sits below them too. ``Flow`` has every member here
-(its ``HANDLERS`` are called with it, which the type checker checks against this protocol;
-``tests/test_flow_host.py`` checks it at run time).
+These modules name this protocol, not ``Flow``: ``Flow`` calls them, so they sit below it,
+and this module imports only what sits below them too. ``Flow`` has every member here
+(``tests/test_flow_host.py`` checks it at run time).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any, Protocol, runtime_checkable
 
-from tablekit.display.model import Layout, LeagueLine, WinPreview
+from tablekit.display.model import Layout, LeagueLine
 from tablekit.flow.camera_side import CameraSide
+from tablekit.flow.model import FlowData, Settings, Step, Table
 from tablekit.flow.pending import Pending
 from tablekit.flow.stage import Stage
 from tablekit.flow.stages import Place
@@ -24,7 +25,6 @@ from tablekit.flow.timer import Timer
 from tablekit.flow.win import WinInProgress
 from tablekit.game.events import Event
 from tablekit.game.session import Session
-from tablekit.io.presses import ButtonPress
 from tablekit.rules.presets import Rules
 
 
@@ -32,6 +32,18 @@ from tablekit.rules.presets import Rules
 class FlowState(Protocol):
     """The flow as its stage handlers use it (see :class:`~tablekit.flow.core.Flow` for what
     each member means)."""
+
+    # -- the shell: the flow's value, and running a handler's answer
+    data: FlowData
+
+    def run(self, step: Step) -> None:
+        """Take a handler's new value and run its effects."""
+
+    def table(self, behind: bool = False) -> Table:
+        """The table as the handlers read it."""
+
+    def settings(self) -> Settings:
+        """What of the run the handlers read."""
 
     # -- the table and its inputs
     session: Session
@@ -80,34 +92,11 @@ class FlowState(Protocol):
     def win(self, win: WinInProgress) -> None:
         """The win stage the flow is at, holding ``win`` instead (a new place)."""
 
-    @property
-    def preview(self) -> WinPreview | None:
-        """The win waiting for OK, scored on a copy of the state (None: none)."""
-
-    def start_game(self, rules: Rules, names: tuple[str, ...] = (), first_dealer: int = 0
-                   ) -> None:
-        """Begin a new game under ``rules``."""
-
     def submit(self, event: Event, joins: bool = False) -> bool:
         """Submit one event (``joins``: as part of the last action); a refusal is the message."""
-
-    def submit_action(self, events: Sequence[Event], joins: bool = False) -> bool:
-        """Submit the events of one action; a refusal is the message."""
-
-    def turn_started(self, seat: int) -> bool:
-        """Whether the last action is ``seat``'s turn begun (its draw, a riichi)."""
 
     def resting_stage(self) -> Stage:
         """The stage the table's phase calls for."""
 
     def rest(self) -> None:
         """Back to the stage the table's phase calls for; a win in progress is dropped."""
-
-    def back_to_play(self, message: str) -> None:
-        """:meth:`rest`, with ``message`` shown."""
-
-    def common(self, press: ButtonPress) -> None:
-        """What the buttons do wherever nothing else is asked of them."""
-
-    def undo(self, redo: bool = False) -> None:
-        """Take back (or put back) the last action."""

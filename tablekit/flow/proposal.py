@@ -9,11 +9,14 @@ from typing import TYPE_CHECKING
 
 from tablekit.display.model import WinPreview
 from tablekit.flow.stage import CATCH_UP_WAIT
+from tablekit.flow.stages import win_of
 from tablekit.game.events import BadEvent, DiscardCorrected, Draw, Event, Won
 from tablekit.game.reducer import apply
 
 if TYPE_CHECKING:
     from tablekit.flow.host import FlowState
+    from tablekit.flow.model import FlowData, Settings, Table
+    from tablekit.flow.win import WinInProgress
     from tablekit.game.state import TableState
 
 
@@ -35,34 +38,52 @@ def implied_draw(state: TableState, seat: int) -> list[Event]:
     return []
 
 
-def tsumo_draw(flow: FlowState) -> list[Event]:
+def tsumo_draw(win: WinInProgress | None, state: TableState) -> list[Event]:
     """The tsumo's draw the camera has not seen, journalled with the win (so a cancelled
     win journals nothing, and UNDO takes the win back as OK found the table)."""
-    tsumo = flow.win.tsumo_seat if flow.win else None
-    return [] if tsumo is None else implied_draw(flow.session.state, tsumo)
+    tsumo = win.tsumo_seat if win else None
+    return [] if tsumo is None else implied_draw(state, tsumo)
+
+
+def score(state: TableState, win: WinInProgress | None, won: Won, doubts: tuple[str, ...],
+          first: Sequence[Event] = (), fixable: bool = False) -> WinPreview | str:
+    """``won`` scored on a copy of ``state`` (after a tsumo's draw not seen and the
+    corrections ``first``): what it would pay, or the engine's reason for refusing it."""
+    try:
+        for event in (*tsumo_draw(win, state), *first, won):
+            state = apply(state, event)
+    except BadEvent as error:
+        return str(error)
+    result = state.result
+    assert result is not None
+    return WinPreview(result.wins, result.deltas, doubts, fixable=fixable)
+
+
+def scored(data: FlowData, table: Table, settings: Settings, won: Won, doubts: tuple[str, ...],
+           first: Sequence[Event] = (), quiet: bool = False
+           ) -> tuple[FlowData, WinPreview | None]:
+    """:func:`score` for the flow's win: refused, the engine's reason is the message
+    (unless ``quiet``) and no preview."""
+    shown = score(table.state, win_of(data.place), won, doubts, first, settings.camera)
+    if isinstance(shown, str):
+        return (data if quiet else data.said(shown)), None
+    return data, shown
 
 
 def preview(flow: FlowState, won: Won, doubts: tuple[str, ...], first: Sequence[Event] = (),
             quiet: bool = False) -> WinPreview | None:
-    """``won`` scored on a copy of the state (after a tsumo's draw not seen and the
-    corrections ``first``); refused, the engine's reason is the message (unless
-    ``quiet``)."""
-    try:
-        state = flow.session.state
-        for event in (*tsumo_draw(flow), *first, won):
-            state = apply(state, event)
-    except BadEvent as error:
+    """:func:`scored` on the flow itself (the flow's note scores a win again so)."""
+    shown = score(flow.session.state, flow.win, won, doubts, first, flow.reader is not None)
+    if isinstance(shown, str):
         if not quiet:
-            flow.message = str(error)
+            flow.message = shown
         return None
-    result = state.result
-    assert result is not None
-    return WinPreview(result.wins, result.deltas, doubts, fixable=flow.reader is not None)
+    return shown
 
 
-def discards_unseen(flow: FlowState) -> bool:
+def discards_unseen(data: FlowData, table: Table, now: float, settings: Settings) -> bool:
     """The camera shows discards the state has not taken yet (a whole turn around the
     table missed before a tsumo): for a few seconds after the WIN, they come first."""
-    return (flow.reader is not None and flow.win is not None
-            and flow.clock() < flow.win.deadline + CATCH_UP_WAIT
-            and flow.reader.behind(flow.session.state))
+    win = win_of(data.place)
+    return (settings.camera and win is not None and now < win.deadline + CATCH_UP_WAIT
+            and table.behind)

@@ -21,106 +21,90 @@ the choice came from.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from tablekit.flow import model
+from tablekit.flow.model import FlowData, Settings, Step, Table
 from tablekit.flow.seating import Seating
-from tablekit.flow.stage import Stage
 from tablekit.flow.stages import ChoosePlayers, plain
-from tablekit.game.state import Phase
+from tablekit.flow.steps import PROMPT, common, start_game
 from tablekit.io.presses import ButtonName, ButtonPress
 from tablekit.league.roster import COUNTS, WINDS, seating_text
-from tablekit.rules.presets import TENHOU, Rules
 
 if TYPE_CHECKING:
     from tablekit.flow.host import FlowState
+    from tablekit.rules.presets import Rules
 
-PROMPT = "choose each seat's player with its buttons; OK to play"
+__all__ = ["PROMPT", "fresh", "game_rules", "on_choose_players"]
+
+
+def settings_of(flow: FlowState) -> Settings:
+    """What of the run the players' choice reads (the roster, the first game's rules)."""
+    return Settings(roster=flow.roster, rules=flow.rules, seed=flow.seed)
 
 
 def game_rules(flow: FlowState) -> Rules:
     """The rules of the game the seats are chosen for: the journal's game's, or before a
     first game those ``tablekit run`` was given."""
-    state = flow.session.state
-    return state.rules if state.phase is not Phase.NOT_STARTED else flow.rules or TENHOU
-
-
-def choose(flow: FlowState, back: Stage | None, names: tuple[str, ...] = ()) -> None:
-    """Open the choice (``names``: the seats as they were, where they are on the roster)."""
-    seats = game_rules(flow).players
-    kept = tuple(name if name in flow.roster else None for name in names)
-    kept = kept if len(kept) == seats else (None,) * seats
-    unique = tuple(name if name not in kept[:seat] else None for seat, name in enumerate(kept))
-    flow.place = ChoosePlayers(Seating(flow.roster, unique, back=back))
-    flow.message = PROMPT
+    return model.game_rules(flow.session.state, settings_of(flow))
 
 
 def fresh(flow: FlowState) -> Seating:
     """A choice with no one chosen yet (where the flow rests before a first game)."""
-    return Seating(flow.roster, (None,) * game_rules(flow).players)
+    return model.fresh_seating(flow.session.state, settings_of(flow))
 
 
-def on_choose_players(flow: FlowState, press: ButtonPress) -> None:
-    assert isinstance(flow.place, ChoosePlayers)
-    seating = flow.place.seating
+def on_choose_players(data: FlowData, table: Table, press: ButtonPress, now: float,
+                      settings: Settings) -> Step:
+    assert isinstance(data.place, ChoosePlayers)
+    seating = data.place.seating
     if press.seat is not None and press.name is not ButtonName.OK and not press.long:
-        _seat_button(flow, seating, press)
-    elif press.name is ButtonName.OK and press.long:
-        _draw(flow, seating)
-    elif press.name is ButtonName.OK:
-        _play(flow, seating)
-    elif press.name is ButtonName.UNDO and not press.long:
-        _back(flow, seating)
-    else:
-        flow.common(press)
+        return _seat_button(data, seating, press), ()
+    if press.name is ButtonName.OK and press.long:
+        return _draw(data, seating, settings), ()
+    if press.name is ButtonName.OK:
+        return _play(data, table, seating, settings)
+    if press.name is ButtonName.UNDO and not press.long:
+        return _back(data, seating), ()
+    return common(data, table, press, now, settings)
 
 
-def _seat_button(flow: FlowState, seating: Seating, press: ButtonPress) -> None:
+def _seat_button(data: FlowData, seating: Seating, press: ButtonPress) -> FlowData:
     assert press.seat is not None
     changed = seating.clear(press.seat) if press.name is ButtonName.WIN else seating.cycle(
         press.seat, 1 if press.name is ButtonName.RIICHI else -1)
     if changed is None:
-        flow.message = "every name on the roster has a seat"
-    else:
-        flow.place = ChoosePlayers(changed)
+        return data.said("every name on the roster has a seat")
+    return replace(data, place=ChoosePlayers(changed))
 
 
-def _draw(flow: FlowState, seating: Seating) -> None:
+def _draw(data: FlowData, seating: Seating, settings: Settings) -> FlowData:
     if not seating.ready:
-        flow.message = f"the draw needs {COUNTS[len(seating.names)]} players: choose them " \
-                       "first"
-        return
-    seating = seating.draw(flow.seed)
-    flow.place = ChoosePlayers(seating)
-    flow.message = f"seats drawn: {seating_text(seating.chosen)}"
+        return data.said(f"the draw needs {COUNTS[len(seating.names)]} players: choose "
+                         "them first")
+    seating = seating.draw(settings.seed)
+    return replace(data, place=ChoosePlayers(seating),
+                   message=f"seats drawn: {seating_text(seating.chosen)}")
 
 
-def _play(flow: FlowState, seating: Seating) -> None:
+def _play(data: FlowData, table: Table, seating: Seating, settings: Settings) -> Step:
     """Start the game with the chosen players, East the first dealer."""
     if not seating.ready:
         empty = [wind for wind, name in zip(WINDS[:len(seating.names)], seating.names,
                                             strict=True) if not name]
-        flow.message = f"{', '.join(empty)}: nobody yet ({PROMPT})"
-        return
-    rules = seating.rules or game_rules(flow)
-    flow.place = ChoosePlayers(fresh(flow))  # a game refused: the choice begins again
-    flow.start_game(rules, seating.chosen)
-    flow.message = f"{seating_text(seating.chosen)}: OK deals East 1 (UNDO: back)"
+        return data.said(f"{', '.join(empty)}: nobody yet ({PROMPT})"), ()
+    rules = seating.rules or model.game_rules(table.state, settings)
+    fresh = replace(data, place=ChoosePlayers(model.fresh_seating(table.state, settings)))
+    data, effects = start_game(fresh, table, settings, rules, seating.chosen)  # a game
+    return data.said(f"{seating_text(seating.chosen)}: OK deals East 1 (UNDO: back)"), effects
+    # refused: the choice begins again
 
 
-def _back(flow: FlowState, seating: Seating) -> None:
+def _back(data: FlowData, seating: Seating) -> FlowData:
     earlier = seating.back_one()
     if earlier is not None:
-        flow.place = ChoosePlayers(earlier)
-        return
+        return replace(data, place=ChoosePlayers(earlier))
     if seating.back is None:
-        flow.message = "nothing to take back: choose the players"
-        return
-    flow.place = plain(seating.back)
-
-
-def undo_start(flow: FlowState) -> None:
-    """UNDO on a first game just started from the seats: the start taken back, the same
-    seats shown again."""
-    names = flow.session.state.names
-    flow.session.undo()
-    choose(flow, None, names)
+        return data.said("nothing to take back: choose the players")
+    return replace(data, place=plain(seating.back))

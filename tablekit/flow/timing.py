@@ -13,8 +13,10 @@ False
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from tablekit.flow.model import FlowData, Settings, Step, Table, rested, submitted
 from tablekit.flow.timer import Timer
 from tablekit.game.events import HAND_ENDS, GameEnded
 from tablekit.game.state import Phase
@@ -22,42 +24,62 @@ from tablekit.game.timer import GameClock, game_clock
 
 if TYPE_CHECKING:
     from tablekit.flow.host import FlowState
+    from tablekit.game.state import TableState
 
 TIME_UP = "time is up"
 
 
 def tick(flow: FlowState) -> None:
-    """Start the game's timer, call time, and end the game when the policy says so."""
+    """:func:`ticked` on the flow, its effects run (the loop asks every step: a game
+    without a time limit costs nothing more)."""
     state = flow.session.state
     if not state.rules.time_limit or state.phase is Phase.NOT_STARTED:
         return
-    game = game_in_play(flow)
-    if flow.timer is None or flow.timer.game != game:
-        flow.timer = Timer(game, flow.wall())
-    clock = game_clock_of(flow)
-    timer = flow.timer
+    flow.run(ticked(flow.data, flow.table(), flow.wall(), _counts(flow), flow.settings()))
+
+
+def ticked(data: FlowData, table: Table, wall: float, counts: tuple[int, int],
+           settings: Settings) -> Step:
+    """Start the game's timer, call time, and end the game when the policy says so
+    (``wall``: the time now; ``counts``: the game in play and its hands ended)."""
+    state = table.state
+    if not state.rules.time_limit or state.phase is Phase.NOT_STARTED:
+        return data, ()
+    game, played = counts
+    if data.timer is None or data.timer.game != game:
+        data = replace(data, timer=Timer(game, wall))
+    timer = data.timer
+    assert timer is not None
+    clock = clock_of(timer, state, wall, played)
     if clock is None or state.phase is Phase.GAME_OVER:
-        return
-    played = hands_played(flow)
+        return data, ()
     if clock.remaining <= 0 and not timer.called:
-        flow.timer = timer.call(played if state.phase is Phase.HAND_IN_PLAY
-                                else max(played - 1, 0))
-        clock = game_clock_of(flow)
-    last = flow.session.last_action()
+        timer = timer.call(played if state.phase is Phase.HAND_IN_PLAY else max(played - 1, 0))
+        data = replace(data, timer=timer)
+        clock = clock_of(timer, state, wall, played)
+    last = table.last_action
     if clock is not None and clock.ends_now and state.phase is Phase.HAND_OVER and last and (
             isinstance(last[-1], HAND_ENDS)):
-        flow.submit(GameEnded(TIME_UP), joins=True)
-        flow.rest()
+        data, after, effects = submitted(data, table, [GameEnded(TIME_UP)], joins=True,
+                                         refused=rested(data, table, settings))
+        return rested(data, after, settings), effects
+    return data, ()
+
+
+def clock_of(timer: Timer | None, state: TableState, wall: float, played: int
+             ) -> GameClock | None:
+    """The game's clock at ``wall`` (None: no timer, or no time limit)."""
+    if timer is None or not state.rules.time_limit:
+        return None
+    after = played - timer.called_at if timer.called_at is not None else 0
+    return game_clock(state.rules, wall - timer.started, played, after)
 
 
 def game_clock_of(flow: FlowState) -> GameClock | None:
     """The game's clock now (None: no time limit, or not started)."""
-    timer = flow.timer
-    if timer is None or not flow.session.state.rules.time_limit:
+    if flow.timer is None or not flow.session.state.rules.time_limit:
         return None
-    played = hands_played(flow)
-    after = played - timer.called_at if timer.called_at is not None else 0
-    return game_clock(flow.session.state.rules, flow.wall() - timer.started, played, after)
+    return clock_of(flow.timer, flow.session.state, flow.wall(), hands_played(flow))
 
 
 def text(flow: FlowState) -> str:
