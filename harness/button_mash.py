@@ -241,7 +241,7 @@ def _check_undo(table: _Table, before: TableState, report: MashReport, added: li
         report.undo_missed.append(", ".join(type(e).__name__ for e in added))
         report.note(f"UNDO after {report.undo_missed[-1]} did not bring "
                     f"back the table ({expected.events} events; now "
-                    f"{table.app.flow.session.state.events}: {table.app.flow.message})")
+                    f"{table.app.flow.session.state.events}: {table.app.flow.data.message})")
 
 
 def _before_action(session: Session, start: int, before: TableState) -> TableState:

@@ -104,10 +104,10 @@ def _full_card(folder: Path, failing: set[str]) -> list[str]:
     with _failing(failing, session):
         app.inbox.put(game[k])
         app.step()
-        said = app.flow.message
+        said = app.flow.data.message
         app.inbox.put(ButtonPress(ButtonName.UNDO, long=True))  # the menu: a note, a frame
         app.step()
-        said += " " + app.flow.message
+        said += " " + app.flow.data.message
     app.step()
     if "journal" in failing and (session.state != before or path.read_bytes() != data):
         problems.append("a failed journal write moved the points or left bytes behind")
@@ -320,8 +320,8 @@ def damaged_notes(folder: Path, report: WriteReport) -> int:
             report.crash(f"note {text!r}", error)
             continue
         problems = [] if flow.stage is flow.resting_stage() else [f"rests at {flow.stage}"]
-        if "kept aside" not in flow.message:
-            problems.append(f"not said: {flow.message!r}")
+        if "kept aside" not in flow.data.message:
+            problems.append(f"not said: {flow.data.message!r}")
         report.check(f"note {text!r}", problems)
         held += not problems
     return held

@@ -99,7 +99,7 @@ class Table:
 
     def menu_to(self, label: str) -> None:
         """UNDO down the menu to the item whose label starts with ``label``, then OK."""
-        while not self.flow.place.chosen.label.startswith(label):  # type: ignore[union-attr]
+        while not self.flow.data.place.chosen.label.startswith(label):  # type: ignore[union-attr]
             self.press(UNDO)
         self.press(OK)
 
@@ -154,7 +154,7 @@ def _penalty(t: Table) -> None:
 def _end(t: Table) -> None:
     t.press(OK)
     t.press(UNDO, long=True)
-    while not t.flow.place.chosen.label.startswith("End"):  # type: ignore[union-attr]
+    while not t.flow.data.place.chosen.label.startswith("End"):  # type: ignore[union-attr]
         t.press(UNDO)
     t.press(OK, long=True)
 

@@ -32,7 +32,7 @@ def test_a_ron_on_the_winners_own_discard_as_the_camera_has_it_asks_who_dealt_in
     r.press(ButtonName.WIN, 2)
     r.advance(2.0)
     assert r.flow.stage is Stage.CHOOSE_DISCARDER and not r.state.tracked
-    assert r.flow.message == f"{LOST}: who dealt in?"
+    assert r.flow.data.message == f"{LOST}: who dealt in?"
     r.press(ButtonName.RIICHI, 1)                    # South dealt in
     r.advance(1.0)
     assert r.flow.stage is Stage.CONFIRM_WIN and r.flow.preview is not None
@@ -62,7 +62,7 @@ def test_the_wall_end_while_the_camera_lags_opens_the_declarations(rig):
     play_until_wall(r, 30)
     reader.lagging = True
     r.press(ButtonName.OK)
-    assert r.flow.stage is Stage.TENPAI and "still counts 30 tiles" in r.flow.message
+    assert r.flow.stage is Stage.TENPAI and "still counts 30 tiles" in r.flow.data.message
     r.press(ButtonName.WIN, 2)
     r.press(ButtonName.OK)
     assert r.state.result.deltas == (-1000, -1000, 3000, -1000)
@@ -100,7 +100,7 @@ def test_a_ron_the_cameras_record_refuses_asks_who_dealt_in_then_scores_the_tile
     assert r.flow.stage is Stage.FIX_TILES
     r.press(ButtonName.OK)
     assert r.flow.stage is Stage.CHOOSE_DISCARDER and not r.state.tracked
-    assert r.flow.message == f"{LOST}: who dealt in?"
+    assert r.flow.data.message == f"{LOST}: who dealt in?"
     r.press(ButtonName.CALL, 0)                      # East dealt in, not South
     assert r.flow.stage is Stage.CONFIRM_WIN and r.flow.preview is not None
     r.press(ButtonName.OK)
@@ -207,7 +207,7 @@ def test_a_player_who_dealt_in_says_so_on_the_confirm_screen_and_pays(rig):
     before = r.state.scores
     r.press(ButtonName.RIICHI, 3)                    # North: "no, I dealt in"
     assert r.flow.stage is Stage.CONFIRM_WIN and r.flow.preview is not None
-    assert r.flow.message == "North dealt in: the camera's record of this hand stops"
+    assert r.flow.data.message == "North dealt in: the camera's record of this hand stops"
     assert not r.state.tracked and r.flow.win.discarder == 3
     r.press(ButtonName.OK)
     deltas = r.state.result.deltas
@@ -222,7 +222,7 @@ def test_undo_after_i_dealt_in_cancels_the_win_and_the_record_goes_on(rig):
     r.press(ButtonName.RIICHI, 3)
     r.press(ButtonName.UNDO)
     assert r.flow.stage is Stage.PLAY and r.state.result is None and r.state.tracked
-    assert r.flow.message.startswith("win cancelled")
+    assert r.flow.data.message.startswith("win cancelled")
 
 
 def test_riichi_by_the_winner_or_the_cameras_discarder_changes_no_payer(rig):

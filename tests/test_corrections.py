@@ -101,7 +101,7 @@ def choose(r, label: str) -> None:
     """In the open menu, step down (UNDO) to the item ``label`` and choose it (OK)."""
     items = r.flow.screen().menu.items
     target = items.index(label)
-    for _ in range((target - r.flow.place.selected) % len(items)):
+    for _ in range((target - r.flow.data.place.selected) % len(items)):
         r.press(ButtonName.UNDO)
     r.press(ButtonName.OK)
 
@@ -115,14 +115,14 @@ def test_a_person_puts_a_discard_and_a_pon_right_from_the_menu(tmp_path):
                  Draw(0), Discard(0, t("3z")), Draw(1))
         r.press(ButtonName.UNDO, hold=1.5)                 # the menu
         choose(r, "Put a tile right")
-        assert r.flow.place.title == "Put right: whose tile?"
+        assert r.flow.data.place.title == "Put right: whose tile?"
         choose(r, "East: 2 discards")
         choose(r, "East's 2nd discard: 3z")
-        assert r.flow.place.title == "East's 2nd discard is really (suit)?"
+        assert r.flow.data.place.title == "East's 2nd discard is really (suit)?"
         choose(r, "honours (z)")
         choose(r, "2z South")
         assert r.state.seats[0].pond[1].tile == t("2z") and r.state.turn == 1
-        assert r.flow.message == "East's 2nd discard put right as 2z (UNDO takes it back)"
+        assert r.flow.data.message == "East's 2nd discard put right as 2z (UNDO takes it back)"
         r.press(ButtonName.UNDO, hold=1.5)
         choose(r, "Put a tile right")
         choose(r, "North: 1 discard, 1 meld")

@@ -135,9 +135,9 @@ def choose(flow: Flow, label: str, held: bool = False) -> None:
     """Open the menu (unless one is open) and choose the item that starts with ``label``."""
     if flow.stage is not Stage.MENU:
         flow.handle(ButtonPress(ButtonName.UNDO, long=True))
-    labels = [item.label for item in flow.place.items]
+    labels = [item.label for item in flow.data.place.items]
     target = next(i for i, text in enumerate(labels) if text.startswith(label))
-    while flow.place.selected != target:
+    while flow.data.place.selected != target:
         flow.handle(UNDO)                             # UNDO moves down the menu
     flow.handle(ButtonPress(ButtonName.OK, long=held))
 
@@ -167,7 +167,7 @@ def test_a_penalty_from_the_menu_goes_into_the_ledger_and_the_final_standings(jo
 def test_ending_a_game_early_needs_a_held_ok_and_a_confirmation(journal):
     flow = dealt(journal)
     choose(flow, "End the game now")
-    assert flow.stage is Stage.MENU and "hold OK" in flow.message
+    assert flow.stage is Stage.MENU and "hold OK" in flow.data.message
     flow.handle(ButtonPress(ButtonName.OK, long=True))
     assert flow.screen().menu.title == "End the game now?"
     flow.handle(OK)                                   # the first item: play on
@@ -234,4 +234,4 @@ def test_time_called_in_a_hand_ends_the_game_as_the_policy_says(journal, policy)
 def test_a_game_without_a_time_limit_shows_no_clock(journal):
     flow = Flow(Session.open(journal), wall=lambda: 0.0)
     flow.start_game(GAME.rules)
-    assert flow.screen().timer == "" and flow.timer is None
+    assert flow.screen().timer == "" and flow.data.timer is None

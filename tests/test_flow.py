@@ -158,7 +158,7 @@ def test_riichi_refused_under_1000_points(rig):
     assert r.flow.stage is Stage.PLAY
     r.camera(Draw(0))
     r.press(ButtonName.RIICHI, 0)
-    assert "needs 1,000 points" in r.flow.message
+    assert "needs 1,000 points" in r.flow.data.message
     assert r.state.seats[0].riichi_declared is False
 
 
@@ -168,7 +168,7 @@ def test_riichi_refused_with_an_empty_wall(rig):
     play_until_wall(r, 2)
     r.camera(Draw(r.state.turn))
     r.press(ButtonName.RIICHI, r.state.turn)
-    assert "too few tiles" in r.flow.message
+    assert "too few tiles" in r.flow.data.message
 
 
 def test_a_win_is_shown_first_then_confirmed_then_undone(rig):
@@ -241,7 +241,7 @@ def test_a_hand_with_tiles_not_seen_waits_a_moment_for_a_clearer_view(rig):
     play_to_seat_discarding(r, 0, "6s")
     r.press(ButtonName.WIN, 1)
     r.advance(1.6)                                     # the WIN window closed: an arm over it
-    assert r.flow.preview is None and "2 tile(s) not seen yet" in r.flow.message
+    assert r.flow.preview is None and "2 tile(s) not seen yet" in r.flow.data.message
     r.advance(0.5)
     assert r.flow.preview is None
     r.advance(0.5)                                     # the arm has gone
@@ -273,7 +273,7 @@ def test_a_misread_win_is_put_right_with_the_buttons(rig):
     r.press(ButtonName.WIN, 1)
     r.advance(2.0)
     assert r.flow.stage is Stage.CONFIRM_WIN and r.flow.preview is None
-    assert "CALL: fix the tiles" in r.flow.message
+    assert "CALL: fix the tiles" in r.flow.data.message
     r.press(ButtonName.CALL, 1)
     screen = r.flow.screen()
     assert r.flow.stage is Stage.FIX_TILES and screen.mode.value == "fix tiles"
@@ -298,7 +298,7 @@ def test_an_unseen_tile_is_set_and_a_wrong_hand_refused(rig):
     r.advance(2.0)
     r.press(ButtonName.CALL, 0)
     r.press(ButtonName.OK)
-    assert r.flow.stage is Stage.FIX_TILES and "1 tile not set" in r.flow.message
+    assert r.flow.stage is Stage.FIX_TILES and "1 tile not set" in r.flow.data.message
     for _ in range(3):
         r.press(ButtonName.RIICHI, 3)                # to the unseen slot
     for _ in range(4):
@@ -402,7 +402,7 @@ def test_a_tsumo_waits_for_a_turn_around_the_table_the_camera_shows_but_has_not_
     play_to_seat_discarding(r, 2, "1z")              # seat 3's turn as the camera has it
     r.press(ButtonName.WIN, 3, hold=1.5)             # tsumo: but a whole turn was missed
     r.advance(1.0)
-    assert r.flow.preview is None and "catching up" in r.flow.message
+    assert r.flow.preview is None and "catching up" in r.flow.data.message
     r.camera(Draw(3), Discard(3, Tile.from_code("2z")))  # seat 3's own turn comes in too
     for seat, tile in ((0, "3z"), (1, "4z"), (2, "5z")):
         r.camera(Draw(seat), Discard(seat, Tile.from_code(tile)))
@@ -421,7 +421,7 @@ def test_a_tsumo_cancelled_journals_nothing_not_even_the_draw_it_implied(rig):
     r.advance(1.0)
     assert r.flow.preview is not None and r.flow.preview.deltas[2] > 0
     r.press(ButtonName.UNDO)
-    assert "win cancelled" in r.flow.message
+    assert "win cancelled" in r.flow.data.message
     assert r.state == before and len(r.flow.session.history) == history
     r.press(ButtonName.WIN, 2, hold=1.5)             # claimed again: the draw goes with it
     r.advance(1.0)
@@ -465,7 +465,7 @@ def test_the_flow_asks_the_camera_side_only_through_its_protocol(rig):
     r.press(ButtonName.OK)
     r.camera(Draw(0), Discard(0, Tile.from_code("1z")))
     r.press(ButtonName.CALL, 2)                      # a call: the camera waits for the meld
-    assert reader.calls == [2] and "lay the meld down" in r.flow.message
+    assert reader.calls == [2] and "lay the meld down" in r.flow.data.message
     r.press(ButtonName.CALL, 1, hold=1.5)            # held: point differences, no call
     assert reader.calls == [2] and r.flow.screen().differences_for == 1
 
@@ -491,7 +491,7 @@ def test_undo_at_confirmation_cancels_the_win(rig):
     r.press(ButtonName.WIN, 2)
     r.advance(2.0)
     r.press(ButtonName.UNDO)
-    assert r.flow.stage is Stage.PLAY and "no points moved" in r.flow.message
+    assert r.flow.stage is Stage.PLAY and "no points moved" in r.flow.data.message
     assert r.state.result is None
 
 
@@ -528,10 +528,10 @@ def test_a_draw_declared_while_the_camera_counts_a_few_tiles_left(rig):
     r.press(ButtonName.OK)
     play_until_wall(r, 6)
     r.press(ButtonName.OK)
-    assert r.flow.stage is Stage.PLAY and "counts 6 tiles" in r.flow.message
+    assert r.flow.stage is Stage.PLAY and "counts 6 tiles" in r.flow.data.message
     play_until_wall(r, 4)
     r.press(ButtonName.OK)
-    assert r.flow.stage is Stage.TENPAI and "still counts 4 tiles" in r.flow.message
+    assert r.flow.stage is Stage.TENPAI and "still counts 4 tiles" in r.flow.data.message
     r.press(ButtonName.UNDO)
     assert r.flow.stage is Stage.PLAY and r.state.result is None
     r.press(ButtonName.OK)
@@ -598,7 +598,7 @@ def test_held_undo_opens_the_menu_and_abortive_draw_from_it(rig):
     assert r.flow.stage is Stage.MENU
     items = r.flow.screen().menu.items               # the labels, as the screen shows them
     target = items.index("Abortive draw: nine terminals")
-    assert r.flow.place.items[target] == abort_item("nine_terminals")
+    assert r.flow.data.place.items[target] == abort_item("nine_terminals")
     for _ in range(target):
         r.press(ButtonName.UNDO)
     r.press(ButtonName.OK)
@@ -635,7 +635,7 @@ def test_one_undo_after_a_registered_discard_restores_the_screen_from_before_it(
     r.camera(Draw(1), Discard(1, Tile.from_code("2z")))   # the camera's draw and discard
     r.press(ButtonName.UNDO)
     assert without_message(r.flow.screen()) == without_message(before)
-    assert r.flow.message == "took back the last action"
+    assert r.flow.data.message == "took back the last action"
     r.press(ButtonName.UNDO, hold=1.5)                     # the menu's Redo puts both back
     r.press(ButtonName.UNDO)
     r.press(ButtonName.UNDO)
@@ -665,7 +665,7 @@ def test_undo_takes_back_a_riichi_still_waiting_for_its_discard_first(rig):
     r.camera(Draw(0), Discard(0, Tile.from_code("1z")))
     r.press(ButtonName.RIICHI, 2)                          # waits for seat 2's discard
     r.press(ButtonName.UNDO)
-    assert r.flow.message == "riichi by West taken back"
+    assert r.flow.data.message == "riichi by West taken back"
     assert r.state.seats[0].pond                           # the discard stays
     for seat, tile in ((1, "2z"), (2, "3z")):
         r.camera(Draw(seat), Discard(seat, Tile.from_code(tile)))
@@ -683,7 +683,7 @@ def test_undo_takes_back_a_riichi_declared_after_another_began_to_wait(rig):
     before = r.state
     r.press(ButtonName.RIICHI, 1)                          # on its turn: declared
     r.press(ButtonName.UNDO)
-    assert r.state == before and r.flow.message == "took back the last action"
+    assert r.state == before and r.flow.data.message == "took back the last action"
     for seat, tile in ((1, "2z"), (2, "3z")):
         r.camera(Discard(seat, Tile.from_code(tile)), Draw(seat + 1))
     r.camera(Discard(3, Tile.from_code("4z")))
@@ -715,7 +715,7 @@ def test_a_riichi_refused_journals_nothing_not_even_the_draw_it_implied(rig):
         r.camera(Draw(seat), Discard(seat, Tile.from_code(tile)))
     before, history = r.state, len(r.flow.session.history)
     r.press(ButtonName.RIICHI, 0)                          # its draw not seen yet
-    assert "already in riichi" in r.flow.message
+    assert "already in riichi" in r.flow.data.message
     assert r.state == before and len(r.flow.session.history) == history
 
 

@@ -138,8 +138,8 @@ def test_a_hostile_note_is_set_aside_and_the_game_goes_on_from_the_journal(tmp_p
     flow = reopened(folder, CASES[source])
     try:
         assert flow.stage is flow.resting_stage()
-        assert flow.note_damaged and "kept aside as game.flow.json.damaged" in flow.message
-        assert "\n" not in flow.message
+        assert flow.note_damaged and "kept aside as game.flow.json.damaged" in flow.data.message
+        assert "\n" not in flow.data.message
         assert (folder / "game.flow.json.damaged").read_text() == HOSTILE[name][0]
     finally:
         flow.session.close()

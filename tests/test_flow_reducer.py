@@ -339,5 +339,5 @@ def test_a_journal_that_cannot_be_written_leaves_the_flow_as_the_effect_names(tm
     before = session.state
     flow.handle(OK)  # the engine takes the draw; the journal does not
     assert session.state == before
-    assert flow.stage is Stage.PLAY and flow.message.startswith("could not save")
+    assert flow.stage is Stage.PLAY and flow.data.message.startswith("could not save")
     session.close()

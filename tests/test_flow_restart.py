@@ -153,7 +153,7 @@ def test_a_restart_keeps_a_riichi_waiting_for_its_discard(tmp_path):
     table.see(Draw(0))
     table.see(Discard(0, Tile.from_code("1z")))
     table.press(ButtonName.RIICHI, 2)              # before the camera has seat 1's turn
-    assert "taken with its next discard" in table.flow.message
+    assert "taken with its next discard" in table.flow.data.message
     table.restart()
     for seat, tile in ((1, "2z"), (2, "3z")):
         table.see(Draw(seat))
@@ -173,11 +173,11 @@ def test_a_restart_keeps_when_a_riichi_waiting_was_pressed(tmp_path):
     table.see(Draw(1))
     table.restart()
     table.press(ButtonName.UNDO)
-    assert table.flow.message == "took back the last action"
+    assert table.flow.data.message == "took back the last action"
     assert table.flow.session.state.to_draw and table.flow.session.state.turn == 1
     table.restart()
     table.press(ButtonName.UNDO)
-    assert table.flow.message == "riichi by West taken back"
+    assert table.flow.data.message == "riichi by West taken back"
 
 
 def test_a_restart_keeps_a_call_waiting_for_its_meld(tmp_path):

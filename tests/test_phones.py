@@ -414,10 +414,10 @@ def test_the_menu_shows_each_seat_s_code_and_renews_the_keys(tmp_path):
         square = picture[code.top:code.bottom, code.left:code.right]
         assert cv2.QRCodeDetector().detectAndDecode(square)[0] == address  # read as a phone
     flow.handle(ButtonPress(ButtonName.RIICHI, 0))  # back one: the last item
-    assert flow.place.items[flow.place.selected].label == "Phones: new seat addresses"
+    assert flow.data.place.items[flow.data.place.selected].label == "Phones: new seat addresses"
     flow.handle(ButtonPress(ButtonName.OK))
     assert phones.renewed == 1 and flow.stage is Stage.MENU
-    assert flow.message.startswith("new seat addresses")
+    assert flow.data.message.startswith("new seat addresses")
     flow.session.close()
 
 

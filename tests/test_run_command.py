@@ -268,7 +268,7 @@ def test_a_message_the_note_kept_goes_with_the_next_action_after_a_resume(
     for press in (ButtonPress(ButtonName.OK), ButtonPress(ButtonName.RIICHI, 0),
                   ButtonPress(ButtonName.UNDO)):
         flow.handle(press)
-    assert flow.message == "took back the last action"
+    assert flow.data.message == "took back the last action"
     flow.session.close()
     app = resumed_app(tmp_path, monkeypatch, "--journal", str(journal),
                       presses=(ButtonPress(ButtonName.RIICHI, 1),))
@@ -282,7 +282,7 @@ def test_a_damaged_note_is_still_said_in_the_banner_at_start(tmp_path, capsys, m
     assert run(tmp_path, "--journal", str(journal)) == 0
     journal.with_suffix(".flow.json").write_text("{not json")
     app = resumed_app(tmp_path, monkeypatch, "--journal", str(journal))
-    assert any("kept aside as game.flow.json.damaged" in line for line in app.flow.warnings)
+    assert any("kept aside as game.flow.json.damaged" in line for line in app.flow.data.warnings)
     assert "kept aside as game.flow.json.damaged" in capsys.readouterr().err
 
 

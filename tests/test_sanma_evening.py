@@ -72,7 +72,7 @@ def test_the_seat_buttons_of_the_three_boxes_in_use_choose_the_players(tmp_path)
     for box in (0, 1, 3):                                    # the West box is not used
         flow.handle(ButtonPress(ButtonName.RIICHI, box))
     flow.handle(ButtonPress(ButtonName.RIICHI, 2))
-    assert "the West box has no player" in flow.message
+    assert "the West box has no player" in flow.data.message
     assert flow.screen().seating.names == THREE
     display = PngDisplay(tmp_path / "png", numbered=False)
     display.show(flow.screen())                              # three seats drawn

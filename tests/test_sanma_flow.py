@@ -58,7 +58,7 @@ def test_a_sanma_hand_by_buttons_kita_then_tsumo(tmp_path):
     table.press(CALL, 1)
     table.press(CALL, 1)
     assert [s.kita for s in table.state.seats] == [0, 2, 0]
-    assert table.flow.message == "kita by South (Ben): 2 Norths set aside (UNDO takes it back)"
+    assert table.flow.data.message == "kita by South (Ben): 2 Norths set aside (UNDO takes it back)"
     table.press(UNDO)                                 # one UNDO: one kita
     assert [s.kita for s in table.state.seats] == [0, 1, 0]
     table.press(CALL, 1, long=True)                   # held: the point differences, no kita
@@ -109,7 +109,7 @@ def test_kita_is_refused_in_one_line_where_there_is_none(tmp_path):
         table.press(CALL, 2)
     table.press(CALL, 2)
     assert table.state.seats[2].kita == 4
-    assert table.flow.message == "kita by West (Chie): four Norths are already set aside"
+    assert table.flow.data.message == "kita by West (Chie): four Norths are already set aside"
 
 
 def test_three_players_press_the_seat_boxes_they_sit_at(tmp_path):
@@ -119,7 +119,7 @@ def test_three_players_press_the_seat_boxes_they_sit_at(tmp_path):
     assert [s.kita for s in table.state.seats] == [0, 0, 1]
     table.press(CALL, 2)                              # the West box: nobody
     assert [s.kita for s in table.state.seats] == [0, 0, 1]
-    assert table.flow.message == ("the West box has no player: three play at the East, South "
+    assert table.flow.data.message == ("the West box has no player: three play at the East, South "
                                   "and North boxes")
     table.press(OK)
     table.press(WIN, 3)                               # tenpai: West's player

@@ -68,7 +68,7 @@ def test_each_seat_cycles_the_roster_and_a_name_has_one_seat(journal):
     flow.handle(call(2))                            # CALL: back from the end of the roster
     assert flow.screen().seating.names == ("Aki", "Ben", "Emi", None)
     flow.handle(OK)
-    assert flow.stage is Stage.CHOOSE_PLAYERS and "North: nobody yet" in flow.message
+    assert flow.stage is Stage.CHOOSE_PLAYERS and "North: nobody yet" in flow.data.message
     flow.handle(riichi(0))                          # East moves on to Cho
     flow.handle(ButtonPress(ButtonName.WIN, 2))     # WIN clears West
     flow.handle(call(3))                            # ... and Emi is free for North
@@ -83,7 +83,7 @@ def test_each_seat_cycles_the_roster_and_a_name_has_one_seat(journal):
 def test_the_draw_is_seeded_shown_and_undone_one_step_at_a_time(journal):
     flow = fresh(journal, seed=7)
     flow.handle(HELD_OK)
-    assert "needs four players" in flow.message and not flow.screen().seating.drawn
+    assert "needs four players" in flow.data.message and not flow.screen().seating.drawn
     seat_all(flow)
     flow.handle(HELD_OK)
     drawn = draw_seats(("Aki", "Ben", "Cho", "Dai"), seed=7)
@@ -98,7 +98,7 @@ def test_the_draw_is_seeded_shown_and_undone_one_step_at_a_time(journal):
     for _ in range(3):
         flow.handle(UNDO)
     flow.handle(UNDO)                               # nothing left before the first game
-    assert flow.stage is Stage.CHOOSE_PLAYERS and "nothing to take back" in flow.message
+    assert flow.stage is Stage.CHOOSE_PLAYERS and "nothing to take back" in flow.data.message
     seat_all(flow)
     flow.handle(HELD_OK)
     assert flow.screen().seating.names == draw_seats(("Aki", "Ben", "Cho", "Dai"), seed=8)
@@ -160,8 +160,8 @@ def test_players_chosen_again_between_games_play_the_next_game(journal, way):
         flow.handle(call(2))
     else:
         flow.handle(ButtonPress(ButtonName.UNDO, long=True))
-        labels = [item.label for item in flow.place.items]
-        while labels[flow.place.selected] != "Choose the players again":
+        labels = [item.label for item in flow.data.place.items]
+        while labels[flow.data.place.selected] != "Choose the players again":
             flow.handle(UNDO)
         flow.handle(OK)
     assert flow.screen().seating.names == GAME.start.names   # the last game's, to change
@@ -191,10 +191,10 @@ def test_without_a_roster_nothing_changes(journal):
     play_game(flow)
     flow.handle(OK)
     flow.handle(call(0))
-    assert flow.stage is Stage.EVENING and "does nothing" in flow.message
+    assert flow.stage is Stage.EVENING and "does nothing" in flow.data.message
     assert "choose" not in flow.screen().message and not flow.screen().roster
     flow.handle(ButtonPress(ButtonName.UNDO, long=True))
-    assert "Choose the players again" not in [item.label for item in flow.place.items]
+    assert "Choose the players again" not in [item.label for item in flow.data.place.items]
 
 
 def test_the_seat_buttons_on_mock_pins_choose_the_players_of_tablekit_run(journal, tmp_path):

@@ -225,7 +225,8 @@ def test_a_table_shows_its_seats_starts_on_ok_and_follows_the_clubs_clock(tmp_pa
     _sent(orders, t, "2")
     hook(app)
     assert flow.stage is Stage.CHOOSE_PLAYERS
-    assert flow.message == "Round 1, table 2: East Eve, South Fay, West Gus, North Hal: OK to play"
+    assert flow.data.message == ("Round 1, table 2: East Eve, South Fay, West Gus, North Hal: "
+                                 "OK to play")
     flow.handle(OK)
     state = flow.session.state
     assert state.names == ("Eve", "Fay", "Gus", "Hal") and state.rules.time_limit == 60
@@ -261,7 +262,7 @@ def test_a_seating_sent_during_a_game_waits_for_its_end(tmp_path):
     flow.rest()
     hook(app)
     assert flow.stage is Stage.CHOOSE_PLAYERS
-    assert flow.message.startswith("Round 2, table 1: East Wanjirou, South Eve")
+    assert flow.data.message.startswith("Round 2, table 1: East Wanjirou, South Eve")
 
 
 def test_seats_replace_a_game_of_nameless_seats_but_not_the_game_they_started(tmp_path):

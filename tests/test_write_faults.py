@@ -45,7 +45,7 @@ def test_a_note_that_cannot_be_written_is_one_line_and_the_old_note_goes(tmp_pat
     before = flow.session.state
     with mock.patch("tablekit.flow.saved.write_atomically", side_effect=FULL):
         flow.handle(ButtonPress(ButtonName.UNDO))  # out of the menu: the note changes
-    assert "could not save game.flow.json (No space left on device)" in flow.message
+    assert "could not save game.flow.json (No space left on device)" in flow.data.message
     assert not note.exists()  # a restart rests at the phase's stage, with the journal
     assert flow.session.state == before
     flow.handle(ButtonPress(ButtonName.UNDO, long=True))  # room again: saved again
@@ -56,7 +56,7 @@ def test_the_note_s_side_file_is_not_left_half_written(tmp_path):
     flow = _flow(tmp_path)
     with mock.patch("os.fsync", side_effect=FULL):
         flow.handle(ButtonPress(ButtonName.UNDO, long=True))
-    assert "could not save" in flow.message
+    assert "could not save" in flow.data.message
     assert not list(tmp_path.glob("*.new"))
 
 
@@ -68,8 +68,8 @@ def test_a_note_of_any_wrong_shape_is_set_aside_in_one_line(tmp_path, text):
     flow = Flow(Session.open(path))
     flow.screen()
     assert flow.stage is flow.resting_stage()
-    assert "kept aside as game.flow.json.damaged" in flow.message
-    assert "\n" not in flow.message
+    assert "kept aside as game.flow.json.damaged" in flow.data.message
+    assert "\n" not in flow.data.message
     assert (tmp_path / "game.flow.json.damaged").read_text() == text
 
 

@@ -309,7 +309,7 @@ def _keep_league(app: Any, path: Path, journal: Path, fault: Any) -> None:
         return
     def warn(line: str) -> None:  # on the screen too: the game is not lost, only waiting
         fault(f"league: {line}")
-        app.flow.message = line
+        app.flow.say(line)
 
     app.hooks.append(game_recorder(db, journal, warn=warn))
     app.flow.league = lambda: league_lines(
@@ -460,7 +460,7 @@ def _greet(flow: Any, faults: list[str], camera: bool) -> None:
         flow.warn(*faults)
     elif faults:
         hint = "; ".join([*faults, hint] if hint else faults)
-    flow.message = hint
+    flow.say(hint)
 
 
 def _size(text: str | None) -> tuple[int, int] | None:

@@ -50,14 +50,11 @@ from tablekit.flow.model import (
     resting_place,
     resting_stage,
 )
-from tablekit.flow.pending import Pending
 from tablekit.flow.saved import default_rules, restore, save
 from tablekit.flow.screen import Outside, wants
 from tablekit.flow.screen import screen as screen_of
 from tablekit.flow.stage import WIN_STAGES, Stage
 from tablekit.flow.stages import Place, win_of
-from tablekit.flow.tile_fix import TileFix
-from tablekit.flow.timer import Timer
 from tablekit.flow.win import WinInProgress
 from tablekit.game.events import BadEvent, Event, HandStarted
 from tablekit.game.session import Session
@@ -124,77 +121,12 @@ class Flow:
             roster, rules, seed, quit_key, boxes, phones)
         self.saved, self.note_damaged = {}, ""
         self.hands_cache = self.evening_cache = self.league_cache = None
-        self.data = FlowData(layout=layout)
-        self.place = self._resting_place()
-        self.next_rules = default_rules(self.session.state.rules.name)
+        self.data = FlowData(layout=layout,
+                             next_rules=default_rules(self.session.state.rules.name))
+        self.rest()
         restore(self)
-        self.message = self.session.notice or self.message  # a damaged journal put right
-
-    # -- the flow's value, member by member (what the handlers of a win and the note set)
-
-    @property
-    def place(self) -> Place:
-        """Where the flow is: its stage, with that stage's own data (frozen: a handler
-        puts a new one here, see :mod:`tablekit.flow.stages`)."""
-        return self.data.place
-
-    @place.setter
-    def place(self, place: Place) -> None:
-        self.data = replace(self.data, place=place)
-
-    @property
-    def message(self) -> str:
-        return self.data.message
-
-    @message.setter
-    def message(self, message: str) -> None:
-        self.data = replace(self.data, message=message)
-
-    @property
-    def warnings(self) -> tuple[str, ...]:
-        return self.data.warnings
-
-    @property
-    def pending(self) -> Pending:
-        """What waits for the camera, whatever the stage: each seat's RIICHI waiting for
-        its discard, each seat's CALL waiting for its meld (frozen: a press puts a new one)."""
-        return self.data.pending
-
-    @pending.setter
-    def pending(self, pending: Pending) -> None:
-        self.data = replace(self.data, pending=pending)
-
-    @property
-    def differences_for(self) -> int | None:
-        return self.data.differences_for
-
-    @property
-    def differences_until(self) -> float:
-        return self.data.differences_until
-
-    @property
-    def next_rules(self) -> str:
-        return self.data.next_rules
-
-    @next_rules.setter
-    def next_rules(self, name: str) -> None:
-        self.data = replace(self.data, next_rules=name)
-
-    @property
-    def layout(self) -> Layout:
-        return self.data.layout
-
-    @layout.setter
-    def layout(self, layout: Layout) -> None:
-        self.data = replace(self.data, layout=layout)
-
-    @property
-    def timer(self) -> Timer | None:
-        return self.data.timer
-
-    @timer.setter
-    def timer(self, timer: Timer | None) -> None:
-        self.data = replace(self.data, timer=timer)
+        if self.session.notice:  # a damaged journal put right
+            self.say(self.session.notice)
 
     # -- running the handlers and their effects -----------------------------------------
 
@@ -257,7 +189,7 @@ class Flow:
         """One input: a button press, or an event the camera saw (one it does not
         :meth:`take` waits: the camera gives it again)."""
         if isinstance(item, ButtonPress):
-            self.message = ""
+            self.say("")
             press = self.from_box(item)
             if press is not None:
                 self._press(press)
@@ -288,7 +220,7 @@ class Flow:
             else self.session.state.players  # before a first game: its rules' players
         seat = seat_of(press.seat, self.boxes, players)
         if seat is None:
-            self.message = unused_box_text(self.boxes)
+            self.say(unused_box_text(self.boxes))
             return None
         return press if seat == press.seat else replace(press, seat=seat)
 
@@ -299,7 +231,7 @@ class Flow:
         if self.stage is Stage.COLLECT_WINS and self.win and now >= self.win.deadline:
             self.run(claims.resolve_claims(self.data, self.table(behind=True), now,
                                            self.settings()))
-        if self.differences_for is not None and now >= self.differences_until:
+        if self.data.differences_for is not None and now >= self.data.differences_until:
             self.data = replace(self.data, differences_for=None)
         if self.stage is Stage.CONFIRM_WIN and self.reader is not None and self.win and (
                 now >= self.win.reread_at):
@@ -311,13 +243,17 @@ class Flow:
         """Show warnings from the camera (lost, uncertain read, low confidence)."""
         self.data = replace(self.data, warnings=tuple(warnings))
 
+    def say(self, line: str) -> None:
+        """Show ``line`` as the message (the status line; "": none)."""
+        self.data = self.data.said(line)
+
     # -- what the screen and the table's players see ------------------------------------
 
     def screen(self) -> ScreenModel:
         """The screen now: :func:`tablekit.flow.screen.screen` of the flow's value, with
         what it shows from outside it read here (the evening, the league table, the
         timer, the phones), each only where it is shown."""
-        want = wants(self.place, self.league is not None)
+        want = wants(self.data.place, self.league is not None)
         return screen_of(self.data, self.session.state, Outside(
             evening=between.evening(self) if want.evening else None,
             league=(between.league(self) if self.stage is Stage.LEAGUE else ())
@@ -328,29 +264,17 @@ class Flow:
     @property
     def stage(self) -> Stage:
         """Which stage the flow is at (its place's kind)."""
-        return self.place.kind
+        return self.data.stage
 
     @property
     def win(self) -> WinInProgress | None:
         """The win in progress (None: the flow is at no stage of a win)."""
-        return win_of(self.place)
-
-    @win.setter
-    def win(self, win: WinInProgress) -> None:
-        """The win stage the flow is at, holding ``win`` instead (a new place)."""
-        if win_of(self.place) is None:
-            raise ValueError(f"no win in progress at {self.stage.value}")
-        self.place = replace(self.place, win=win)  # type: ignore[type-var]
+        return win_of(self.data.place)
 
     @property
     def preview(self) -> WinPreview | None:
         """The win waiting for OK, scored on a copy of the state (None: none)."""
         return self.win.preview if self.win else None
-
-    @property
-    def fix(self) -> TileFix | None:
-        """The tiles of a win being put right by hand (None: none)."""
-        return self.win.fix if self.win else None
 
     @property
     def win_seats(self) -> tuple[int, ...]:
@@ -376,7 +300,7 @@ class Flow:
         try:
             self.session.submit_action([event], joins)
         except BadEvent as error:
-            self.message = str(error)
+            self.say(str(error))
             return False
         return True
 
@@ -385,9 +309,9 @@ class Flow:
 
     def rest(self) -> None:
         """Back to the stage the table's phase calls for; a win in progress is dropped."""
-        self.place = self._resting_place()
+        self.data = replace(self.data, place=self._resting_place())
 
     def _resting_place(self) -> Place:
         """The place of :meth:`resting_stage`: the players being chosen go on where the
         flow left them (their stage, or a menu opened over it), else a fresh choice."""
-        return resting_place(self.place, self.session.state, self.settings())
+        return resting_place(self.data.place, self.session.state, self.settings())

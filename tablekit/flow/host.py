@@ -15,13 +15,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol, runtime_checkable
 
-from tablekit.display.model import Layout, LeagueLine
+from tablekit.display.model import LeagueLine
 from tablekit.flow.camera_side import CameraSide
 from tablekit.flow.model import FlowData, Settings, Step, Table
-from tablekit.flow.pending import Pending
 from tablekit.flow.stage import Stage
-from tablekit.flow.stages import Place
-from tablekit.flow.timer import Timer
 from tablekit.flow.win import WinInProgress
 from tablekit.game.events import Event
 from tablekit.game.session import Session
@@ -33,7 +30,8 @@ class FlowState(Protocol):
     """The flow as its stage handlers use it (see :class:`~tablekit.flow.core.Flow` for what
     each member means)."""
 
-    # -- the shell: the flow's value, and running a handler's answer
+    # -- the shell: the flow's value (read as ``flow.data.place``, ...; changed by putting a
+    # new one here, ``dataclasses.replace``), and running a handler's answer
     data: FlowData
 
     def run(self, step: Step) -> None:
@@ -48,16 +46,8 @@ class FlowState(Protocol):
     # -- the table and its inputs
     session: Session
     reader: CameraSide | None
-    layout: Layout
     boxes: tuple[int, ...]
     phones: Any
-
-    # -- where the flow is and what it shows
-    place: Place
-    message: str
-    pending: Pending
-    next_rules: str
-    timer: Timer | None
 
     # -- the league, the players and the seats
     league: Callable[[], tuple[LeagueLine, ...]] | None
@@ -88,9 +78,8 @@ class FlowState(Protocol):
     def win(self) -> WinInProgress | None:
         """The win in progress (None: the flow is at no stage of a win)."""
 
-    @win.setter
-    def win(self, win: WinInProgress) -> None:
-        """The win stage the flow is at, holding ``win`` instead (a new place)."""
+    def say(self, line: str) -> None:
+        """Show ``line`` as the message (the status line; "": none)."""
 
     def submit(self, event: Event, joins: bool = False) -> bool:
         """Submit one event (``joins``: as part of the last action); a refusal is the message."""

@@ -251,8 +251,8 @@ def the_win(data: FlowData) -> WinInProgress:
 
 def standing_riichi(pending: Pending, table: Table) -> dict[int, int]:
     """The RIICHI presses still waiting for their seat's discard (seat: the events in
-    force at the press, latest press last): pressed in this hand, which goes on, the seat
-    not in riichi yet (:func:`tablekit.flow.saved.standing_riichi`, from the flow)."""
+    force at the press, latest press last): pressed in this hand, which goes on (no win
+    or draw since), the seat not in riichi yet; an UNDO past the win brings them back."""
     state = table.state
     if not pending.riichi or state.phase is not Phase.HAND_IN_PLAY:
         return {}

@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 @dataclass(frozen=True)
 class Pending:
     """Each RIICHI waiting for its discard (seat, the journal's events in force at the
-    press; the latest press last, see :func:`~tablekit.flow.saved.standing_riichi`) and
+    press; the latest press last, see :func:`~tablekit.flow.model.standing_riichi`) and
     each CALL waiting for its meld (seat, journal length, calls its melds stood for at the
     press: :attr:`~tablekit.game.state.SeatState.calls`)."""
 

@@ -76,7 +76,7 @@ def preview(flow: FlowState, won: Won, doubts: tuple[str, ...], first: Sequence[
     shown = score(flow.session.state, flow.win, won, doubts, first, flow.reader is not None)
     if isinstance(shown, str):
         if not quiet:
-            flow.message = shown
+            flow.say(shown)
         return None
     return shown
 

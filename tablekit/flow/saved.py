@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tablekit.files.atomic import write_atomic
+from tablekit.flow.model import standing_riichi, with_win
 from tablekit.flow.note_shape import Menu, Note, Seating, Win, check, dump
 from tablekit.flow.pending import Pending
 from tablekit.flow.seats import fresh
@@ -28,8 +29,7 @@ from tablekit.flow.stage import Stage
 from tablekit.flow.stages import ChoosePlayers, Place, Tenpai, plain, winning
 from tablekit.flow.stages import Menu as MenuPlace
 from tablekit.flow.win import WinInProgress
-from tablekit.game.events import BadEvent, HandStarted, Won
-from tablekit.game.state import Phase
+from tablekit.game.events import BadEvent, Won
 from tablekit.rules.presets import PRESETS
 
 if TYPE_CHECKING:
@@ -56,9 +56,9 @@ def save(flow: FlowState) -> None:
     except OSError as error:  # a full card: the old note goes (it would not match the
         with suppress(OSError):  # journal), a restart rests at the phase's stage
             path.unlink(missing_ok=True)
-        if "could not save" not in flow.message:  # the journal's own failure says more
-            flow.message = (f"could not save {path.name} ({error.strerror or error}); "
-                            "the game goes on from the journal")
+        if "could not save" not in flow.data.message:  # the journal's own failure says more
+            flow.say(f"could not save {path.name} ({error.strerror or error}); "
+                     "the game goes on from the journal")
 
 
 def restore(flow: FlowState) -> None:
@@ -69,12 +69,12 @@ def restore(flow: FlowState) -> None:
     try:
         note = _checked(flow, path, path.read_text(encoding="utf-8"))
         if note.timer is not None:  # the game's timer, even from a note older than the journal
-            flow.timer = note.timer
+            flow.data = replace(flow.data, timer=note.timer)
         if note.at != flow.session.length:
             return
         _apply(flow, note)
     except (OSError, ValueError, KeyError, TypeError, IndexError, BadEvent):
-        flow.pending = flow.pending.no_riichi()
+        flow.data = replace(flow.data, pending=flow.data.pending.no_riichi())
         flow.rest()  # no note, or one that does not fit this table: the phase's resting stage
         return
     flow.saved = dump(note)
@@ -89,48 +89,31 @@ def _checked(flow: FlowState, path: Path, text: str) -> Note:
         kept = path.with_name(path.name + ".damaged")
         with suppress(OSError):
             os.replace(path, kept)
-        flow.message = flow.note_damaged = (
-            f"{path.name} was damaged ({error}); kept aside as {kept.name}, "
-            "the game goes on from the journal")
+        flow.note_damaged = (f"{path.name} was damaged ({error}); kept aside as {kept.name}, "
+                             "the game goes on from the journal")
+        flow.say(flow.note_damaged)
         raise
 
 
 def _plain(flow: FlowState, data: dict[str, Any]) -> bool:
     """Whether a fresh flow on the journal would show the same without a note."""
-    return (flow.stage is flow.resting_stage() and not flow.message and not flow.win
-            and flow.timer is None and "seating" not in data
-            and not data["riichi_waiting"] and not data["calls"] and flow.layout == "facing"
-            and flow.next_rules == default_rules(flow.session.state.rules.name))
-
-
-def hand_span(flow: FlowState) -> tuple[int, int]:
-    """Where the hand in the journal's events in force started, and how many there are:
-    a press noted at ``at`` events belongs to the hand while ``started < at <= length``."""
-    session = flow.session
-    return max(session.last_in_force(HandStarted), 0), session.active_count
+    value = flow.data
+    return (flow.stage is flow.resting_stage() and not value.message and not flow.win
+            and value.timer is None and "seating" not in data
+            and not data["riichi_waiting"] and not data["calls"] and value.layout == "facing"
+            and value.next_rules == default_rules(flow.session.state.rules.name))
 
 
 def standing_calls(flow: FlowState) -> list[int]:
     """The seats whose CALL still waits for a meld: pressed in this hand (no new hand and
     no UNDO past it since), with no meld laid after it."""
-    if not flow.pending.calls:
+    calls = flow.data.pending.calls
+    if not calls:
         return []  # the usual case: no need to read the history back
-    state, (started, length) = flow.session.state, hand_span(flow)
-    return [seat for seat, at, melds in flow.pending.calls
-            if started < at <= length and state.seats[seat].calls == melds]
-
-
-def standing_riichi(flow: FlowState) -> dict[int, int]:
-    """The RIICHI presses still waiting for their seat's discard (seat: the journal's
-    events in force at the press, latest press last): pressed in this hand, which goes
-    on (no win or draw since), the seat not in riichi yet; an UNDO past the win brings
-    them back."""
-    state = flow.session.state
-    if not flow.pending.riichi or state.phase is not Phase.HAND_IN_PLAY:
-        return {}
-    started, length = hand_span(flow)
-    return {seat: at for seat, at in flow.pending.riichi
-            if started < at <= length and not state.seats[seat].riichi_declared}
+    table = flow.table()
+    started, length = table.span
+    return [seat for seat, at, melds in calls
+            if started < at <= length and table.state.seats[seat].calls == melds]
 
 
 def default_rules(name: str) -> str:
@@ -141,36 +124,41 @@ def default_rules(name: str) -> str:
 def snapshot(flow: FlowState) -> dict[str, Any]:
     """The note of the flow as it would be written (:class:`~tablekit.flow.note_shape.Note`
     dumped), less the seconds ``left`` of a win's wait."""
-    calls, place = standing_calls(flow), flow.place
+    value, calls = flow.data, standing_calls(flow)
+    place, pending = value.place, value.pending
+    # this runs after every input: the usual note, no riichi waiting, builds no table
+    riichi = standing_riichi(pending, flow.table()) if pending.riichi else {}
     return dump(Note.model_construct(
-        at=flow.session.length, stage=flow.stage, message=flow.message, layout=flow.layout,
-        next_rules=flow.next_rules, riichi_waiting=tuple(standing_riichi(flow).items()),
-        calls=tuple(call for call in sorted(flow.pending.calls) if call[0] in calls),
+        at=flow.session.length, stage=value.stage, message=value.message, layout=value.layout,
+        next_rules=value.next_rules, riichi_waiting=tuple(riichi.items()),
+        calls=tuple(call for call in sorted(pending.calls) if call[0] in calls),
         tenpai=place.flags if isinstance(place, Tenpai) else None,
         menu=Menu.of(place) if isinstance(place, MenuPlace) else None,
         win=flow.win and Win.of(flow.win),
         seating=Seating.of(place.seating) if isinstance(place, ChoosePlayers) else None,
-        timer=flow.timer, left=0.0))
+        timer=value.timer, left=0.0))
 
 
 def _apply(flow: FlowState, note: Note) -> None:
-    flow.layout = note.layout
-    flow.next_rules = note.next_rules
+    length = flow.session.active_count  # the events in force
     riichi = {  # a note of an older tablekit: the seats alone
-        seat: at for seat, at in ((entry, hand_span(flow)[1]) if isinstance(entry, int)
+        seat: at for seat, at in ((entry, length) if isinstance(entry, int)
                                   else entry for entry in note.riichi_waiting)}
     calls = {seat: (at, melds) for seat, at, melds in note.calls}
-    flow.pending = Pending(tuple(riichi.items()),
-                           tuple((seat, at, melds) for seat, (at, melds) in calls.items()))
+    flow.data = replace(flow.data, layout=note.layout, next_rules=note.next_rules,
+                        pending=Pending(tuple(riichi.items()), tuple(
+                            (seat, at, melds) for seat, (at, melds) in calls.items())))
     for seat in sorted(standing_calls(flow)):  # the camera waits for these melds again
         if flow.reader is not None:
             flow.reader.expect_call(flow.session.state, seat)
     if note.win is not None:  # held by the flow first: the preview is scored from there
-        flow.place = winning(note.stage, note.win.value(deadline=flow.clock() + note.left))
-        flow.win = _score_again(flow, flow.win, note.stage, note.win.doubts)
+        flow.data = replace(flow.data, place=winning(
+            note.stage, note.win.value(deadline=flow.clock() + note.left)))
+        flow.data = with_win(flow.data, _score_again(flow, flow.win, note.stage,
+                                                      note.win.doubts))
     else:
-        flow.place = _place(flow, note)
-    flow.message = note.message
+        flow.data = replace(flow.data, place=_place(flow, note))
+    flow.say(note.message)
 
 
 def _place(flow: FlowState, note: Note) -> Place:

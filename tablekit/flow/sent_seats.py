@@ -53,8 +53,8 @@ def offer(flow: FlowState, seating: dict[str, Any]) -> bool | None:
     if minutes:
         rules = with_options(rules, time_limit=minutes,
                              end_of_time=seating.get("end_of_time") or "finish_hand")
-    flow.place = ChoosePlayers(Seating(names, names, rules=rules))
-    flow.message = f"{seating.get('text') or ', '.join(names)}: OK to play"
+    flow.data = replace(flow.data, place=ChoosePlayers(Seating(names, names, rules=rules)),
+                        message=f"{seating.get('text') or ', '.join(names)}: OK to play")
     return True
 
 
@@ -73,13 +73,14 @@ def follow(flow: FlowState, started: float, minutes: int) -> None:
         return
     begun = started + (minutes - state.rules.time_limit) * 60  # so that the end falls right
     game = timing.game_in_play(flow)
-    timer = flow.timer
+    timer = flow.data.timer
     if timer is None or timer.game != game:
-        flow.timer = Timer(game, begun)
+        flow.data = replace(flow.data, timer=Timer(game, begun))
     elif timer.started != begun:
-        flow.timer = replace(timer, started=begun)
+        moved = replace(timer, started=begun)
         if timer.called and flow.wall() < started + minutes * 60:  # extra time after time up
-            flow.timer = flow.timer.call(None)
+            moved = moved.call(None)
+        flow.data = replace(flow.data, timer=moved)
 
 
 def orders_hook(orders: Any) -> Callable[[Any], None]:

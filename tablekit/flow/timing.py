@@ -77,9 +77,10 @@ def clock_of(timer: Timer | None, state: TableState, wall: float, played: int
 
 def game_clock_of(flow: FlowState) -> GameClock | None:
     """The game's clock now (None: no time limit, or not started)."""
-    if flow.timer is None or not flow.session.state.rules.time_limit:
+    timer = flow.data.timer
+    if timer is None or not flow.session.state.rules.time_limit:
         return None
-    return clock_of(flow.timer, flow.session.state, flow.wall(), hands_played(flow))
+    return clock_of(timer, flow.session.state, flow.wall(), hands_played(flow))
 
 
 def text(flow: FlowState) -> str:

@@ -90,7 +90,7 @@ class Recorder:
             "fps": app.camera.feed.fps if app.camera is not None else None,
             "journal_start": self._copied,
             "flow_note": _copy(note, self.folder / FLOW_NOTE),
-            "flow": {"layout": flow.layout, "seed": flow.seed, "roster": list(flow.roster)},
+            "flow": {"layout": flow.data.layout, "seed": flow.seed, "roster": list(flow.roster)},
             "wall_start": time.time()})
         if app.camera is not None:
             feed = app.camera.feed
@@ -115,7 +115,7 @@ class Recorder:
         if self.writer.notice and not self._told:  # one line, on the screen and the log
             self._told = True
             self.report(self.writer.notice)
-            app.flow.message = self.writer.notice
+            app.flow.say(self.writer.notice)
 
     def _copy_journal(self, step: int, t: float) -> None:
         """The journal's bytes written since the last step, to the recording's copy, and
