@@ -47,6 +47,10 @@ CALLED_FLOOR = 0.02
 claimed tile lies sideways and is the one most often misread, but it is known exactly."""
 PARTNER_FLOOR = 0.02
 """The least a called tile's partner (an upright face) may be read as what it is."""
+SUIT_FLOOR = 0.01
+"""What a tile of a chi that no read names counts for, when no meld passes
+:data:`PARTNER_FLOOR` (:func:`chi_of_suit`): a partner not seen, or read as another tile
+of the called tile's suit."""
 MISSED_SURE = 0.3
 RED_SLIP = 0.5
 """The share of a read's five of the called kind that counts at the called tile's place
@@ -201,8 +205,62 @@ def read_claimed(reads: Sequence[TileRead], called: Tile, chi: bool = True
             if best is None or score > best[0]:
                 best = (score, kind, tiles)
     if best is None:
-        return None
+        return chi_of_suit(reads, called) if chi else None
     return best[1], tuple(sorted(best[2], key=lambda t: (t.kind, t.red)))
+
+
+def chi_of_suit(reads: Sequence[TileRead], called: Tile
+                ) -> tuple[ClaimKind, tuple[Tile, ...]] | None:
+    """The chi of ``called`` the reads make likeliest when no meld passes
+    :data:`PARTNER_FLOOR` (:func:`read_claimed`), each read's best candidate a tile of the
+    called tile's suit (any tile of the chi not read as such counts :data:`SUIT_FLOOR`);
+    None when no read is of the suit or two chis fit equally well. A seat that pressed
+    CALL took the discard from its left and laid a meld of it: on kde-jade the sideways
+    called tile was read and one partner not seen (reads 1m, 2m for a chi of 1m; 4m, 2m
+    for a chi of 4m), so the two reads were no partners; the chi was missed, the called
+    tile stayed in the discarder's pond and every turn after it went wrong.
+
+    >>> seen = [TileRead.sure(Tile.from_code("4m")),
+    ...         TileRead(((Tile.from_code("2m"), 0.899), (Tile.from_code("3m"), 0.101)))]
+    >>> read_claimed(seen, Tile.from_code("4m"))      # the called 4m and a 2m: 234m
+    ('chi', (Tile('2m'), Tile('3m'), Tile('4m')))
+    >>> reads = [TileRead.sure(Tile.from_code(code)) for code in ("6m", "5m")]
+    >>> read_claimed(reads, Tile.from_code("1m"))     # only 123m holds a 1m
+    ('chi', (Tile('1m'), Tile('2m'), Tile('3m')))
+    >>> read_claimed(reads, Tile.from_code("1m"), chi=False) is None
+    True
+    >>> chi_of_suit(reads, Tile.from_code("1p")) is None   # not the called tile's suit
+    True
+    >>> chi_of_suit(reads, Tile.from_code("9m"))      # only 789m holds a 9m
+    ('chi', (Tile('7m'), Tile('8m'), Tile('9m')))
+    >>> chi_of_suit([TileRead.sure(Tile.from_code(c)) for c in ("6m", "9m")],
+    ...             Tile.from_code("5m")) is None    # 456m and 567m fit as well
+    True
+    """
+    if called.kind >= 27 or len(reads) not in (2, 3):
+        return None
+    suit, number = divmod(called.kind, 9)
+    shapes = [tuple(suit * 9 + n for n in range(start, start + 3) if n != number)
+              for start in range(max(0, number - 2), min(number, 6) + 1)]
+    scored: list[tuple[float, tuple[int, ...]]] = []
+    for at in range(len(reads)) if len(reads) > 2 else (None,):
+        partners = [read for i, read in enumerate(reads) if i != at]
+        if any(read.best[0].kind >= 27 or read.best[0].kind // 9 != suit
+               for read in partners):
+            continue
+        for shape in shapes:
+            for first, second in ((0, 1), (1, 0)):
+                scored.append((sum(math.log(max(kind_probability(read, kind), SUIT_FLOOR))
+                                   for read, kind in ((partners[first], shape[0]),
+                                                      (partners[second], shape[1]))), shape))
+    if not scored:
+        return None
+    top = max(score for score, _ in scored)
+    fits = {shape for score, shape in scored if score == top}
+    if len(fits) > 1:
+        return None
+    tiles = (called, *(Tile(kind) for kind in fits.pop()))
+    return "chi", tuple(sorted(tiles, key=lambda t: (t.kind, t.red)))
 
 
 def read_missed_pon(reads: Sequence[TileRead], visible: Counter[int]
