@@ -161,6 +161,28 @@ def less_kita(slots: list[Slot], kita: int, count: int) -> list[Slot]:
     return slots[:end]
 
 
+def around_the_table(tiles: Sequence[SeenTile]) -> list[SeenTile]:
+    """Tiles lying side by side in the order successive dora indicators lie: counter-
+    clockwise around the table's centre (left to right as the wall's owner sees it), a
+    corner of the wall between them included: their angles sorted, starting after the
+    widest gap.
+
+    >>> def at(x, y):
+    ...     return SeenTile((x, y), 0.0, True)
+    >>> [t.xy for t in around_the_table([at(30.0, -400.0), at(0.0, -400.0)])]
+    [(0.0, -400.0), (30.0, -400.0)]
+    >>> [t.xy for t in around_the_table([at(-400.0, -390.0), at(-390.0, -400.0)])]   # a corner
+    [(-400.0, -390.0), (-390.0, -400.0)]
+    """
+    ordered = sorted(tiles, key=lambda t: math.atan2(t.xy[1], t.xy[0]))
+    if len(ordered) < 2:
+        return ordered
+    angles = [math.atan2(t.xy[1], t.xy[0]) for t in ordered]
+    gaps = [(angles[(i + 1) % len(angles)] - angle) % math.tau for i, angle in enumerate(angles)]
+    start = (gaps.index(max(gaps)) + 1) % len(ordered)
+    return ordered[start:] + ordered[:start]
+
+
 def _ura(state: TableState, seats: tuple[int, ...], counts: Counter[int],
          recent: Sequence[Sequence[SeenTile]]) -> tuple[tuple[Tile, ...], list[str]]:
     """The ura indicators under a riichi winner's win, one under each dora indicator,
@@ -170,8 +192,7 @@ def _ura(state: TableState, seats: tuple[int, ...], counts: Counter[int],
     if not any(state.seats[s].riichi for s in seats):
         return (), []
     want = max(1, len(state.dora))
-    rows = [sorted((t for t in ura if t.candidates), key=lambda t: t.place.x)
-            for ura in recent]
+    rows = [around_the_table([t for t in ura if t.candidates]) for ura in recent]
     rows = [r for r in rows if len(r) == want]
     if not rows:
         return (), [f"ura dora: {want} indicator{'s' * (want > 1)} not seen"]
