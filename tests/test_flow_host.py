@@ -1,7 +1,10 @@
 """The stage handlers' view of the flow (:class:`tablekit.flow.host.FlowState`) is one the
-flow has: every member the protocol names is a member of :class:`tablekit.flow.core.Flow`."""
+flow has: every member the protocol names is a member of :class:`tablekit.flow.core.Flow`;
+and the flow has no others (a member set that it does not have is an error)."""
 
 from __future__ import annotations
+
+import pytest
 
 from tablekit.flow import Flow
 from tablekit.flow.host import FlowState
@@ -21,3 +24,15 @@ def test_the_protocol_names_only_members_of_the_flow():
         FlowState.__annotations__)
     assert members, "the protocol names the members"
     assert members <= set(vars(Flow)) | set(Flow.__dataclass_fields__)
+
+
+def test_a_member_the_flow_does_not_have_cannot_be_set(tmp_path):
+    flow = Flow(Session.open(tmp_path / "game.jsonl"))
+    try:
+        with pytest.raises(AttributeError):
+            flow.message = "x"  # type: ignore[attr-defined]  # now flow.data.message
+        assert flow.data.message == "" and not hasattr(flow, "message")
+        flow.say("x")
+        assert flow.data.message == "x"
+    finally:
+        flow.session.close()

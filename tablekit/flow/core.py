@@ -81,12 +81,14 @@ ASKS_CAMERA = WIN_STAGES
 """The stages whose handlers ask whether the camera is behind the table (and play's OK)."""
 
 
-@dataclass(init=False, eq=False)
+@dataclass(init=False, eq=False, slots=True)
 class Flow:
     """The live app: feed it presses and camera events, draw :meth:`screen`. The shell
     around the flow's value (:attr:`data`, a frozen :class:`~tablekit.flow.model.FlowData`):
     it hands each input to the stage's handler and runs the effects it returns against
-    the session and the camera side."""
+    the session and the camera side. Its members are the fields below and no others
+    (slots): setting one it does not have, say a message that is now ``data.message``,
+    is an AttributeError, not a stray attribute."""
 
     session: Session
     reader: CameraSide | None

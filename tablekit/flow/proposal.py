@@ -14,7 +14,6 @@ from tablekit.game.events import BadEvent, DiscardCorrected, Draw, Event, Won
 from tablekit.game.reducer import apply
 
 if TYPE_CHECKING:
-    from tablekit.flow.host import FlowState
     from tablekit.flow.model import FlowData, Settings, Table
     from tablekit.flow.win import WinInProgress
     from tablekit.game.state import TableState
@@ -70,15 +69,12 @@ def scored(data: FlowData, table: Table, settings: Settings, won: Won, doubts: t
     return data, shown
 
 
-def preview(flow: FlowState, won: Won, doubts: tuple[str, ...], first: Sequence[Event] = (),
-            quiet: bool = False) -> WinPreview | None:
-    """:func:`scored` on the flow itself (the flow's note scores a win again so)."""
-    shown = score(flow.session.state, flow.win, won, doubts, first, flow.reader is not None)
-    if isinstance(shown, str):
-        if not quiet:
-            flow.say(shown)
-        return None
-    return shown
+def preview(state: TableState, win: WinInProgress, won: Won, doubts: tuple[str, ...],
+            first: Sequence[Event] = (), fixable: bool = False) -> WinPreview | None:
+    """:func:`score` of ``win``, quietly: none where the engine refuses it (the flow's note
+    scores a win again so, before the flow holds it)."""
+    shown = score(state, win, won, doubts, first, fixable)
+    return None if isinstance(shown, str) else shown
 
 
 def discards_unseen(data: FlowData, table: Table, now: float, settings: Settings) -> bool:

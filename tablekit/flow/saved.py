@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tablekit.files.atomic import write_atomic
-from tablekit.flow.model import standing_riichi, with_win
+from tablekit.flow.model import standing_riichi
 from tablekit.flow.note_shape import Menu, Note, Seating, Win, check, dump
 from tablekit.flow.pending import Pending
 from tablekit.flow.seats import fresh
@@ -151,14 +151,12 @@ def _apply(flow: FlowState, note: Note) -> None:
     for seat in sorted(standing_calls(flow)):  # the camera waits for these melds again
         if flow.reader is not None:
             flow.reader.expect_call(flow.session.state, seat)
-    if note.win is not None:  # held by the flow first: the preview is scored from there
-        flow.data = replace(flow.data, place=winning(
-            note.stage, note.win.value(deadline=flow.clock() + note.left)))
-        flow.data = with_win(flow.data, _score_again(flow, flow.win, note.stage,
-                                                      note.win.doubts))
+    if note.win is not None:  # its preview scored again from the win itself
+        win = note.win.value(deadline=flow.clock() + note.left)
+        place = winning(note.stage, _score_again(flow, win, note.stage, note.win.doubts))
     else:
-        flow.data = replace(flow.data, place=_place(flow, note))
-    flow.say(note.message)
+        place = _place(flow, note)
+    flow.data = replace(flow.data, place=place, message=note.message)
 
 
 def _place(flow: FlowState, note: Note) -> Place:
@@ -179,18 +177,18 @@ def _place(flow: FlowState, note: Note) -> Place:
     return plain(stage)
 
 
-def _score_again(flow: FlowState, win: WinInProgress | None, stage: Stage,
+def _score_again(flow: FlowState, win: WinInProgress, stage: Stage,
                  doubts: tuple[str, ...]) -> WinInProgress:
-    """``win`` with its preview scored again (the flow holds ``win`` already)."""
+    """``win`` with its preview scored again (on the table of the journal's last line)."""
     from tablekit.flow.proposal import preview
 
-    assert win is not None
+    state, fixable = flow.session.state, flow.reader is not None
     if win.pending is not None:
-        return replace(win, preview=preview(flow, win.pending, doubts, win.corrections,
-                                            quiet=True))
+        return replace(win, preview=preview(state, win, win.pending, doubts, win.corrections,
+                                            fixable))
     if stage is Stage.ENTER_VALUE:
         entered = Won(tuple(e.winner() for e in win.entries), win.discarder)
-        shown = preview(flow, entered, (), quiet=True)
+        shown = preview(state, win, entered, (), fixable=fixable)
         return replace(win, preview=shown and replace(shown, entering=True))
     return win
 
