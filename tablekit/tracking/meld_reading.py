@@ -213,12 +213,13 @@ def chi_of_suit(reads: Sequence[TileRead], called: Tile
                 ) -> tuple[ClaimKind, tuple[Tile, ...]] | None:
     """The chi of ``called`` the reads make likeliest when no meld passes
     :data:`PARTNER_FLOOR` (:func:`read_claimed`), each read's best candidate a tile of the
-    called tile's suit (any tile of the chi not read as such counts :data:`SUIT_FLOOR`);
-    None when no read is of the suit or two chis fit equally well. A seat that pressed
-    CALL took the discard from its left and laid a meld of it: on kde-jade the sideways
-    called tile was read and one partner not seen (reads 1m, 2m for a chi of 1m; 4m, 2m
-    for a chi of 4m), so the two reads were no partners; the chi was missed, the called
-    tile stayed in the discarder's pond and every turn after it went wrong.
+    called tile's suit (any tile of the chi not read as such counts :data:`SUIT_FLOOR`; a
+    partner read as a red five is one); None when no read is of the suit or two chis fit
+    equally well. A seat that pressed CALL took the discard from its left and laid a meld
+    of it: on kde-jade the sideways called tile was read and one partner not seen (reads
+    1m, 2m for a chi of 1m; 4m, 2m for a chi of 4m), so the two reads were no partners;
+    the chi was missed, the called tile stayed in the discarder's pond and every turn
+    after it went wrong.
 
     >>> seen = [TileRead.sure(Tile.from_code("4m")),
     ...         TileRead(((Tile.from_code("2m"), 0.899), (Tile.from_code("3m"), 0.101)))]
@@ -236,13 +237,17 @@ def chi_of_suit(reads: Sequence[TileRead], called: Tile
     >>> chi_of_suit([TileRead.sure(Tile.from_code(c)) for c in ("6m", "9m")],
     ...             Tile.from_code("5m")) is None    # 456m and 567m fit as well
     True
+    >>> red = TileRead(((Tile.from_code("0s"), 0.6), (Tile.from_code("5s"), 0.3)))
+    >>> eight = TileRead(((Tile.from_code("8s"), 0.9), (Tile.from_code("7s"), 0.05)))
+    >>> to_mpsz(chi_of_suit([red, eight], Tile.from_code("6s"))[1])   # a red partner
+    '067s'
     """
     if called.kind >= 27 or len(reads) not in (2, 3):
         return None
     suit, number = divmod(called.kind, 9)
     shapes = [tuple(suit * 9 + n for n in range(start, start + 3) if n != number)
               for start in range(max(0, number - 2), min(number, 6) + 1)]
-    scored: list[tuple[float, tuple[int, ...]]] = []
+    scored: list[tuple[float, tuple[Tile, ...]]] = []
     for at in range(len(reads)) if len(reads) > 2 else (None,):
         partners = [read for i, read in enumerate(reads) if i != at]
         if any(read.best[0].kind >= 27 or read.best[0].kind // 9 != suit
@@ -250,17 +255,33 @@ def chi_of_suit(reads: Sequence[TileRead], called: Tile
             continue
         for shape in shapes:
             for first, second in ((0, 1), (1, 0)):
+                pairs = ((partners[first], shape[0]), (partners[second], shape[1]))
                 scored.append((sum(math.log(max(kind_probability(read, kind), SUIT_FLOOR))
-                                   for read, kind in ((partners[first], shape[0]),
-                                                      (partners[second], shape[1]))), shape))
+                                   for read, kind in pairs),
+                               tuple(partner_tile(read, kind) for read, kind in pairs)))
     if not scored:
         return None
     top = max(score for score, _ in scored)
-    fits = {shape for score, shape in scored if score == top}
+    fits = {tuple(sorted(t.kind for t in tiles)): tiles for score, tiles in scored
+            if score == top}
     if len(fits) > 1:
         return None
-    tiles = (called, *(Tile(kind) for kind in fits.pop()))
+    tiles = (called, *fits.popitem()[1])
+    if not one_red_each(tiles):
+        tiles = (called, *(tile.plain for tile in tiles[1:]))
     return "chi", tuple(sorted(tiles, key=lambda t: (t.kind, t.red)))
+
+
+def partner_tile(read: TileRead, kind: int) -> Tile:
+    """The tile of ``kind`` a read most likely shows: a five red where the read takes it
+    for the red one rather than the plain, plain otherwise.
+
+    >>> red = TileRead(((Tile.from_code("0s"), 0.7), (Tile.from_code("5s"), 0.2)))
+    >>> partner_tile(red, Tile.from_code("5s").kind), partner_tile(red, 23)
+    (Tile('0s'), Tile('6s'))
+    """
+    same = [(p, tile) for tile, p in read.candidates if tile.kind == kind]
+    return max(same, key=lambda pair: pair[0])[1] if same else Tile(kind)
 
 
 def read_missed_pon(reads: Sequence[TileRead], visible: Counter[int]
