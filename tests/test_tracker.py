@@ -892,3 +892,22 @@ def test_an_added_kan_whose_tile_reads_as_another_kind():
             taken.append(event)
     two = Tile.from_code("2m")
     assert taken == [Draw(1), Call(1, "shouminkan", (two,) * 4, two, 3)]
+
+
+def test_a_hand_read_surely_is_scored_though_the_ponds_show_a_fifth_of_its_kind():
+    """A discard misread as a kind of the winner's hand (here three 4m in a pond, and the
+    hand's 44m) must not leave the hand unscored: it is read as the camera saw it, with a
+    doubt about the fifth (kde-default, 2026-12-07: "not a complete hand")."""
+    from dataclasses import replace
+
+    from tablekit.game.state import PondTile, TableState
+    from tablekit.tiles import parse_tiles
+
+    state = TableState.new()
+    seats = list(state.seats)
+    seats[2] = replace(seats[2], pond=(PondTile(Tile.from_code("4m")),) * 3)
+    state = replace(state, seats=tuple(seats))
+    reads = [TileRead.sure(t) for t in parse_tiles("44m66778p234678s5p")]
+    hand, doubts = read_revealed(state, 0, reads, None)
+    assert hand is not None and to_mpsz(sorted(hand.hand)) == "44m566778p234678s"
+    assert any("4m would be a fifth" in d for d in doubts)

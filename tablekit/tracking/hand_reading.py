@@ -15,8 +15,10 @@ as a doubt for the person who confirms; the ura indicators never a fifth of a ki
 from __future__ import annotations
 
 import itertools
+import math
 from collections import Counter, defaultdict
 from collections.abc import Sequence
+from dataclasses import replace
 
 from tablekit.game.events import WinnerHand
 from tablekit.game.state import SEATS, TableState, seat_name
@@ -33,6 +35,10 @@ SURE_HAND = 0.9     # below this share the hand reading is reported as a doubt
 UNSEEN = TileRead(tuple((Tile(kind), 1 / 34) for kind in range(34)))
 """A tile of a revealed hand the camera did not find: any kind, the hand decides."""
 MAX_UNSEEN = 2
+FIFTH = 1e-3
+"""How much less likely a revealed hand is for each of its tiles that would be a fifth of
+its kind with the tiles seen elsewhere on the table (one of them misread): about as
+unlikely as a sure read being a tile outside its candidates (:func:`widen`)."""
 SLOT_MM = 12.0
 """Reads of one row in different frames closer than this along the row are one tile (tiles
 lie 26-27 mm apart; a read's centre wanders a few mm)."""
@@ -215,12 +221,14 @@ def best_hand(state: TableState, seat: int, reads: list[TileRead], melds: int,
     rules is a misread somewhere), a close second reading, a furiten ron."""
     visible = visible_counts(state, exclude_last_discard=from_seat is not None)
     ranked = rank_hands(reads, melds, visible)
+    who = seat_name(state, seat)
+    doubts = []
+    if not ranked:
+        ranked, doubts = beyond_the_table(reads, melds, visible, who)
     if not ranked:
         seen = to_mpsz(r.best[0] for r in reads)
-        return None, [f"{seat_name(state, seat)}: {seen} is not a complete hand; check the tiles"]
+        return None, [f"{who}: {seen} is not a complete hand; check the tiles"]
     best = ranked[0]
-    doubts = []
-    who = seat_name(state, seat)
     for read, tile in zip(reads, best.tiles, strict=True):
         seen, p = read.best
         if read is UNSEEN:
@@ -236,6 +244,39 @@ def best_hand(state: TableState, seat: int, reads: list[TileRead], melds: int,
                                                                     best.tiles[-1])):
         doubts.append(f"{who}: furiten? a winning tile is in their own discards")
     return best, doubts
+
+
+def beyond_the_table(reads: Sequence[TileRead], melds: int, visible: Counter[int], who: str
+                     ) -> tuple[list[HandReading], list[str]]:
+    """The complete hands the reads make once the tiles seen elsewhere on the table are
+    not counted, each less likely by :data:`FIFTH` for every tile that would be a fifth
+    of its kind with them, and a doubt naming those tiles: the ponds and melds are read
+    by the camera too, and a discard misread as a kind of the hand must not leave a hand
+    read right unscored (kde-default, 2026-12-07: 44m566778p234678s, every tile read
+    surely, "not a complete hand").
+
+    >>> from tablekit.tiles import parse_tiles
+    >>> reads = [TileRead.sure(t) for t in parse_tiles("123m456p789s11222z")]
+    >>> hands, doubts = beyond_the_table(reads, 0, Counter({0: 4}), "East")
+    >>> to_mpsz(hands[0].tiles), round(hands[0].log_p / math.log(FIFTH)), len(doubts)
+    ('123m456p789s11222z', 1, 1)
+    >>> doubts[0]
+    'East: the 1m would be a fifth with those on the table; a discard or meld may be misread'
+    """
+    hands = []
+    for hand in rank_hands(reads, melds):
+        counts = Counter(tile.kind for tile in hand.tiles)
+        over = sum(max(0, n + visible[kind] - 4) for kind, n in counts.items())
+        hands.append(replace(hand, log_p=hand.log_p + over * math.log(FIFTH)))
+    if not hands:
+        return [], []
+    hands.sort(key=lambda hand: -hand.log_p)
+    total = sum(hand.probability for hand in hands)
+    hands = [replace(hand, share=hand.probability / (total or 1.0)) for hand in hands]
+    counts = Counter(tile.kind for tile in hands[0].tiles)
+    fifths = [Tile(kind) for kind, n in sorted(counts.items()) if n + visible[kind] > 4]
+    return hands, [f"{who}: the {tile} would be a fifth with those on the table; a discard "
+                   "or meld may be misread" for tile in fifths]
 
 
 def fit_count(reads: list[TileRead], count: int, who: str
