@@ -36,6 +36,11 @@ UNSEEN = TileRead(tuple((Tile(kind), 1 / 34) for kind in range(34)))
 """A tile of a revealed hand the camera did not find: any kind, the hand decides."""
 MAX_UNSEEN = 2
 FIFTH = 1e-3
+FURITEN = 1e-3
+"""How much less likely a ron's reading is that would be furiten (its seat's own discards
+read by the camera may be wrong)."""
+RANKED = 10
+"""The complete readings kept to rank again (furiten)."""
 """How much less likely a revealed hand is for each of its tiles that would be a fifth of
 its kind with the tiles seen elsewhere on the table (one of them misread): about as
 unlikely as a sure read being a tile outside its candidates (:func:`widen`)."""
@@ -220,11 +225,13 @@ def best_hand(state: TableState, seat: int, reads: list[TileRead], melds: int,
     :data:`SURE`, tiles taken that were not a read's best (a sure read overruled by the
     rules is a misread somewhere), a close second reading, a furiten ron."""
     visible = visible_counts(state, exclude_last_discard=from_seat is not None)
-    ranked = rank_hands(reads, melds, visible)
+    ranked = rank_hands(reads, melds, visible, limit=RANKED)
     who = seat_name(state, seat)
     doubts = []
     if not ranked:
         ranked, doubts = beyond_the_table(reads, melds, visible, who)
+    if from_seat is not None:
+        ranked = no_furiten_first(state, seat, ranked)
     if not ranked:
         seen = to_mpsz(r.best[0] for r in reads)
         return None, [f"{who}: {seen} is not a complete hand; check the tiles"]
@@ -244,6 +251,33 @@ def best_hand(state: TableState, seat: int, reads: list[TileRead], melds: int,
                                                                     best.tiles[-1])):
         doubts.append(f"{who}: furiten? a winning tile is in their own discards")
     return best, doubts
+
+
+def no_furiten_first(state: TableState, seat: int, ranked: Sequence[HandReading]
+                     ) -> list[HandReading]:
+    """A ron's readings ranked again, each that would be furiten (a winning tile in the
+    seat's own discards: no ron is allowed on it) less likely by :data:`FURITEN`; the
+    discards are read by the camera too, so a furiten reading stays, a last resort (kde-jade,
+    2026-12-07: 3496789m234s2m, furiten, was shown for 33456789m234s).
+
+    >>> from dataclasses import replace
+    >>> from tablekit.game.state import PondTile
+    >>> from tablekit.tiles import parse_tiles
+    >>> state = TableState.new()
+    >>> seats = list(state.seats)
+    >>> seats[1] = replace(seats[1], pond=(PondTile(Tile.from_code("2m")),))
+    >>> state = replace(state, seats=tuple(seats))
+    >>> two = HandReading(tuple(parse_tiles("34678999m234s55p2m")), -1.0)   # waits 2m 5m
+    >>> one = HandReading(tuple(parse_tiles("11678999m234s55p1m")), -2.0)   # waits 1m 5p
+    >>> [to_mpsz(h.tiles) for h in no_furiten_first(state, 1, [two, one])]
+    ['11678999m234s55p1m', '34678999m234s55p2m']
+    """
+    held = [replace(hand, log_p=hand.log_p + math.log(FURITEN))
+            if is_furiten(state, seat, WinnerHand(seat, hand.tiles, hand.tiles[-1])) else hand
+            for hand in ranked]
+    held.sort(key=lambda hand: -hand.log_p)
+    total = sum(hand.probability for hand in held)
+    return [replace(hand, share=hand.probability / (total or 1.0)) for hand in held]
 
 
 def beyond_the_table(reads: Sequence[TileRead], melds: int, visible: Counter[int], who: str
