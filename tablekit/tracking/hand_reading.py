@@ -36,14 +36,14 @@ UNSEEN = TileRead(tuple((Tile(kind), 1 / 34) for kind in range(34)))
 """A tile of a revealed hand the camera did not find: any kind, the hand decides."""
 MAX_UNSEEN = 2
 FIFTH = 1e-3
-FURITEN = 1e-3
-"""How much less likely a ron's reading is that would be furiten (its seat's own discards
-read by the camera may be wrong)."""
-RANKED = 10
-"""The complete readings kept to rank again (furiten)."""
 """How much less likely a revealed hand is for each of its tiles that would be a fifth of
 its kind with the tiles seen elsewhere on the table (one of them misread): about as
 unlikely as a sure read being a tile outside its candidates (:func:`widen`)."""
+FURITEN = 1e-3
+"""How much less likely a ron's reading is that would be furiten (its seat's own discards
+are read by the camera too, and may be wrong)."""
+RANKED = 10
+"""The complete readings kept to rank again (furiten)."""
 SLOT_MM = 12.0
 """Reads of one row in different frames closer than this along the row are one tile (tiles
 lie 26-27 mm apart; a read's centre wanders a few mm)."""
@@ -260,7 +260,6 @@ def no_furiten_first(state: TableState, seat: int, ranked: Sequence[HandReading]
     discards are read by the camera too, so a furiten reading stays, a last resort (kde-jade,
     2026-12-07: 3496789m234s2m, furiten, was shown for 33456789m234s).
 
-    >>> from dataclasses import replace
     >>> from tablekit.game.state import PondTile
     >>> from tablekit.tiles import parse_tiles
     >>> state = TableState.new()
@@ -272,12 +271,17 @@ def no_furiten_first(state: TableState, seat: int, ranked: Sequence[HandReading]
     >>> [to_mpsz(h.tiles) for h in no_furiten_first(state, 1, [two, one])]
     ['11678999m234s55p1m', '34678999m234s55p2m']
     """
-    held = [replace(hand, log_p=hand.log_p + math.log(FURITEN))
-            if is_furiten(state, seat, WinnerHand(seat, hand.tiles, hand.tiles[-1])) else hand
-            for hand in ranked]
-    held.sort(key=lambda hand: -hand.log_p)
-    total = sum(hand.probability for hand in held)
-    return [replace(hand, share=hand.probability / (total or 1.0)) for hand in held]
+    return reranked([replace(hand, log_p=hand.log_p + math.log(FURITEN))
+                     if is_furiten(state, seat, WinnerHand(seat, hand.tiles, hand.tiles[-1]))
+                     else hand for hand in ranked])
+
+
+def reranked(hands: Sequence[HandReading]) -> list[HandReading]:
+    """Readings whose probabilities were changed, likeliest first, each with its share of
+    them all again."""
+    ordered = sorted(hands, key=lambda hand: -hand.log_p)
+    total = sum(hand.probability for hand in ordered) or 1.0
+    return [replace(hand, share=hand.probability / total) for hand in ordered]
 
 
 def beyond_the_table(reads: Sequence[TileRead], melds: int, visible: Counter[int], who: str
@@ -304,9 +308,7 @@ def beyond_the_table(reads: Sequence[TileRead], melds: int, visible: Counter[int
         hands.append(replace(hand, log_p=hand.log_p + over * math.log(FIFTH)))
     if not hands:
         return [], []
-    hands.sort(key=lambda hand: -hand.log_p)
-    total = sum(hand.probability for hand in hands)
-    hands = [replace(hand, share=hand.probability / (total or 1.0)) for hand in hands]
+    hands = reranked(hands)
     counts = Counter(tile.kind for tile in hands[0].tiles)
     fifths = [Tile(kind) for kind, n in sorted(counts.items()) if n + visible[kind] > 4]
     return hands, [f"{who}: the {tile} would be a fifth with those on the table; a discard "
