@@ -911,3 +911,44 @@ def test_a_hand_read_surely_is_scored_though_the_ponds_show_a_fifth_of_its_kind(
     hand, doubts = read_revealed(state, 0, reads, None)
     assert hand is not None and to_mpsz(sorted(hand.hand)) == "44m566778p234678s"
     assert any("4m would be a fifth" in d for d in doubts)
+
+
+def test_a_winning_tile_set_apart_and_never_seen_is_the_one_missing():
+    """The row's last tile lies beside the one before it and a tile is missing: the tile
+    set apart was not seen, so the winning tile is the missing one (on a tsumo whatever the
+    hand needs, on a ron the discard), not the row's last read (game 14 hand E4-2 of the
+    20-game check showed its 7s as the winning tile for an unseen 9p)."""
+    from dataclasses import replace
+
+    from tablekit.game.state import TableState
+    from tablekit.tiles import parse_tiles
+
+    reads = [TileRead.sure(t) for t in parse_tiles("123m456p789s11z24s")]
+    hand, doubts = read_revealed(TableState.new(), 0, reads, None, win_seen=False)
+    assert hand is not None and hand.win_tile == Tile.from_code("3s")
+    assert any("winning tile set apart not seen" in d for d in doubts)
+    seen, _ = read_revealed(TableState.new(), 0, reads, None)   # the last read taken as it
+    assert seen is None or seen.win_tile != Tile.from_code("3s")
+    ron = replace(TableState.new(), last_discard=(1, Tile.from_code("3s")))
+    hand, _ = read_revealed(ron, 0, reads, 1, win_seen=False)
+    assert hand is not None and hand.win_tile == Tile.from_code("3s")
+    assert to_mpsz(sorted(hand.hand)) == "123m456p234789s11z"
+
+
+def test_a_tile_not_seen_is_the_kind_with_more_copies_left():
+    """Two kinds complete the hand for the tile not seen (78p waits 6p or 9p): with three
+    6p in the ponds, the 9p is taken (game 14 hand E4-2 of the 20-game check)."""
+    from dataclasses import replace
+
+    from tablekit.game.state import PondTile, TableState
+    from tablekit.tiles import parse_tiles
+
+    reads = [TileRead.sure(t) for t in parse_tiles("406m2278p123067s")]
+    state = TableState.new()
+    seats = list(state.seats)
+    seats[1] = replace(seats[1], pond=(PondTile(Tile.from_code("6p")),) * 3)
+    hand, _ = read_revealed(replace(state, seats=tuple(seats)), 0, reads, None, win_seen=False)
+    assert hand is not None and hand.win_tile == Tile.from_code("9p")
+    seats[1] = replace(seats[1], pond=(PondTile(Tile.from_code("9p")),) * 3)
+    hand, _ = read_revealed(replace(state, seats=tuple(seats)), 0, reads, None, win_seen=False)
+    assert hand is not None and hand.win_tile == Tile.from_code("6p")

@@ -142,14 +142,16 @@ def vote_slots(slots: list[Slot], count: int | None = None, frames: int = 0
     return reads
 
 
-def read_revealed(state: TableState, seat: int, reads: list[TileRead], from_seat: int | None
-                  ) -> tuple[WinnerHand | None, list[str]]:
+def read_revealed(state: TableState, seat: int, reads: list[TileRead], from_seat: int | None,
+                  win_seen: bool = True) -> tuple[WinnerHand | None, list[str]]:
     """A winner's hand from the reads of its row (concealed tiles, then its melds): fitted
     to the hand's size, the ron tile from the last discard, and the likeliest complete
     hand, where one of the two least sure reads may also be any other tile (a face misread
-    beyond its candidates) when that makes a likelier hand than the candidates do."""
+    beyond its candidates) when that makes a likelier hand than the candidates do.
+    ``win_seen`` False: the winning tile set apart was not seen (the row's last read is a
+    tile of the hand): the discard's, or any tile, is added as the winning tile."""
     melds = state.seats[seat].melds
-    concealed, disagree = _concealed(state, seat, reads, from_seat)
+    concealed, disagree = _concealed(state, seat, reads, from_seat, win_seen)
     if not concealed:
         return None, [f"{seat_name(state, seat)}: no revealed hand seen"]
     concealed, doubts = fit_count(concealed, concealed_count(len(melds)), seat_name(state, seat))
@@ -185,14 +187,19 @@ def draft_hand(state: TableState, seat: int, reads: list[TileRead], from_seat: i
     return (*tiles, *[None] * (count - 1 - len(tiles)), last)
 
 
-def _concealed(state: TableState, seat: int, reads: list[TileRead], from_seat: int | None
-               ) -> tuple[list[TileRead], list[str]]:
+def _concealed(state: TableState, seat: int, reads: list[TileRead], from_seat: int | None,
+               win_seen: bool = True) -> tuple[list[TileRead], list[str]]:
     """The row's reads less the winner's face-up meld tiles (at the row's end), the ron
     tile the discard's (robbing a kan: the tile added to it), or, where the row reads it
     surely as another tile, either (:func:`ron_tile_read`, with a doubt, as one of the two
-    reads is wrong)."""
+    reads is wrong); ``win_seen`` False: the winning tile is added after the row's reads,
+    the discard's or, on a tsumo, any tile."""
     concealed = reads[: len(reads) - face_up_meld_tiles(state.seats[seat].melds)]
     registered = state.chankan_tile or (state.last_discard[1] if state.last_discard else None)
+    if not win_seen and concealed:
+        ron = from_seat is not None and registered is not None
+        return [*concealed, TileRead.sure(registered) if ron else UNSEEN], (
+            [] if ron else [f"{seat_name(state, seat)}: the winning tile set apart not seen"])
     if not concealed or from_seat is None or registered is None:
         return concealed, []
     row = concealed[-1]
@@ -225,11 +232,13 @@ def best_hand(state: TableState, seat: int, reads: list[TileRead], melds: int,
     :data:`SURE`, tiles taken that were not a read's best (a sure read overruled by the
     rules is a misread somewhere), a close second reading, a furiten ron."""
     visible = visible_counts(state, exclude_last_discard=from_seat is not None)
-    ranked = rank_hands(reads, melds, visible, limit=RANKED)
+    unseen = unseen_read(visible)
+    weighed = [unseen if read is UNSEEN else read for read in reads]
+    ranked = rank_hands(weighed, melds, visible, limit=RANKED)
     who = seat_name(state, seat)
     doubts = []
     if not ranked:
-        ranked, doubts = beyond_the_table(reads, melds, visible, who)
+        ranked, doubts = beyond_the_table(weighed, melds, visible, who)
     if from_seat is not None:
         ranked = no_furiten_first(state, seat, ranked)
     if not ranked:
@@ -251,6 +260,23 @@ def best_hand(state: TableState, seat: int, reads: list[TileRead], melds: int,
                                                                     best.tiles[-1])):
         doubts.append(f"{who}: furiten? a winning tile is in their own discards")
     return best, doubts
+
+
+def unseen_read(visible: Counter[int]) -> TileRead:
+    """A tile of a revealed hand the camera did not find: any kind, each as likely as the
+    copies of it not seen elsewhere on the table (``visible``; a kind all four of which
+    are seen keeps a little, as one of them may be misread), so that where two kinds
+    complete the hand the one with more copies left is taken.
+
+    >>> read = unseen_read(Counter({14: 3, 17: 0}))
+    >>> p = dict((t.code, q) for t, q in read.candidates)
+    >>> round(p["9p"] / p["6p"], 1), len(read.candidates)
+    (3.7, 34)
+    """
+    weights = [max(0, 4 - visible[kind]) + 0.1 for kind in range(34)]
+    total = sum(weights)
+    return TileRead(tuple(sorted(((Tile(kind), w / total) for kind, w in enumerate(weights)),
+                                 key=lambda item: -item[1])))
 
 
 def no_furiten_first(state: TableState, seat: int, ranked: Sequence[HandReading]

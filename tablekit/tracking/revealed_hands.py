@@ -45,6 +45,9 @@ from tablekit.vision.table_reading import SeenTile
 
 WIN_LOOK = 2.0      # s after a look at a win that the hand rows' gaps are looked into
 HAND_SECONDS = 3.0  # s of hand rows a revealed hand is voted over
+SET_APART = 33.0
+"""mm from a revealed hand's last tile to the one before it at or over which the last is
+set apart (tiles lie 26.8 mm apart, a tile set apart 12 mm further)."""
 HAND_ROWS_KEPT = 256  # at most this many frames' hand rows (a source whose clock stands still)
 HandRows = list[HandRow | None]
 
@@ -95,13 +98,15 @@ class RevealedHands:
         for seat in seats:
             melds = state.seats[seat].melds
             row = concealed_count(len(melds)) + face_up_meld_tiles(melds)
-            reads = self._hand_reads(seat, melds, state.seats[seat].kita)
-            unseen += max(0, row - len(reads or ()))
-            if reads is None:
+            seen = self._hand_reads(seat, melds, state.seats[seat].kita)
+            if seen is None:
+                unseen += row
                 doubts.append(f"{seat_name(state, seat)}: the revealed hand is hidden")
                 drafts.append((seat, draft_hand(state, seat, [], from_seat)))
                 continue
-            hand, found = read_revealed(state, seat, reads, from_seat)
+            reads, win_seen = seen
+            unseen += max(0, row - len(reads))
+            hand, found = read_revealed(state, seat, reads, from_seat, win_seen)
             doubts.extend(found)
             if hand is not None:
                 winners.append(hand)
@@ -120,12 +125,13 @@ class RevealedHands:
         return [ura for at, ura in self.ura_rows if since(at, self.since_time) <= LOOK_BACK]
 
     def _hand_reads(self, seat: int, melds: Sequence[Meld], kita: int = 0
-                    ) -> list[TileRead] | None:
+                    ) -> tuple[list[TileRead], bool] | None:
         """The seat's revealed row voted over the frames since the win was first looked
         at that show it (at least half its concealed tiles face up) by where its tiles
-        lie, its melds as the state knows them where the row shows where they begin; None
-        when no frame shows the row. Three players: the seat's ``kita`` Norths set aside
-        lie between its hand and its melds, and are no tiles of the hand (left of the
+        lie, its melds as the state knows them where the row shows where they begin, and
+        whether the winning tile set apart at its end was seen (:func:`win_tile_seen`);
+        None when no frame shows the row. Three players: the seat's ``kita`` Norths set
+        aside lie between its hand and its melds, and are no tiles of the hand (left of the
         row's widest gap, or the Norths at its end the hand has no room for)."""
         rows = [(at, r[seat]) for at, r in self.rows
                 if at >= self.since_time and r[seat] is not None]
@@ -141,8 +147,26 @@ class RevealedHands:
         left = before_melds(slots) if melds or kita else None
         if left is None:
             slots = less_kita(slots, kita, concealed + len(laid))
-            return vote_slots(slots, concealed + len(laid), len(used))
-        return [*vote_slots(left, concealed, len(used)), *laid]
+            reads = vote_slots(slots, concealed + len(laid), len(used))
+            return reads, win_tile_seen(slots[:len(slots) - len(laid)], concealed)
+        return [*vote_slots(left, concealed, len(used)), *laid], win_tile_seen(left, concealed)
+
+
+def win_tile_seen(slots: list[Slot], count: int) -> bool:
+    """Whether the winning tile, set apart at the end of a revealed hand's ``count``
+    concealed tiles, is among their places ``slots``: it is unless places are missing and
+    the last one lies beside the one before it (under :data:`SET_APART` mm from it, where
+    a tile set apart lies a gap further), so that the tile set apart was never seen.
+
+    >>> tile = SeenTile((0, 0), 0, True, ((Tile(0), 0.9),))
+    >>> row = [[(x, tile)] for x in (0.0, 26.8, 53.6, 92.4)]   # the last set apart
+    >>> win_tile_seen(row, 5), win_tile_seen(row[:3], 5), win_tile_seen(row[:3], 3)
+    (True, False, True)
+    """
+    if len(slots) >= count or len(slots) < 2:
+        return True
+    last, before = (sum(x for x, _ in slot) / len(slot) for slot in (slots[-1], slots[-2]))
+    return last - before >= SET_APART
 
 
 def less_kita(slots: list[Slot], kita: int, count: int) -> list[Slot]:
