@@ -41,13 +41,15 @@ from tablekit.tracking.hand_reading import (
 from tablekit.tracking.kita_watch import is_north
 from tablekit.tracking.meld_reading import face_up_meld_tiles, face_up_tiles
 from tablekit.tracking.stable_view import LOOK_BACK, HandRow, StableView, since
+from tablekit.vision.layout import DEFAULT_LAYOUT
 from tablekit.vision.table_reading import SeenTile
 
 WIN_LOOK = 2.0      # s after a look at a win that the hand rows' gaps are looked into
 HAND_SECONDS = 3.0  # s of hand rows a revealed hand is voted over
-SET_APART = 33.0
+SET_APART = DEFAULT_LAYOUT.tile_width + DEFAULT_LAYOUT.drawn_gap / 2
 """mm from a revealed hand's last tile to the one before it at or over which the last is
-set apart (tiles lie 26.8 mm apart, a tile set apart 12 mm further)."""
+set apart (tiles lie a tile's width apart, a tile set apart the layout's drawn gap further):
+32 mm."""
 HAND_ROWS_KEPT = 256  # at most this many frames' hand rows (a source whose clock stands still)
 HandRows = list[HandRow | None]
 
