@@ -500,8 +500,9 @@ def test_a_call_whose_meld_is_never_seen_is_shown_until_the_meld_appears():
 
 
 def test_a_ron_tile_the_winner_shows_as_another_tile_than_the_discard_registered():
-    """The discard was misread (1z): the winner's row surely shows 6s, which completes
-    the hand: that is taken, with a doubt; an unsure row read leaves the discard."""
+    """The discard was misread (1z): the winner's row shows 6s, which completes the hand:
+    that is taken, with a doubt, however unsure the row's read; where the discard also
+    completes a hand, an unsure row read leaves the discard."""
     from dataclasses import replace
 
     from tablekit.game.state import TableState
@@ -514,8 +515,14 @@ def test_a_ron_tile_the_winner_shows_as_another_tile_than_the_discard_registered
     assert any("reads as 6s in the hand" in d for d in doubts)
     reads[-1] = TileRead(((Tile.from_code("6s"), 0.6), (Tile.from_code("1z"), 0.3)))
     hand, doubts = read_revealed(state, 1, reads, 0)
-    assert not any("reads as" in d for d in doubts)
-    assert hand is None or hand.win_tile == Tile.from_code("1z")
+    assert hand is not None and hand.win_tile == Tile.from_code("6s")
+    assert any("reads as 6s in the hand (camera 60% sure)" in d for d in doubts)
+    assert not any("camera only" in d for d in doubts)
+    nobetan = replace(state, last_discard=(0, Tile.from_code("5s")))   # waits 5s and 8s
+    reads = [TileRead.sure(t) for t in parse_tiles("234567m234p5678s")]
+    reads.append(TileRead(((Tile.from_code("8s"), 0.6), (Tile.from_code("5s"), 0.3))))
+    hand, doubts = read_revealed(nobetan, 1, reads, 0)
+    assert hand is not None and hand.win_tile == Tile.from_code("5s")
 
 
 def test_a_revealed_row_is_voted_by_where_its_tiles_lie():
@@ -952,3 +959,30 @@ def test_a_tile_not_seen_is_the_kind_with_more_copies_left():
     seats[1] = replace(seats[1], pond=(PondTile(Tile.from_code("9p")),) * 3)
     hand, _ = read_revealed(replace(state, seats=tuple(seats)), 0, reads, None, win_seen=False)
     assert hand is not None and hand.win_tile == Tile.from_code("6p")
+
+
+def test_a_face_read_two_ways_is_the_kind_with_more_copies_left():
+    """kde-jade, game 0 hand E1-0 (2026-12-07): the first tile of 3456789m234s + 3m read
+    9m 0.38 / 3m 0.32, and both complete the hand (33m 456m 789m, or 345m 678m 99m); with
+    a 9m in a pond and the hand's own 9m, one 9m is left for it against three 3m, so the
+    3m is taken. With no 9m seen elsewhere the camera's 9m stands."""
+    from dataclasses import replace
+
+    from tablekit.game.state import PondTile, TableState
+    from tablekit.rules.hand import Meld
+    from tablekit.tiles import parse_tiles
+
+    nine, three = Tile.from_code("9m"), Tile.from_code("3m")
+    reads = [TileRead(((nine, 0.38), (three, 0.32))),
+             *(TileRead.sure(t) for t in parse_tiles("456789m234s3m666z"))]
+    state = TableState.new()
+    seats = list(state.seats)
+    seats[0] = replace(seats[0], pond=(PondTile(three),))
+    seats[2] = replace(seats[2], melds=(Meld.parse("pon:666z"),))
+    state = replace(state, seats=tuple(seats), last_discard=(0, three))
+    hand, _ = read_revealed(state, 2, reads, 0)
+    assert hand is not None and hand.hand[0] == nine
+    seats[3] = replace(seats[3], pond=(PondTile(nine),))
+    hand, _ = read_revealed(replace(state, seats=tuple(seats)), 2, reads, 0)
+    assert hand is not None and hand.hand[0] == three
+    assert to_mpsz(sorted(hand.hand)) == "33456789m234s"

@@ -67,10 +67,21 @@ def rank_hands(reads: Sequence[TileRead], melds: int = 0, visible: Counter[int] 
     """Readings of the concealed tiles that complete a hand, most probable first.
 
     ``melds`` is the number of called sets beside the hand; ``visible`` counts kinds
-    already seen elsewhere on the table (ponds, melds, dora indicators). A read with
-    nearly every kind as a candidate (a tile not seen) is tried exhaustively over the
-    likeliest readings of the others.
+    already seen elsewhere on the table (ponds, melds, dora indicators). Given those, each
+    tile is also weighed by how many copies of its kind are left for it (not seen on the
+    table, nor earlier in the hand): a face read as likely 6m as 9m is a 6m where three
+    9m lie in the ponds (:func:`copies_left`). A read with nearly every kind as a
+    candidate (a tile not seen) is tried exhaustively over the likeliest readings of the
+    others.
+
+    >>> two_ways = [TileRead.sure(t) for t in parse_tiles("45678m234p55s")]
+    >>> two_ways.append(TileRead(((Tile.from_code("9m"), 0.5), (Tile.from_code("3m"), 0.45))))
+    >>> [to_mpsz(h.tiles[-1:]) for h in rank_hands(two_ways, melds=1)]
+    ['9m', '3m']
+    >>> [to_mpsz(h.tiles[-1:]) for h in rank_hands(two_ways, melds=1, visible=Counter({8: 2}))]
+    ['3m', '9m']
     """
+    weigh = visible is not None
     visible = visible or Counter()
     wild = [i for i, read in enumerate(reads) if len(read.candidates) >= WILD]
     beam: list[tuple[float, tuple[Tile, ...]]] = [(0.0, ())]
@@ -80,11 +91,12 @@ def rank_hands(reads: Sequence[TileRead], melds: int = 0, visible: Counter[int] 
         grown = []
         for log_p, tiles in beam:
             for tile, p in read.candidates:
-                grown.append((log_p + math.log(max(p, FLOOR)), (*tiles, tile)))
+                prior = copies_left(tile, tiles, visible) if weigh else 0.0
+                grown.append((log_p + math.log(max(p, FLOOR)) + prior, (*tiles, tile)))
         grown = [g for g in grown if _fits(g[1], visible)]
         beam = sorted(grown, key=lambda g: -g[0])[:BEAM]
     if wild:
-        beam = _fill_wild(beam[:WILD_BASES], [reads[i] for i in wild], wild, visible)
+        beam = _fill_wild(beam[:WILD_BASES], [reads[i] for i in wild], wild, visible, weigh)
     complete = [(lp, t) for lp, t in beam if _is_complete(t, melds)]
     if not complete:
         return []
@@ -92,9 +104,24 @@ def rank_hands(reads: Sequence[TileRead], melds: int = 0, visible: Counter[int] 
     return [HandReading(t, lp, math.exp(lp) / total) for lp, t in complete[:limit]]
 
 
+def copies_left(tile: Tile, before: Sequence[Tile], visible: Counter[int]) -> float:
+    """The log of the share of ``tile``'s kind still left for it: four copies less those
+    ``visible`` on the table and those ``before`` it in the hand (a kind all of whose
+    copies are seen keeps half a copy: one of those reads may be wrong; a fifth is refused
+    anyway).
+
+    >>> round(math.exp(copies_left(Tile(8), parse_tiles("9m"), Counter({8: 2}))), 3)
+    0.25
+    """
+    left = 4 - visible[tile.kind] - sum(1 for t in before if t.kind == tile.kind)
+    return math.log(min(max(left, 0.5), 4) / 4)
+
+
 def _fill_wild(bases: list[tuple[float, tuple[Tile, ...]]], reads: list[TileRead],
-               places: list[int], visible: Counter[int]) -> list[tuple[float, tuple[Tile, ...]]]:
-    """Every choice for the wild reads (as multisets) put back at their places."""
+               places: list[int], visible: Counter[int], weigh: bool = False
+               ) -> list[tuple[float, tuple[Tile, ...]]]:
+    """Every choice for the wild reads (as multisets) put back at their places (``weigh``:
+    each weighed by the copies left of its kind, as :func:`rank_hands` weighs them)."""
     out = []
     options = [dict((t.kind, (t, p)) for t, p in reversed(read.candidates)) for read in reads]
     for log_p, tiles in bases:
@@ -110,6 +137,11 @@ def _fill_wild(bases: list[tuple[float, tuple[Tile, ...]]], reads: list[TileRead
                 full.insert(place, tile)
             if _fits(tuple(full), visible):
                 score = log_p + sum(math.log(max(p, FLOOR)) for _, p in picked)
+                if weigh:
+                    rest = list(tiles)
+                    for tile, _ in picked:
+                        score += copies_left(tile, rest, visible)
+                        rest.append(tile)
                 out.append((score, tuple(full)))
     return sorted(out, key=lambda g: -g[0])
 

@@ -191,8 +191,8 @@ def _concealed(state: TableState, seat: int, reads: list[TileRead], from_seat: i
                win_seen: bool = True) -> tuple[list[TileRead], list[str]]:
     """The row's reads less the winner's face-up meld tiles (at the row's end), the ron
     tile the discard's (robbing a kan: the tile added to it), or, where the row reads it
-    surely as another tile, either (:func:`ron_tile_read`, with a doubt, as one of the two
-    reads is wrong); ``win_seen`` False: the winning tile is added after the row's reads,
+    as another tile, either (:func:`ron_tile_read`, with a doubt, as one of the two reads
+    is wrong); ``win_seen`` False: the winning tile is added after the row's reads,
     the discard's or, on a tsumo, any tile."""
     concealed = reads[: len(reads) - face_up_meld_tiles(state.seats[seat].melds)]
     registered = state.chankan_tile or (state.last_discard[1] if state.last_discard else None)
@@ -206,24 +206,33 @@ def _concealed(state: TableState, seat: int, reads: list[TileRead], from_seat: i
     concealed[-1] = ron_tile_read(registered, row)
     if len(concealed[-1].candidates) == 1:
         return concealed, []
-    return concealed, [f"{seat_name(state, seat)}: the ron tile reads as {row.best[0]} in the "
-                       f"hand, but {seat_name(state, from_seat)}'s discard as {registered}"]
+    seen, p = row.best
+    return concealed, [f"{seat_name(state, seat)}: the ron tile reads as {seen} in the hand "
+                       f"({how_sure(p)}), but {seat_name(state, from_seat)}'s discard as "
+                       f"{registered}"]
 
 
 def ron_tile_read(registered: Tile, row: TileRead) -> TileRead:
-    """The ron tile: the discard as registered, unless the winner's row reads the tile
-    (set apart at its end) surely as another: then either, the hand decides.
+    """The ron tile: the discard as registered and the winner's row's read of the tile (set
+    apart at its end) as equally likely accounts of it, where they differ: one of the two
+    reads is wrong, and the hand decides which (a discard registered from a weak pond
+    read, kde-jade 2026-12-07: a 3m registered as 2m, the row reading 3m 0.71, which
+    alone completed the hand without furiten).
 
     >>> to_mpsz(t for t, _ in ron_tile_read(Tile(0), TileRead.sure(Tile(14))).candidates)
     '1m6p'
-    >>> ron_tile_read(Tile(0), TileRead(((Tile(14), 0.6),))).candidates
+    >>> ron_tile_read(Tile(0), TileRead(((Tile(14), 0.6), (Tile(0), 0.4)))).candidates
+    ((Tile('1m'), 0.7), (Tile('6p'), 0.3))
+    >>> ron_tile_read(Tile(0), TileRead(((Tile(0), 0.6), (Tile(14), 0.4)))).candidates
     ((Tile('1m'), 1.0),)
     """
-    seen, p = row.best
-    if seen == registered or p < SURE:
+    if row.best[0] == registered:
         return TileRead.sure(registered)
-    others = tuple((tile, q / 2) for tile, q in row.candidates if tile != registered)
-    return TileRead(((registered, 0.5), *others))
+    mass: dict[Tile, float] = defaultdict(float, {registered: 0.5})
+    for tile, q in row.candidates:
+        mass[tile] += q / 2
+    return TileRead(tuple(sorted(((t, round(p, 6)) for t, p in mass.items()),
+                                 key=lambda item: -item[1])))
 
 
 def best_hand(state: TableState, seat: int, reads: list[TileRead], melds: int,
@@ -232,23 +241,22 @@ def best_hand(state: TableState, seat: int, reads: list[TileRead], melds: int,
     :data:`SURE`, tiles taken that were not a read's best (a sure read overruled by the
     rules is a misread somewhere), a close second reading, a furiten ron."""
     visible = visible_counts(state, exclude_last_discard=from_seat is not None)
-    unseen = unseen_read(visible)
-    weighed = [unseen if read is UNSEEN else read for read in reads]
-    ranked = rank_hands(weighed, melds, visible, limit=RANKED)
+    ranked = rank_hands(reads, melds, visible, limit=RANKED)
     who = seat_name(state, seat)
     doubts = []
     if not ranked:
-        ranked, doubts = beyond_the_table(weighed, melds, visible, who)
+        ranked, doubts = beyond_the_table(reads, melds, visible, who)
     if from_seat is not None:
         ranked = no_furiten_first(state, seat, ranked)
     if not ranked:
         seen = to_mpsz(r.best[0] for r in reads)
         return None, [f"{who}: {seen} is not a complete hand; check the tiles"]
     best = ranked[0]
-    for read, tile in zip(reads, best.tiles, strict=True):
+    for index, (read, tile) in enumerate(zip(reads, best.tiles, strict=True)):
         seen, p = read.best
-        if read is UNSEEN:
-            continue  # a tile not seen is said so already
+        if read is UNSEEN or (from_seat is not None and index == len(reads) - 1
+                              and len(read.candidates) > 1):
+            continue  # a tile not seen, a ron tile read two ways: said so already
         if tile != seen and p >= SURE:
             doubts.append(f"{who}: the {seen} ({how_sure(p)}) taken as {tile}")
         elif p < SURE:
@@ -260,23 +268,6 @@ def best_hand(state: TableState, seat: int, reads: list[TileRead], melds: int,
                                                                     best.tiles[-1])):
         doubts.append(f"{who}: furiten? a winning tile is in their own discards")
     return best, doubts
-
-
-def unseen_read(visible: Counter[int]) -> TileRead:
-    """A tile of a revealed hand the camera did not find: any kind, each as likely as the
-    copies of it not seen elsewhere on the table (``visible``; a kind all four of which
-    are seen keeps a little, as one of them may be misread), so that where two kinds
-    complete the hand the one with more copies left is taken.
-
-    >>> read = unseen_read(Counter({14: 3, 17: 0}))
-    >>> p = dict((t.code, q) for t, q in read.candidates)
-    >>> round(p["9p"] / p["6p"], 1), len(read.candidates)
-    (3.7, 34)
-    """
-    weights = [max(0, 4 - visible[kind]) + 0.1 for kind in range(34)]
-    total = sum(weights)
-    return TileRead(tuple(sorted(((Tile(kind), w / total) for kind, w in enumerate(weights)),
-                                 key=lambda item: -item[1])))
 
 
 def no_furiten_first(state: TableState, seat: int, ranked: Sequence[HandReading]
