@@ -9,6 +9,7 @@ from test_flow import PINFU, RON_ON_6S, FakeReader, play_to_seat_discarding, pla
 from tablekit.display.legend import SAY_DEALT_IN, confirm_legend
 from tablekit.flow import CATCH_UP_WAIT, Stage
 from tablekit.flow.camera_lost import LOST, LOST_SCORED
+from tablekit.flow.proposal import CATCHING_UP
 from tablekit.game.events import Discard, Draw, TrackingStopped
 from tablekit.game.reducer import apply
 from tablekit.io.presses import ButtonName
@@ -42,6 +43,8 @@ def test_a_ron_on_the_winners_own_discard_as_the_camera_has_it_asks_who_dealt_in
 
 
 def test_a_ron_while_the_camera_lags_behind_the_table_asks_who_dealt_in(rig):
+    """The ponds show discards the camera has not taken: it has a few seconds to catch up
+    (the discard won on may be among them), then the players say who dealt in."""
     reader = FakeReader({2: PINFU})
     r = rig(reader=reader)
     r.press(ButtonName.OK)
@@ -49,9 +52,34 @@ def test_a_ron_while_the_camera_lags_behind_the_table_asks_who_dealt_in(rig):
     reader.lagging = True                            # the ponds show discards not taken
     r.press(ButtonName.WIN, 2)
     r.advance(2.0)
+    assert r.flow.stage is Stage.COLLECT_WINS and r.flow.data.message == CATCHING_UP
+    r.advance(CATCH_UP_WAIT)
     assert r.flow.stage is Stage.CHOOSE_DISCARDER and reader.asked == []
     r.press(ButtonName.UNDO)                         # cancelled: the hand goes on
     assert r.flow.stage is Stage.PLAY and r.state.result is None
+
+
+def test_a_ron_waits_for_the_discard_won_on_that_the_camera_has_not_taken_yet(rig):
+    """West rons on East's 6s while the camera still shows East's and South's last
+    discards untaken (kde-jade, 2026-12-07: a slow set's discards came 5 s late, and the
+    players were asked who dealt in): they come in within the catch-up wait, and the win
+    is on South's 6s, asked of nobody."""
+    reader = FakeReader({2: PINFU})
+    r = rig(reader=reader)
+    r.press(ButtonName.OK)
+    play_to_seat_discarding(r, 3, "1z")              # the camera has North's discard
+    reader.lagging = True                            # East's and South's lie untaken
+    r.press(ButtonName.WIN, 2)
+    r.advance(2.0)
+    assert r.flow.stage is Stage.COLLECT_WINS and r.flow.data.message == CATCHING_UP
+    r.camera(Draw(0), Discard(0, t("1p")), Draw(1), Discard(1, t("6s")))
+    reader.lagging = False
+    r.advance(0.5)
+    assert r.flow.stage is Stage.CONFIRM_WIN and r.state.tracked
+    assert reader.asked[-1] == ((2,), 1)
+    r.press(ButtonName.OK)
+    deltas = r.state.result.deltas
+    assert deltas[1] < 0 < deltas[2] and deltas[0] == deltas[3] == 0
 
 
 def test_the_wall_end_while_the_camera_lags_opens_the_declarations(rig):

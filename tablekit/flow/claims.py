@@ -16,7 +16,7 @@ from tablekit.flow.model import (
     the_win,
     with_win,
 )
-from tablekit.flow.proposal import discards_unseen
+from tablekit.flow.proposal import CATCHING_UP, discards_unseen
 from tablekit.flow.stage import Stage
 from tablekit.flow.stages import ChooseDiscarder, win_of
 from tablekit.game.events import Discard, Draw, Event
@@ -54,10 +54,14 @@ def on_choose_discarder(data: FlowData, table: Table, press: ButtonPress, now: f
 
 
 def resolve_claims(data: FlowData, table: Table, now: float, settings: Settings) -> Step:
-    """The WIN window has closed: find who dealt in, then read or enter the win."""
+    """The WIN window has closed: find who dealt in, then read or enter the win. A ron
+    waits up to :data:`~tablekit.flow.stage.CATCH_UP_WAIT` s for discards the camera shows
+    and has not taken (the one won on may be among them) before the players are asked."""
     state, win = table.state, the_win(data)
     if win.tsumo_seat is not None:
         data = with_win(data, replace(win, discarder=None))
+    elif discards_unseen(data, table, now, settings):  # the discard won on may be among them
+        return data.said(CATCHING_UP), ()
     elif state.tracked and not camera_lost.discarder_unsure(
             table, settings, tracked_discarder(state), win.claimed):
         data = with_win(data, replace(win, discarder=tracked_discarder(state)))

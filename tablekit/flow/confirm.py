@@ -27,7 +27,13 @@ from tablekit.flow.model import (
     the_win,
     with_win,
 )
-from tablekit.flow.proposal import discards_unseen, ron_tile_fix, scored, tsumo_draw
+from tablekit.flow.proposal import (
+    CATCHING_UP,
+    discards_unseen,
+    ron_tile_fix,
+    scored,
+    tsumo_draw,
+)
 from tablekit.flow.stage import REREAD, SETTLE, Stage
 from tablekit.flow.stages import ConfirmWin, EnterValue, FixTiles
 from tablekit.game.events import Won
@@ -122,7 +128,7 @@ def reread(data: FlowData, table: Table, now: float, settings: Settings) -> Step
         return data, ()  # a person put the tiles right: the camera does not overrule them
     if win.tsumo_seat is not None and win.preview is None and discards_unseen(
             data, table, now, settings):
-        return data.said("the camera is catching up with the last discards..."), ()
+        return data.said(CATCHING_UP), ()
     stopped: Effects = ()
     if win.tsumo_seat is not None and camera_lost.tsumo_unsure(data, table, now,
                                                                win.tsumo_seat):

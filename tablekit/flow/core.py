@@ -287,7 +287,9 @@ class Flow:
         """Whether a person about to press OK would still be waiting for the screen: on a
         win it does not show the scored hand yet (or asks who dealt in), at the end of the
         wall it does not show the wall empty yet (the camera is still catching up with the
-        last discards)."""
+        last discards, as it may once a ron's WIN window has closed)."""
+        if self.stage is Stage.COLLECT_WINS:
+            return self.win is not None and self.clock() >= self.win.deadline
         if self.stage is Stage.CONFIRM_WIN:
             return self.preview is None
         if self.stage is Stage.CHOOSE_DISCARDER:

@@ -77,9 +77,13 @@ def preview(state: TableState, win: WinInProgress, won: Won, doubts: tuple[str, 
     return None if isinstance(shown, str) else shown
 
 
+CATCHING_UP = "the camera is catching up with the last discards..."
+
+
 def discards_unseen(data: FlowData, table: Table, now: float, settings: Settings) -> bool:
     """The camera shows discards the state has not taken yet (a whole turn around the
-    table missed before a tsumo): for a few seconds after the WIN, they come first."""
+    table missed before a tsumo, the discard a ron is on): for a few seconds after the
+    WIN window, they come first."""
     win = win_of(data.place)
     return (settings.camera and win is not None and now < win.deadline + CATCH_UP_WAIT
             and table.behind)

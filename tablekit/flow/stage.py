@@ -12,7 +12,7 @@ WIN_WINDOW = 1.5  # seconds to wait for a second WIN press on the same discard
 REREAD = 0.5      # seconds between readings of a revealed hand while it waits for OK
 DIFFERENCES_SHOWN = 6.0
 SETTLE = 2.5      # seconds after the WIN a hand with tiles not seen waits for a clearer view
-CATCH_UP_WAIT = 3.0  # seconds a tsumo waits for discards the camera shows but has not taken
+CATCH_UP_WAIT = 3.0  # seconds a win waits for discards the camera shows but has not taken
 MISSED_AT_END = 4  # OK opens the draw while the camera still counts this many tiles or fewer
 
 
