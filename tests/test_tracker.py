@@ -626,7 +626,8 @@ def test_a_pon_of_a_discard_the_camera_never_saw():
 
     from tablekit.game.events import Call, Discard, Draw
     from tablekit.game.reducer import apply
-    from tablekit.sim.geometry import HAND_Y, seat_to_table
+    from tablekit.sim.geometry import HAND_Y, POND_FIRST_ROW_Y, seat_to_table
+    from tablekit.tracking.faint_discards import FIRST_X
     from tablekit.vision.table_reading import SeenTile, TableReading
 
     table = Table(dora="9s")
@@ -638,9 +639,11 @@ def test_a_pon_of_a_discard_the_camera_never_saw():
     white = ((Tile.from_code("5z"), 0.6), (Tile.from_code("7s"), 0.2))
     faces = tuple(SeenTile(seat_to_table(3, x, HAND_Y), 270.0, True, white)
                   for x in (300.0, 327.0))
+    pond = SeenTile(seat_to_table(0, FIRST_X, POND_FIRST_ROW_Y), 0.0, True,
+                    ((Tile.from_code("1m"), 0.95),))   # East's 1m still lies in its pond
     taken = []
     for time in range(3):
-        for event in tracker.update(TableReading(faces, (), float(time)), state[0]):
+        for event in tracker.update(TableReading((*faces, pond), (), float(time)), state[0]):
             state[0] = apply(state[0], event)
             taken.append(event)
     dragon = Tile.from_code("5z")
@@ -986,3 +989,34 @@ def test_a_face_read_two_ways_is_the_kind_with_more_copies_left():
     hand, _ = read_revealed(replace(state, seats=tuple(seats)), 2, reads, 0)
     assert hand is not None and hand.hand[0] == three
     assert to_mpsz(sorted(hand.hand)) == "33456789m234s"
+
+
+def test_a_pon_of_a_discard_misread_in_the_pond_puts_the_discard_right():
+    """North's green dragon was registered as a west wind (kde-jade, 2026-12-07); West
+    pons it, and the tile leaves North's pond: the discard is put right and the pon is on
+    it, not on a discard of East's the camera never saw (the turns went one seat wrong)."""
+    from engine_helpers import Table
+
+    from tablekit.game.events import Call, DiscardCorrected
+    from tablekit.game.reducer import apply
+    from tablekit.sim.geometry import HAND_Y, seat_to_table
+    from tablekit.vision.table_reading import SeenTile, TableReading
+
+    table = Table(dora="9s")
+    table.deal()
+    for seat, tile in ((0, "1m"), (1, "9p"), (2, "1s"), (3, "3z")):
+        table.turn(seat, tile)
+    state = [table.state]
+    tracker = Tracker()
+    tracker.expect_call(state[0], 2)
+    green = ((Tile.from_code("6z"), 0.9), (Tile.from_code("7z"), 0.05))
+    faces = tuple(SeenTile(seat_to_table(2, x, HAND_Y), 180.0, True, green)
+                  for x in (300.0, 327.0, 354.0))
+    taken = []
+    for time in range(3):
+        for event in tracker.update(TableReading(faces, (), float(time)), state[0]):
+            state[0] = apply(state[0], event)
+            taken.append(event)
+    dragon = Tile.from_code("6z")
+    assert taken == [DiscardCorrected(3, 0, dragon), Call(2, "pon", (dragon,) * 3, dragon, 3)]
+    assert state[0].turn == 2 and state[0].seats[3].pond[0].tile == dragon

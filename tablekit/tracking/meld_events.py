@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from tablekit.game.events import Call, Discard, Draw, Event
+from tablekit.game.events import Call, Discard, DiscardCorrected, Draw, Event
 from tablekit.game.state import SEATS, TableState
 from tablekit.rules.hand import Meld
 from tablekit.rules.reading import TileRead
@@ -84,6 +84,11 @@ class MeldSpotter:
                     earlier = self.votes.weakest(state, over[0], counts)
                     return [earlier[1]] if earlier is not None else []
                 return [Call(seat, kind, tiles, called, discarder)]
+            pond = self.view.pond(discarder)  # seen without it: the meld took it
+            if pond is not None and len(pond) == lying(state, discarder) - 1:
+                misread = misread_claim(state, seat, new)
+                if misread:
+                    return misread
         missed = self._missed_call(state, seat, new)
         if missed:
             return missed
@@ -124,6 +129,35 @@ class MeldSpotter:
             tiles = four_of(called, state.rules.red_fives)
         return [Draw(discarder, rinshan=state.kan_draw), Discard(discarder, called),
                 Call(seat, kind, tiles, called, discarder)]
+
+
+def misread_claim(state: TableState, seat: int, new: Sequence[TileRead]) -> list[Event]:
+    """A pon or open kan of the discard that may be called, whose faces agree on another
+    kind than the discard was registered as, when its pond is seen without it (the
+    caller's check): the meld took it, so it was misread there. The discard is put right,
+    then the call (kde-jade, 2026-12-07: a 6z read 3z; its pon was taken for a discard of
+    the next seat's the camera never saw, and every turn after went one seat wrong).
+
+    >>> from dataclasses import replace
+    >>> from tablekit.game.state import PondTile
+    >>> state = TableState.new()
+    >>> seats = list(state.seats)
+    >>> seats[3] = replace(seats[3], pond=(PondTile(Tile.from_code("3z")),))
+    >>> state = replace(state, seats=tuple(seats), last_discard=(3, Tile.from_code("3z")),
+    ...                 turn=0, to_draw=True)
+    >>> [type(e).__name__ for e in misread_claim(state, 2, [TileRead.sure(Tile(32))] * 3)]
+    ['DiscardCorrected', 'Call']
+    """
+    assert state.last_discard is not None
+    discarder, _ = state.last_discard
+    found = read_missed_pon(new, visible_counts(state, exclude_last_discard=True))
+    if found is None:
+        return []
+    kind, called, tiles = found
+    if kind == "kan":
+        tiles = four_of(called, state.rules.red_fives)
+    index = len(state.seats[discarder].pond) - 1
+    return [DiscardCorrected(discarder, index, called), Call(seat, kind, tiles, called, discarder)]
 
 
 def four_of(tile: Tile, red_fives: bool) -> tuple[Tile, ...]:
