@@ -106,9 +106,8 @@ def rank_hands(reads: Sequence[TileRead], melds: int = 0, visible: Counter[int] 
 
 def copies_left(tile: Tile, before: Sequence[Tile], visible: Counter[int]) -> float:
     """The log of the share of ``tile``'s kind still left for it: four copies less those
-    ``visible`` on the table and those ``before`` it in the hand (a kind all of whose
-    copies are seen keeps half a copy: one of those reads may be wrong; a fifth is refused
-    anyway).
+    ``visible`` on the table and those ``before`` it in the hand (a fifth counts half a
+    copy, so that its log is defined; the rules refuse it after).
 
     >>> round(math.exp(copies_left(Tile(8), parse_tiles("9m"), Counter({8: 2}))), 3)
     0.25

@@ -221,8 +221,9 @@ def ron_tile_read(registered: Tile, row: TileRead) -> TileRead:
 
     >>> to_mpsz(t for t, _ in ron_tile_read(Tile(0), TileRead.sure(Tile(14))).candidates)
     '1m6p'
-    >>> ron_tile_read(Tile(0), TileRead(((Tile(14), 0.6), (Tile(0), 0.4)))).candidates
-    ((Tile('1m'), 0.7), (Tile('6p'), 0.3))
+    >>> read = ron_tile_read(Tile(0), TileRead(((Tile(14), 0.6), (Tile(0), 0.4))))
+    >>> [(t.code, round(p, 2)) for t, p in read.candidates]
+    [('1m', 0.7), ('6p', 0.3)]
     >>> ron_tile_read(Tile(0), TileRead(((Tile(0), 0.6), (Tile(14), 0.4)))).candidates
     ((Tile('1m'), 1.0),)
     """
@@ -231,8 +232,7 @@ def ron_tile_read(registered: Tile, row: TileRead) -> TileRead:
     mass: dict[Tile, float] = defaultdict(float, {registered: 0.5})
     for tile, q in row.candidates:
         mass[tile] += q / 2
-    return TileRead(tuple(sorted(((t, round(p, 6)) for t, p in mass.items()),
-                                 key=lambda item: -item[1])))
+    return TileRead(tuple(sorted(mass.items(), key=lambda item: -item[1])))
 
 
 def best_hand(state: TableState, seat: int, reads: list[TileRead], melds: int,

@@ -9,6 +9,7 @@ or a kan on its own turn (:mod:`tablekit.tracking.meld_reading` reads them).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -22,6 +23,7 @@ from tablekit.tracking.discards import still_lies
 from tablekit.tracking.hand_reading import visible_counts
 from tablekit.tracking.kita_watch import without_kita
 from tablekit.tracking.meld_reading import (
+    ClaimKind,
     face_up_meld_tiles,
     new_reads,
     read_claimed,
@@ -121,12 +123,10 @@ class MeldSpotter:
         pond = self.view.pond(discarder)  # seen as the state has it: nothing else to read
         if pond is None or len(pond) != lying(state, discarder):
             return []
-        found = read_missed_pon(new, visible_counts(state, exclude_last_discard=False))
+        found = pon_of_faces(state, new, visible_counts(state, exclude_last_discard=False))
         if found is None:
             return []
         kind, called, tiles = found
-        if kind == "kan":
-            tiles = four_of(called, state.rules.red_fives)
         return [Draw(discarder, rinshan=state.kan_draw), Discard(discarder, called),
                 Call(seat, kind, tiles, called, discarder)]
 
@@ -150,14 +150,24 @@ def misread_claim(state: TableState, seat: int, new: Sequence[TileRead]) -> list
     """
     assert state.last_discard is not None
     discarder, _ = state.last_discard
-    found = read_missed_pon(new, visible_counts(state, exclude_last_discard=True))
+    found = pon_of_faces(state, new, visible_counts(state, exclude_last_discard=True))
     if found is None:
         return []
     kind, called, tiles = found
-    if kind == "kan":
-        tiles = four_of(called, state.rules.red_fives)
     index = len(state.seats[discarder].pond) - 1
     return [DiscardCorrected(discarder, index, called), Call(seat, kind, tiles, called, discarder)]
+
+
+def pon_of_faces(state: TableState, new: Sequence[TileRead], visible: Counter[int]
+                 ) -> tuple[ClaimKind, Tile, tuple[Tile, ...]] | None:
+    """The pon or open kan the new faces of a meld agree on, its called tile and its tiles
+    (a kan all four copies, under the rules' red fives), whatever discard the state
+    holds (:func:`~tablekit.tracking.meld_reading.read_missed_pon`)."""
+    found = read_missed_pon(new, visible)
+    if found is None:
+        return None
+    kind, called, tiles = found
+    return kind, called, four_of(called, state.rules.red_fives) if kind == "kan" else tiles
 
 
 def four_of(tile: Tile, red_fives: bool) -> tuple[Tile, ...]:
