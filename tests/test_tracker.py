@@ -577,6 +577,27 @@ def test_faces_read_in_a_hand_rows_gaps_count_only_while_a_win_is_read():
     assert [t.best.code for _, t in tracker.revealed.rows[-1][1][1]] == ["5s", "0s", "6s"]
 
 
+def test_a_face_found_off_its_place_gives_way_at_a_win_to_the_read_at_its_place():
+    """fluffystuff-black's 14 px faces (the 20-game check's game 9): the detector put a 5s's
+    box 11 mm off, half on its 0s neighbour, and it read 4s; the read at its place is 5s."""
+    from tablekit.game.state import TableState
+    from tablekit.sim.geometry import HAND_Y, seat_to_table
+    from tablekit.vision.table_reading import SeenTile, TableReading
+
+    def tile(x: float, code: str, p: float = 0.9) -> SeenTile:
+        return SeenTile(seat_to_table(1, x, HAND_Y), 90.0, True, ((Tile.from_code(code), p),))
+
+    off = tile(-165, "4s", 0.66)
+    reading = TableReading((tile(-257, "3s"), tile(-230, "4s"), off, tile(-149, "0s")),
+                           gaps=(tile(-176, "5s"),), moved=(off,))
+    tracker = Tracker()
+    tracker.update(reading, TableState.new())
+    assert [t.best.code for _, t in tracker.revealed.rows[-1][1][1]] == ["3s", "4s", "4s", "0s"]
+    tracker.look_at_win()
+    tracker.update(reading, TableState.new())
+    assert [t.best.code for _, t in tracker.revealed.rows[-1][1][1]] == ["3s", "4s", "5s", "0s"]
+
+
 def test_a_tile_not_seen_is_one_doubt_not_a_read_at_three_percent():
     from tablekit.game.state import TableState
     from tablekit.tiles import parse_tiles

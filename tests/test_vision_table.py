@@ -196,3 +196,29 @@ def test_face_down_boxes_in_a_hand_row_are_named_by_the_classifier(rig) -> None:
     tiles = name_tiles(fake, image, view, found)
     assert [t.face_up for t in tiles] == [True, False, False]
     assert tiles[0].candidates[0] == ("5z", 0.95) and tiles[1].candidates == ()
+
+
+def test_a_revealed_row_of_small_faces_is_read_again_at_its_places(models) -> None:
+    """The 20-game check's game 9 win (fluffystuff-black, faces about 14 px): the detector
+    put three boxes of West's row half a tile off and missed two tiles, so the row read
+    2s 3s 4s 4s 0s where 2s 3s 4s 5s 5s 0s lie. Looked at again on the row's grid, every
+    place reads right, and the winning tile set apart stays where it lies."""
+    from tablekit.vision.pipeline import CameraPipeline
+    from tablekit.vision.zones import TileZone
+
+    image = cv2.imread(str(Path(__file__).parent / "fixtures/vision/small_faces_win.jpg"))
+    pipeline = CameraPipeline(models, None)
+    for _ in range(5):
+        pipeline.read(image)
+    assert pipeline.profile is not None
+    reading, _ = read_frame(image, pipeline.profile, models)
+    assert reading.moved
+
+    def row(tiles) -> list[str]:
+        return [t.best.code for t in sorted(tiles, key=lambda t: t.place.x)
+                if t.place.seat == 2 and t.place.zone == TileZone.HAND and t.face_up]
+
+    assert row(reading.tiles) != ["6p", "7p", "8p", "2s", "2s", "3s", "4s", "5s", "5s", "0s",
+                                  "2s", "3p", "3p"]
+    assert row([*(t for t in reading.tiles if t not in reading.moved), *reading.gaps]) == [
+        "6p", "7p", "8p", "2s", "2s", "3s", "4s", "5s", "5s", "0s", "2s", "3p", "3p"]

@@ -73,16 +73,17 @@ class Snapshot:
 
 
 def snapshot(reading: TableReading, kept: Sequence[SeenTile] = (),
-             gaps: Sequence[SeenTile] = ()) -> Snapshot:
+             gaps: Sequence[SeenTile] = (), moved: Sequence[SeenTile] = ()) -> Snapshot:
     """The reading sorted into zones; ``kept``: faint reads that count as pond tiles,
-    ``gaps``: faces read in the hand rows' gaps that count as hand-row tiles."""
+    ``gaps``: faces read again along the hand rows that count as hand-row tiles, in place
+    of the faces ``moved`` (:attr:`TableReading.moved`)."""
     ponds: list[list[tuple[int, float, SeenTile]] | None] = [[] for _ in range(SEATS)]
     faint: list[list[tuple[Place, SeenTile]] | None] = [[] for _ in range(SEATS)]
     rows: list[HandRow | None] = [[] for _ in range(SEATS)]
     backs: list[list[float] | None] = [[] for _ in range(SEATS)]
     indicators: list[SeenTile] | None = []
     ura: list[SeenTile] = []
-    for tile in (*reading.tiles, *kept, *gaps):
+    for tile in (*(t for t in reading.tiles if t not in moved), *kept, *gaps):
         place = tile.place
         busy = reading.in_busy(tile.xy)
         if place.zone == TileZone.POND:

@@ -192,8 +192,9 @@ class Tracker:
         self.layout = reading.layout
         self.discards.keep_faint(state)
         kept = self.discards.faint_spots.kept(reading.faint)
-        gaps = reading.gaps if self.revealed.looking(self.now) else ()
-        self.view.add(snapshot(reading, kept, gaps))
+        looking = self.revealed.looking(self.now)
+        self.view.add(snapshot(reading, kept, reading.gaps if looking else (),
+                               reading.moved if looking else ()))
         self.revealed.keep(self.now, self.view.latest.hand_rows, self.view.latest.ura)
         if not following(state):
             self.calls.reset()

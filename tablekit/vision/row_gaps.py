@@ -17,13 +17,15 @@ while a win is read (:attr:`tablekit.vision.table_reading.TableReading.gaps`).
 from __future__ import annotations
 
 import itertools
+import math
 from collections import defaultdict
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
-from tablekit.vision.layout import DEFAULT_LAYOUT
+from tablekit.vision.layout import DEFAULT_LAYOUT, seat_to_table, table_to_seat
 from tablekit.vision.zones import TileZone, locate
 
 if TYPE_CHECKING:
@@ -58,9 +60,43 @@ def gap_places(row: Sequence[float], pitch: float = PITCH) -> list[tuple[int, fl
     return places
 
 
-def gap_boxes(tiles: Sequence[RowTile], view: TableView) -> np.ndarray:
-    """View boxes at the places a hand row's gaps hold a tile (each the size of its left
-    neighbour's box), from the frame's face-up tiles.
+OFF_PLACE = 0.2
+"""A face found this many pitches or more from its place in its row is looked at again at
+that place (:func:`second_looks`)."""
+
+
+def row_phase(row: Sequence[float], pitch: float = PITCH) -> float:
+    """Where the row's first tile lies on the grid its tiles are laid on (mm): its first
+    face moved by the median of the faces' offsets from a grid of ``pitch`` through it,
+    so a few faces the detector placed off their tiles do not move the grid.
+
+    >>> row_phase([0.0, 27.0, 54.0, 92.0, 108.0])          # the fourth box is 11 mm off
+    0.0
+    """
+    first = row[0]
+    offsets = sorted((x - first + pitch / 2) % pitch - pitch / 2 for x in row)
+    return first + float(np.median(offsets))
+
+
+@dataclass(frozen=True)
+class SecondLook:
+    """A place of a face-up hand row where no face was found: the box to read there (view
+    px, the size of its nearest face's) and the faces found off their places within a
+    pitch of it (indices), which a sure read there stands in for."""
+
+    box: np.ndarray
+    near: tuple[int, ...]
+
+
+def second_looks(tiles: Sequence[RowTile], view: TableView) -> list[SecondLook]:
+    """The places of the frame's face-up hand rows no face lies at, to be looked at again.
+
+    Tiles in a revealed row lie side by side on a grid of pitch (:func:`row_phase`); each
+    place of the grid from a row's first face to a pitch before its last (the winning tile
+    may lie set apart) with no face within :data:`OFF_PLACE` of it is looked at: a tile
+    the detector did not find (:func:`gap_places`), or one whose box it placed off the
+    tile (a small face cut with its neighbour). A row is cut where its faces lie further
+    apart than a gap holds (its melds).
 
     >>> HAND_Y = DEFAULT_LAYOUT.hand_y
     >>> from tablekit.vision.rectify import TableView
@@ -70,9 +106,14 @@ def gap_boxes(tiles: Sequence[RowTile], view: TableView) -> np.ndarray:
     >>> def lying_at(x):
     ...     (u, v), = view.to_view(np.array([[x, HAND_Y]]))
     ...     return ViewTile((u - 10, v - 14, u + 10, v + 14), True, (("5m", 0.9),), 0.5)
-    >>> boxes = gap_boxes([lying_at(-257.0), lying_at(-203.0), lying_at(-176.0)], view)
-    >>> view.to_table((boxes[:, :2] + boxes[:, 2:]) / 2).round(1).tolist()
-    [[-230.0, -440.0]]
+    >>> row = [lying_at(x) for x in (-257.0, -203.0, -176.0, -160.0, -122.0, -84.0)]
+    >>> looks = second_looks(row, view)
+    >>> [(round(float(view.to_table(((k.box[:2] + k.box[2:]) / 2)[None])[0][0])), k.near)
+    ...  for k in looks]
+    [(-230, ()), (-149, (3,))]
+
+    (-257 and -203 leave a tile's place between them; the face at -160 lies 11 mm off
+    the place -149; -122 is on its place and -84, set apart, ends the row.)
     """
     boxes = np.array([t.box for t in tiles], np.float64).reshape(-1, 4)
     centres = (boxes[:, :2] + boxes[:, 2:]) / 2
@@ -82,12 +123,46 @@ def gap_boxes(tiles: Sequence[RowTile], view: TableView) -> np.ndarray:
         place = locate((float(x), float(y)), view.layout)
         if tile.face_up and place.zone == TileZone.HAND:
             rows[place.seat].append((place.x, i))
-    out = []
-    for row in rows.values():
+    pitch = view.layout.tile_width + 1.0
+    looks = []
+    for seat, row in rows.items():
         row.sort()
-        for left, part in gap_places([x for x, _ in row], view.layout.tile_width + 1.0):
-            a, b = row[left][1], row[left + 1][1]
-            centre = centres[a] + (centres[b] - centres[a]) * part
-            half = (boxes[a, 2:] - boxes[a, :2]) / 2
-            out.append([*(centre - half), *(centre + half)])
-    return np.array(out, np.float32).reshape(-1, 4)
+        for run in _runs(row, pitch):
+            phase = row_phase([x for x, _ in run], pitch)
+            first = round((run[0][0] - phase) / pitch)
+            last = math.floor((run[-1][0] - phase) / pitch - 1 - OFF_PLACE)
+            for k in range(first, last + 1):
+                place = phase + k * pitch
+                if any(abs(x - place) < OFF_PLACE * pitch for x, _ in run):
+                    continue
+                (x, i) = min(run, key=lambda item: abs(item[0] - place))
+                near = tuple(j for x2, j in run[:-1] if abs(x2 - place) < pitch
+                             and _off_place(x2, phase, pitch))
+                looks.append(SecondLook(_moved(view, seat, table[i], boxes[i], place - x),
+                                        near))
+    return looks
+
+
+def _off_place(x: float, phase: float, pitch: float) -> bool:
+    """Whether a face at ``x`` lies :data:`OFF_PLACE` or further from every place."""
+    return abs((x - phase + pitch / 2) % pitch - pitch / 2) >= OFF_PLACE * pitch
+
+
+def _runs(row: list[tuple[float, int]], pitch: float) -> list[list[tuple[float, int]]]:
+    """The row cut where its faces lie further apart than a gap holds (the melds)."""
+    runs = [[row[0]]] if row else []
+    for item in row[1:]:
+        if item[0] - runs[-1][-1][0] > GAP_PITCHES[1] * pitch:
+            runs.append([])
+        runs[-1].append(item)
+    return runs
+
+
+def _moved(view: TableView, seat: int, xy: np.ndarray, box: np.ndarray, dx: float
+           ) -> np.ndarray:
+    """``box`` (view px), the face at table point ``xy``, moved ``dx`` mm along ``seat``'s
+    row."""
+    x, y = table_to_seat(seat, float(xy[0]), float(xy[1]))
+    centre = view.to_view(np.array([seat_to_table(seat, x + dx, y)]))[0]
+    half = (box[2:] - box[:2]) / 2
+    return np.array([*(centre - half), *(centre + half)], np.float32)

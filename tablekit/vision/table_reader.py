@@ -44,7 +44,7 @@ from tablekit.vision.layout import DEFAULT_LAYOUT, seat_of_point
 from tablekit.vision.onnx_model import CLASSIFIER_PATH, MODELS_DIR, OnnxModel, load_model
 from tablekit.vision.rectify import TableView
 from tablekit.vision.red_fives import RedFiveCheck
-from tablekit.vision.row_gaps import gap_boxes
+from tablekit.vision.row_gaps import second_looks
 from tablekit.vision.table_detect import (
     DETECT_HALF,
     DETECT_SCALE,
@@ -342,21 +342,24 @@ def seen_tiles(tiles: list[ViewTile], view: TableView, small_bgr: np.ndarray
 
 
 def look_in_gaps(models: TableModels, image: np.ndarray, view: TableView,
-                 tiles: list[ViewTile]) -> list[ViewTile]:
-    """The faces the classifier surely names in the gaps of the frame's hand rows
-    (:mod:`tablekit.vision.row_gaps`), as tiles of the hand rows' detector threshold."""
-    boxes = gap_boxes(tiles, view)
-    if not len(boxes):
-        return []
-    probs = models.name_boxes(image, view, boxes)
-    out = []
-    for box, row in zip(boxes, probs, strict=True):
+                 tiles: list[ViewTile]) -> tuple[list[ViewTile], list[int]]:
+    """Second looks at the places of the frame's face-up hand rows where no face lies
+    (:func:`second_looks`): the faces the classifier surely names there, as tiles of the
+    hand rows' detector threshold, and the indices in ``tiles`` of the faces found off
+    their places that these reads stand in for."""
+    looks = second_looks(tiles, view)
+    if not looks:
+        return [], []
+    probs = models.name_boxes(image, view, np.array([look.box for look in looks], np.float32))
+    out, moved = [], set()
+    for look, row in zip(looks, probs, strict=True):
         candidates = top_candidates(row)
         if CLASSES[int(row.argmax())] in (BACK, NOT_A_TILE) or candidates[0][1] < LOOK_SURE:
             continue
-        box_t = tuple(float(v) for v in box)
-        out.append(ViewTile(box_t, True, candidates, ZONE_THRESHOLDS["hand"]))  # type: ignore[arg-type]
-    return out
+        moved.update(look.near)
+        box = tuple(float(v) for v in look.box)
+        out.append(ViewTile(box, True, candidates, ZONE_THRESHOLDS["hand"]))  # type: ignore[arg-type]
+    return out, sorted(moved)
 
 
 def read_frame(image: np.ndarray, profile: Profile, models: TableModels,
@@ -375,9 +378,11 @@ def read_frame(image: np.ndarray, profile: Profile, models: TableModels,
                       [tuple(float(v) for v in b) for b in table_boxes],  # type: ignore[misc]
                       felt, timestamp, profile.layout)
     faint_tiles = seen_tiles([tile for tile in every if tile.score < floor], view, small)
-    gaps = seen_tiles(look_in_gaps(models, image, view, tiles), view, small)
-    reading = TableReading(seen_tiles(tiles, view, small), tuple(busy), timestamp, calibrated,
-                           faint_tiles, gaps, profile.layout)
+    looked, moved = look_in_gaps(models, image, view, tiles)
+    seen = seen_tiles(tiles, view, small)
+    reading = TableReading(seen, tuple(busy), timestamp, calibrated, faint_tiles,
+                           seen_tiles(looked, view, small), profile.layout,
+                           tuple(seen[i] for i in moved))
     return reading, tiles
 
 

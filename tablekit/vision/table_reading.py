@@ -83,6 +83,9 @@ class TableReading:
     faint: tuple[SeenTile, ...] = ()  # pond tiles the detector was unsure of, read apart
     gaps: tuple[SeenTile, ...] = ()   # faces named in a hand row's gaps, read apart
     layout: TableLayout = DEFAULT_LAYOUT  # the table read (its profile's)
+    moved: tuple[SeenTile, ...] = ()
+    """Faces of ``tiles`` found off their places in a hand row whose reads at their places
+    are in ``gaps`` (:mod:`tablekit.vision.row_gaps`): left out where ``gaps`` count."""
 
     def in_busy(self, xy: tuple[float, float], margin: float = 20.0) -> bool:
         x, y = xy
