@@ -92,11 +92,14 @@ def second_looks(tiles: Sequence[RowTile], view: TableView) -> list[SecondLook]:
     """The places of the frame's face-up hand rows no face lies at, to be looked at again.
 
     Tiles in a revealed row lie side by side on a grid of pitch (:func:`row_phase`); each
-    place of the grid from a row's first face to a pitch before its last (the winning tile
-    may lie set apart) with no face within :data:`OFF_PLACE` of it is looked at: a tile
-    the detector did not find (:func:`gap_places`), or one whose box it placed off the
-    tile (a small face cut with its neighbour). A row is cut where its faces lie further
-    apart than a gap holds (its melds).
+    place of the grid from a row's first face to its last (to a pitch before it where the
+    last lies off its place: the winning tile set apart) with no face within
+    :data:`OFF_PLACE` of it is looked at: a tile the detector did not find
+    (:func:`gap_places`), or one whose box it placed off the tile (a small face cut with
+    its neighbour). So is the place a tile set apart lies at, where the row ends on its
+    place, no face lies near it and no tile of the seat's row stands (the hand is
+    revealed). A row is cut where its faces lie further apart than a gap holds (its
+    melds).
 
     >>> HAND_Y = DEFAULT_LAYOUT.hand_y
     >>> from tablekit.vision.rectify import TableView
@@ -111,18 +114,29 @@ def second_looks(tiles: Sequence[RowTile], view: TableView) -> list[SecondLook]:
     >>> [(round(float(view.to_table(((k.box[:2] + k.box[2:]) / 2)[None])[0][0])), k.near)
     ...  for k in looks]
     [(-230, ()), (-149, (3,))]
+    >>> looks = second_looks(row[:-1], view)   # no tile set apart found: looked for
+    >>> [round(float(view.to_table(((k.box[:2] + k.box[2:]) / 2)[None])[0][0])) for k in looks]
+    [-230, -149, -83]
+    >>> standing = ViewTile(row[0].box, False, (), 0.5)   # in play: only melds lie face up
+    >>> len(second_looks([standing, *row[1:-1]], view))
+    1
 
     (-257 and -203 leave a tile's place between them; the face at -160 lies 11 mm off
-    the place -149; -122 is on its place and -84, set apart, ends the row.)
+    the place -149; -122 is on its place and -84, set apart, ends the row. Where the
+    row ends on its place, the place a tile set apart lies at, the layout's drawn gap
+    beyond the next place, is looked at too: the winning tile, set apart, alone.)
     """
     boxes = np.array([t.box for t in tiles], np.float64).reshape(-1, 4)
     centres = (boxes[:, :2] + boxes[:, 2:]) / 2
     table = view.to_table(centres) if len(tiles) else centres
     rows: dict[int, list[tuple[float, int]]] = defaultdict(list)
+    standing: set[int] = set()  # seats whose hand stands: only their melds lie face up
     for i, (tile, (x, y)) in enumerate(zip(tiles, table, strict=True)):
         place = locate((float(x), float(y)), view.layout)
         if tile.face_up and place.zone == TileZone.HAND:
             rows[place.seat].append((place.x, i))
+        elif place.zone == TileZone.HAND:
+            standing.add(place.seat)
     pitch = view.layout.tile_width + 1.0
     looks = []
     for seat, row in rows.items():
@@ -130,7 +144,9 @@ def second_looks(tiles: Sequence[RowTile], view: TableView) -> list[SecondLook]:
         for run in _runs(row, pitch):
             phase = row_phase([x for x, _ in run], pitch)
             first = round((run[0][0] - phase) / pitch)
-            last = math.floor((run[-1][0] - phase) / pitch - 1 - OFF_PLACE)
+            ends_on_place = not _off_place(run[-1][0], phase, pitch)
+            last = (round((run[-1][0] - phase) / pitch) if ends_on_place
+                    else math.floor((run[-1][0] - phase) / pitch - 1 - OFF_PLACE))
             for k in range(first, last + 1):
                 place = phase + k * pitch
                 if any(abs(x - place) < OFF_PLACE * pitch for x, _ in run):
@@ -140,6 +156,11 @@ def second_looks(tiles: Sequence[RowTile], view: TableView) -> list[SecondLook]:
                              and _off_place(x2, phase, pitch))
                 looks.append(SecondLook(_moved(view, seat, table[i], boxes[i], place - x),
                                         near))
+            (x, i) = run[-1]
+            apart = x + pitch + view.layout.drawn_gap
+            if (ends_on_place and seat not in standing
+                    and all(abs(x2 - apart) >= pitch for x2, _ in row)):
+                looks.append(SecondLook(_moved(view, seat, table[i], boxes[i], apart - x), ()))
     return looks
 
 
