@@ -97,9 +97,9 @@ def second_looks(tiles: Sequence[RowTile], view: TableView) -> list[SecondLook]:
     :data:`OFF_PLACE` of it is looked at: a tile the detector did not find
     (:func:`gap_places`), or one whose box it placed off the tile (a small face cut with
     its neighbour). So is the place a tile set apart lies at, where the row ends on its
-    place, no face lies near it and no tile of the seat's row stands (the hand is
-    revealed). A row is cut where its faces lie further apart than a gap holds (its
-    melds).
+    place and no face lies near it. A row whose hand stands (a tile not face up left of its
+    faces) is not looked at: in play only its melds lie face up. A row is cut where its
+    faces lie further apart than a gap holds (its melds).
 
     >>> HAND_Y = DEFAULT_LAYOUT.hand_y
     >>> from tablekit.vision.rectify import TableView
@@ -118,8 +118,11 @@ def second_looks(tiles: Sequence[RowTile], view: TableView) -> list[SecondLook]:
     >>> [round(float(view.to_table(((k.box[:2] + k.box[2:]) / 2)[None])[0][0])) for k in looks]
     [-230, -149, -83]
     >>> standing = ViewTile(row[0].box, False, (), 0.5)   # in play: only melds lie face up
-    >>> len(second_looks([standing, *row[1:-1]], view))
-    1
+    >>> second_looks([standing, *row[1:-1]], view)
+    []
+    >>> kan_back = ViewTile(lying_at(-30.0).box, False, (), 0.5)   # a closed kan's end
+    >>> len(second_looks([*row[:-1], kan_back], view))
+    3
 
     (-257 and -203 leave a tile's place between them; the face at -160 lies 11 mm off
     the place -149; -122 is on its place and -84, set apart, ends the row. Where the
@@ -130,17 +133,19 @@ def second_looks(tiles: Sequence[RowTile], view: TableView) -> list[SecondLook]:
     centres = (boxes[:, :2] + boxes[:, 2:]) / 2
     table = view.to_table(centres) if len(tiles) else centres
     rows: dict[int, list[tuple[float, int]]] = defaultdict(list)
-    standing: set[int] = set()  # seats whose hand stands: only their melds lie face up
+    backs: dict[int, float] = {}  # the leftmost tile not face up in each seat's row
     for i, (tile, (x, y)) in enumerate(zip(tiles, table, strict=True)):
         place = locate((float(x), float(y)), view.layout)
         if tile.face_up and place.zone == TileZone.HAND:
             rows[place.seat].append((place.x, i))
         elif place.zone == TileZone.HAND:
-            standing.add(place.seat)
+            backs[place.seat] = min(place.x, backs.get(place.seat, math.inf))
     pitch = view.layout.tile_width + 1.0
     looks = []
     for seat, row in rows.items():
         row.sort()
+        if backs.get(seat, math.inf) < row[0][0]:
+            continue  # the hand stands (a closed kan's backs lie among the melds)
         for run in _runs(row, pitch):
             phase = row_phase([x for x, _ in run], pitch)
             first = round((run[0][0] - phase) / pitch)
@@ -158,8 +163,7 @@ def second_looks(tiles: Sequence[RowTile], view: TableView) -> list[SecondLook]:
                                         near))
             (x, i) = run[-1]
             apart = x + pitch + view.layout.drawn_gap
-            if (ends_on_place and seat not in standing
-                    and all(abs(x2 - apart) >= pitch for x2, _ in row)):
+            if ends_on_place and all(abs(x2 - apart) >= pitch for x2, _ in row):
                 looks.append(SecondLook(_moved(view, seat, table[i], boxes[i], apart - x), ()))
     return looks
 
