@@ -1,22 +1,16 @@
-"""Second looks into the gaps of a revealed hand: tiles laid side by side in a row leave
-no room between them, so where two faces of one seat's hand row lie farther apart than
-a tile allows, a tile lies between them that the detector did not find (its peak merged
-into a neighbour's, or fell under the threshold). The classifier looks there: a box the
-size of the left neighbour's at each place a tile fills
-(:func:`tablekit.vision.table_reader.look_in_gaps`). The tracker takes these reads only
-while a win is read (:attr:`tablekit.vision.table_reading.TableReading.gaps`).
+"""Second looks along a revealed hand: its tiles lie side by side on a grid, so where the
+detector found no face at a place of the row (a peak merged into a neighbour's or under
+the threshold, or a small face's box put half a tile off), the classifier looks there
+(:func:`second_looks`, :func:`tablekit.vision.table_reader.look_in_gaps`). The tracker
+takes these reads only while a win is read
+(:attr:`tablekit.vision.table_reading.TableReading.gaps`).
 
->>> gap_places([-257.0, -212.0, -171.0, -135.0])
-[(0, 0.5)]
->>> gap_places([0.0, 27.0, 63.0, 90.0])         # a winning tile set apart is no gap
-[]
->>> gap_places([0.0, 81.0])                     # two tiles missing
-[(0, 0.3333333333333333), (0, 0.6666666666666666)]
+>>> round(row_phase([-257.0, -230.0, -203.0, -165.0]), 1)   # the last box 11 mm off
+-257.0
 """
 
 from __future__ import annotations
 
-import itertools
 import math
 from collections import defaultdict
 from collections.abc import Sequence
@@ -43,21 +37,8 @@ class RowTile(Protocol):
 
 PITCH = DEFAULT_LAYOUT.tile_width + 1.0
 """Centre to centre of two tiles side by side in a row (mm; the default table's tiles)."""
-GAP_PITCHES = (1.6, 3.5)
-"""A gap this many pitches wide holds a tile not found (a tile set apart is 1.3 away;
-wider gaps part the hand from its melds)."""
-
-
-def gap_places(row: Sequence[float], pitch: float = PITCH) -> list[tuple[int, float]]:
-    """Where tiles should lie in a row whose faces lie at ``row`` (mm along it, sorted):
-    (index of the left neighbour, fraction of the way to the right one), one for each
-    tile a gap of :data:`GAP_PITCHES` holds."""
-    places = []
-    for i, (a, b) in enumerate(itertools.pairwise(row)):
-        if GAP_PITCHES[0] * pitch <= b - a <= GAP_PITCHES[1] * pitch:
-            missing = round((b - a) / pitch) - 1
-            places += [(i, j / (missing + 1)) for j in range(1, missing + 1)]
-    return places
+MELD_PITCHES = 3.5
+"""Faces further apart than this many pitches are a hand and its melds (cut apart)."""
 
 
 OFF_PLACE = 0.2
@@ -94,8 +75,8 @@ def second_looks(tiles: Sequence[RowTile], view: TableView) -> list[SecondLook]:
     Tiles in a revealed row lie side by side on a grid of pitch (:func:`row_phase`); each
     place of the grid from a row's first face to its last (to a pitch before it where the
     last lies off its place: the winning tile set apart) with no face within
-    :data:`OFF_PLACE` of it is looked at: a tile the detector did not find
-    (:func:`gap_places`), or one whose box it placed off the tile (a small face cut with
+    :data:`OFF_PLACE` of it is looked at: a tile the detector did not find, or one whose
+    box it placed off the tile (a small face cut with
     its neighbour). So is the place a tile set apart lies at, where the row ends on its
     place and no face lies near it. A row whose hand stands (a tile not face up left of its
     faces) is not looked at: in play only its melds lie face up. A row is cut where its
@@ -140,7 +121,7 @@ def second_looks(tiles: Sequence[RowTile], view: TableView) -> list[SecondLook]:
             rows[place.seat].append((place.x, i))
         elif place.zone == TileZone.HAND:
             backs[place.seat] = min(place.x, backs.get(place.seat, math.inf))
-    pitch = view.layout.tile_width + 1.0
+    pitch = view.layout.tile_width + PITCH - DEFAULT_LAYOUT.tile_width
     looks = []
     for seat, row in rows.items():
         row.sort()
@@ -177,7 +158,7 @@ def _runs(row: list[tuple[float, int]], pitch: float) -> list[list[tuple[float, 
     """The row cut where its faces lie further apart than a gap holds (the melds)."""
     runs = [[row[0]]] if row else []
     for item in row[1:]:
-        if item[0] - runs[-1][-1][0] > GAP_PITCHES[1] * pitch:
+        if item[0] - runs[-1][-1][0] > MELD_PITCHES * pitch:
             runs.append([])
         runs[-1].append(item)
     return runs
