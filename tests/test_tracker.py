@@ -944,6 +944,50 @@ def test_a_hand_read_surely_is_scored_though_the_ponds_show_a_fifth_of_its_kind(
     assert any("4m would be a fifth" in d for d in doubts)
 
 
+def test_a_revealed_hand_is_read_in_order():
+    """kde-jade, game 1 hand E1-0 (2026-12-07): the fourth tile of 45667888m67p678s + 8p
+    read 9m 0.51 / 6m 0.46, and both complete the hand; a 9m between the 6m and the 7m of
+    a hand held in order is unlikely, so the 6m is taken. A face read surely stays as
+    read, in order or not."""
+    from tablekit.game.state import TableState
+    from tablekit.tiles import parse_tiles
+
+    reads = [TileRead.sure(t) for t in parse_tiles("45667888m67p678s8p")]
+    reads[3] = TileRead(((Tile.from_code("9m"), 0.51), (Tile.from_code("6m"), 0.46)))
+    hand, _ = read_revealed(TableState.new(), 3, reads, None)
+    assert hand is not None and to_mpsz(hand.hand[:8]) == "45667888m"
+    reads[3] = TileRead(((Tile.from_code("9m"), 0.9), (Tile.from_code("6m"), 0.1)))
+    hand, _ = read_revealed(TableState.new(), 3, reads, None)
+    assert hand is not None and to_mpsz(hand.hand[:8]) == "45697888m"
+
+
+def test_a_fifth_of_a_kind_whose_discard_the_frames_doubted_is_likelier():
+    """kde-default, game 2 hand E2-1 (2026-12-07): a 3m in North's pond was registered 5m
+    (its frames' votes 5m 0.64 / 3m 0.36) beside a pon of 5m, so the hand's 5m would be a
+    fifth; its row read 11234 4 [3m 0.77 / 5m 0.23] [6m 0.74 / 2m 0.23]m. Unless the discard
+    is doubted, the reading without the fifth wins (11234432m, out of order twice); doubted
+    as the frames doubted it, the hand is read right, with a doubt naming the fifth."""
+    from dataclasses import replace
+
+    from tablekit.game.state import PondTile, TableState
+    from tablekit.rules.hand import Meld
+    from tablekit.tiles import parse_tiles
+
+    state = TableState.new()
+    seats = list(state.seats)
+    seats[1] = replace(seats[1], melds=(Meld.parse("pon:555m"),))
+    seats[3] = replace(seats[3], pond=(PondTile(Tile.from_code("5m")),))
+    state = replace(state, seats=tuple(seats), last_discard=(2, Tile.from_code("3p")))
+    reads = [TileRead.sure(t) for t in parse_tiles("112344m24p340s3p")]
+    reads[6:6] = [TileRead(((Tile.from_code("3m"), 0.77), (Tile.from_code("5m"), 0.23))),
+                  TileRead(((Tile.from_code("6m"), 0.74), (Tile.from_code("2m"), 0.23)))]
+    hand, _ = read_revealed(state, 0, reads, 2)
+    assert hand is not None and to_mpsz(hand.hand[:8]) == "11234432m"
+    hand, doubts = read_revealed(state, 0, reads, 2, doubted={Tile.from_code("5m").kind: 0.36})
+    assert hand is not None and to_mpsz(hand.hand) == "11234456m24p340s3p"
+    assert any("5m would be a fifth" in d for d in doubts)
+
+
 def test_a_winning_tile_set_apart_and_never_seen_is_the_one_missing():
     """The row's last tile lies beside the one before it and a tile is missing: the tile
     set apart was not seen, so the winning tile is the missing one (on a tsumo whatever the
@@ -989,7 +1033,8 @@ def test_a_face_read_two_ways_is_the_kind_with_more_copies_left():
     """kde-jade, game 0 hand E1-0 (2026-12-07): the first tile of 3456789m234s + 3m read
     9m 0.38 / 3m 0.32, and both complete the hand (33m 456m 789m, or 345m 678m 99m); with
     a 9m in a pond and the hand's own 9m, one 9m is left for it against three 3m, so the
-    3m is taken. With no 9m seen elsewhere the camera's 9m stands."""
+    3m is taken. With no 9m seen elsewhere the camera's 9m stands. (The face lies here
+    before the sou, where either kind would be in order: the order prior does not count.)"""
     from dataclasses import replace
 
     from tablekit.game.state import PondTile, TableState
@@ -998,7 +1043,7 @@ def test_a_face_read_two_ways_is_the_kind_with_more_copies_left():
 
     nine, three = Tile.from_code("9m"), Tile.from_code("3m")
     reads = [TileRead(((nine, 0.38), (three, 0.32))),
-             *(TileRead.sure(t) for t in parse_tiles("456789m234s3m666z"))]
+             *(TileRead.sure(t) for t in parse_tiles("234s456789m3m666z"))]
     state = TableState.new()
     seats = list(state.seats)
     seats[0] = replace(seats[0], pond=(PondTile(three),))

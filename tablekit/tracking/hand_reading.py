@@ -17,7 +17,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
 from tablekit.game.events import WinnerHand
@@ -37,8 +37,15 @@ UNSEEN = TileRead(tuple((Tile(kind), 1 / 34) for kind in range(34)))
 MAX_UNSEEN = 2
 FIFTH = 1e-3
 """How much less likely a revealed hand is for each of its tiles that would be a fifth of
-its kind with the tiles seen elsewhere on the table (one of them misread): about as
-unlikely as a sure read being a tile outside its candidates (:func:`widen`)."""
+its kind with the tiles seen elsewhere on the table (one of them misread), at least: about
+as unlikely as a sure read being a tile outside its candidates (:func:`widen`). A kind
+whose discard the frames doubted (:meth:`~tablekit.tracking.pond_votes.PondVotes.doubts`)
+is as much likelier as they doubted it (:func:`beyond_four`)."""
+IN_ORDER = 0.2
+"""How much less likely a revealed hand's reading is for each pair of neighbours of one
+suit whose numbers fall: players keep their hands in order, so a face read about as
+likely 9m as 6m between a 6m and a 7m is the 6m (kde-jade, 2026-12-07). A face read 5
+times likelier one way stays as read, in order or not."""
 FURITEN = 1e-3
 """How much less likely a ron's reading is that would be furiten (its seat's own discards
 are read by the camera too, and may be wrong)."""
@@ -143,7 +150,8 @@ def vote_slots(slots: list[Slot], count: int | None = None, frames: int = 0
 
 
 def read_revealed(state: TableState, seat: int, reads: list[TileRead], from_seat: int | None,
-                  win_seen: bool = True) -> tuple[WinnerHand | None, list[str]]:
+                  win_seen: bool = True, doubted: Mapping[int, float] | None = None
+                  ) -> tuple[WinnerHand | None, list[str]]:
     """A winner's hand from the reads of its row (concealed tiles, then its melds): fitted
     to the hand's size, the ron tile from the last discard, and the likeliest complete
     hand, where one of the two least sure reads may also be any other tile (a face misread
@@ -157,10 +165,10 @@ def read_revealed(state: TableState, seat: int, reads: list[TileRead], from_seat
     concealed, doubts = fit_count(concealed, concealed_count(len(melds)), seat_name(state, seat))
     doubts = [*disagree, *doubts]
     free = len(concealed) - (from_seat is not None)  # a ron tile is the discard's
-    hand, found = best_hand(state, seat, concealed, len(melds), from_seat)
+    hand, found = best_hand(state, seat, concealed, len(melds), from_seat, doubted)
     for index in sorted(range(free), key=lambda i: concealed[i].best[1])[:2]:
         loose = [*concealed[:index], widen(concealed[index]), *concealed[index + 1:]]
-        other, more = best_hand(state, seat, loose, len(melds), from_seat)
+        other, more = best_hand(state, seat, loose, len(melds), from_seat, doubted)
         if other is not None and (hand is None or other.log_p > hand.log_p):
             hand, found = other, more
     if hand is None:
@@ -236,22 +244,26 @@ def ron_tile_read(registered: Tile, row: TileRead) -> TileRead:
 
 
 def best_hand(state: TableState, seat: int, reads: list[TileRead], melds: int,
-              from_seat: int | None) -> tuple[HandReading | None, list[str]]:
-    """The likeliest complete hand the reads allow, and the doubts about it: reads under
-    :data:`SURE`, tiles taken that were not a read's best (a sure read overruled by the
-    rules is a misread somewhere), a close second reading, a furiten ron."""
+              from_seat: int | None, doubted: Mapping[int, float] | None = None
+              ) -> tuple[HandReading | None, list[str]]:
+    """The likeliest complete hand the reads allow, in order (:data:`IN_ORDER`), and the
+    doubts about it: reads under :data:`SURE`, tiles taken that were not a read's best (a
+    sure read overruled by the rules is a misread somewhere), a fifth of a kind
+    (:func:`beyond_four`), a close second reading, a furiten ron."""
     visible = visible_counts(state, exclude_last_discard=from_seat is not None)
-    ranked = rank_hands(reads, melds, visible, limit=RANKED)
+    ranked = rank_hands(reads, melds, visible, limit=RANKED,
+                        beyond=beyond_four(state, doubted or {}), order=IN_ORDER)
     who = seat_name(state, seat)
-    doubts = []
-    if not ranked:
-        ranked, doubts = beyond_the_table(reads, melds, visible, who)
     if from_seat is not None:
         ranked = no_furiten_first(state, seat, ranked)
     if not ranked:
         seen = to_mpsz(r.best[0] for r in reads)
         return None, [f"{who}: {seen} is not a complete hand; check the tiles"]
     best = ranked[0]
+    counts = Counter(tile.kind for tile in best.tiles)
+    doubts = [f"{who}: the {Tile(kind)} would be a fifth with those on the table; a discard "
+              "or meld may be misread" for kind, n in sorted(counts.items())
+              if n + visible[kind] > 4]
     for index, (read, tile) in enumerate(zip(reads, best.tiles, strict=True)):
         seen, p = read.best
         if read is UNSEEN or (from_seat is not None and index == len(reads) - 1
@@ -268,6 +280,26 @@ def best_hand(state: TableState, seat: int, reads: list[TileRead], melds: int,
                                                                     best.tiles[-1])):
         doubts.append(f"{who}: furiten? a winning tile is in their own discards")
     return best, doubts
+
+
+def beyond_four(state: TableState, doubted: Mapping[int, float]) -> Callable[[int], float]:
+    """The chance that a revealed hand holds a kind past the four copies the table shows
+    (:func:`~tablekit.rules.reading.rank_hands`' ``beyond``): one of those tiles is
+    misread, as likely as ``doubted`` says (the frames' doubt about a discard of the kind)
+    and at least :data:`FIFTH`; the ponds and melds are read by the camera too, and a
+    discard misread as a kind of the hand must not leave a hand read right unscored
+    (kde-default, 2026-12-07: 44m566778p234678s, every tile read surely, "not a complete
+    hand"). Never a kind a three-player set lacks.
+
+    >>> from tablekit.rules.presets import TENHOU_SANMA
+    >>> beyond = beyond_four(TableState.new(), {4: 0.36})
+    >>> beyond(4), beyond(5)
+    (0.36, 0.001)
+    >>> beyond_four(TableState.new(TENHOU_SANMA), {})(4)
+    0.0
+    """
+    absent = set(SANMA_ABSENT) if state.players < SEATS else set()
+    return lambda kind: 0.0 if kind in absent else max(FIFTH, doubted.get(kind, 0.0))
 
 
 def no_furiten_first(state: TableState, seat: int, ranked: Sequence[HandReading]
@@ -299,37 +331,6 @@ def reranked(hands: Sequence[HandReading]) -> list[HandReading]:
     ordered = sorted(hands, key=lambda hand: -hand.log_p)
     total = sum(hand.probability for hand in ordered) or 1.0
     return [replace(hand, share=hand.probability / total) for hand in ordered]
-
-
-def beyond_the_table(reads: Sequence[TileRead], melds: int, visible: Counter[int], who: str
-                     ) -> tuple[list[HandReading], list[str]]:
-    """The complete hands the reads make once the tiles seen elsewhere on the table are
-    not counted, each less likely by :data:`FIFTH` for every tile that would be a fifth
-    of its kind with them, and a doubt naming those tiles: the ponds and melds are read
-    by the camera too, and a discard misread as a kind of the hand must not leave a hand
-    read right unscored (kde-default, 2026-12-07: 44m566778p234678s, every tile read
-    surely, "not a complete hand").
-
-    >>> from tablekit.tiles import parse_tiles
-    >>> reads = [TileRead.sure(t) for t in parse_tiles("123m456p789s11222z")]
-    >>> hands, doubts = beyond_the_table(reads, 0, Counter({0: 4}), "East")
-    >>> to_mpsz(hands[0].tiles), round(hands[0].log_p / math.log(FIFTH)), len(doubts)
-    ('123m456p789s11222z', 1, 1)
-    >>> doubts[0]
-    'East: the 1m would be a fifth with those on the table; a discard or meld may be misread'
-    """
-    hands = []
-    for hand in rank_hands(reads, melds):
-        counts = Counter(tile.kind for tile in hand.tiles)
-        over = sum(max(0, n + visible[kind] - 4) for kind, n in counts.items())
-        hands.append(replace(hand, log_p=hand.log_p + over * math.log(FIFTH)))
-    if not hands:
-        return [], []
-    hands = reranked(hands)
-    counts = Counter(tile.kind for tile in hands[0].tiles)
-    fifths = [Tile(kind) for kind, n in sorted(counts.items()) if n + visible[kind] > 4]
-    return hands, [f"{who}: the {tile} would be a fifth with those on the table; a discard "
-                   "or meld may be misread" for tile in fifths]
 
 
 def fit_count(reads: list[TileRead], count: int, who: str

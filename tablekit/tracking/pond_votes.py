@@ -76,6 +76,34 @@ class PondVotes:
                     return [DiscardCorrected(seat, index, best)]
         return []
 
+    def doubts(self, state: TableState) -> dict[int, float]:
+        """Each kind's greatest doubt among its registered discards still lying in a pond:
+        the share of the frames' votes for other tiles (a read the frames split 0.64 / 0.34
+        is doubted 0.36), for a revealed hand that would hold a fifth of it
+        (:func:`~tablekit.tracking.hand_reading.beyond_four`).
+
+        >>> from dataclasses import replace
+        >>> from tablekit.game.state import PondTile
+        >>> state = TableState.new()
+        >>> seats = list(state.seats)
+        >>> seats[3] = replace(seats[3], pond=(PondTile(Tile.from_code("5m")),))
+        >>> state = replace(state, seats=tuple(seats))
+        >>> votes = PondVotes()
+        >>> votes.votes[3] = [{Tile.from_code("5m"): 1.28, Tile.from_code("3m"): 0.72}]
+        >>> votes.doubts(state)
+        {4: 0.36}
+        """
+        found: dict[int, float] = {}
+        for seat in range(state.players):
+            for index, tally in zip(lying_at(state, seat), self.votes[seat], strict=False):
+                total = sum(tally.values())
+                if not total:
+                    continue
+                registered = state.seats[seat].pond[index].tile
+                doubt = round(1 - tally.get(registered, 0.0) / total, 6)
+                found[registered.kind] = max(found.get(registered.kind, 0.0), doubt)
+        return found
+
     def weakest(self, state: TableState, kind: int, counts: Counter[int]
                 ) -> tuple[float, DiscardCorrected] | None:
         """The registered discard of ``kind`` the frames supported least (its share of the

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter, deque
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from tablekit.game.state import TableState, seat_name
@@ -94,8 +94,11 @@ class RevealedHands:
         return since(self.looked, now) <= WIN_LOOK
 
     def read(self, state: TableState, view: StableView, seats: tuple[int, ...],
-             from_seat: int | None) -> WinReading:
-        """The revealed hands of ``seats`` (ron on ``from_seat``'s tile, or tsumo)."""
+             from_seat: int | None, doubted: Mapping[int, float] | None = None
+             ) -> WinReading:
+        """The revealed hands of ``seats`` (ron on ``from_seat``'s tile, or tsumo);
+        ``doubted``: kinds whose discards the frames doubted, and how much
+        (:meth:`~tablekit.tracking.pond_votes.PondVotes.doubts`)."""
         winners, doubts, drafts, unseen = [], [], [], 0
         for seat in seats:
             melds = state.seats[seat].melds
@@ -108,7 +111,7 @@ class RevealedHands:
                 continue
             reads, win_seen = seen
             unseen += max(0, row - len(reads))
-            hand, found = read_revealed(state, seat, reads, from_seat, win_seen)
+            hand, found = read_revealed(state, seat, reads, from_seat, win_seen, doubted)
             doubts.extend(found)
             if hand is not None:
                 winners.append(hand)

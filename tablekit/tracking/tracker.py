@@ -175,7 +175,8 @@ class Tracker:
                  ) -> WinReading:
         """The revealed hands of ``seats`` (ron on ``from_seat``'s tile, or tsumo), from
         the frames since the flow looked at the win."""
-        return self.revealed.read(state, self.view, seats, from_seat)
+        return self.revealed.read(state, self.view, seats, from_seat,
+                                  self.votes.doubts(state))
 
     # -- each frame ---------------------------------------------------------------------
 
