@@ -96,7 +96,7 @@ class FakePipeline:
     def __init__(self, fails: bool = False) -> None:
         self.reads, self.fails, self.warnings = 0, fails, []
 
-    def read_frame(self, frame, now, faint):
+    def read_frame(self, frame, now, faint, gaps):
         self.reads += 1
         if self.fails:
             raise ValueError("the detector choked")

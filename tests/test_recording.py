@@ -512,7 +512,7 @@ def test_misread_reads_a_seeded_share_of_tiles_as_another_kind_the_same_in_every
                            ((Tile(i % 34), 0.9),)) for i in range(160))
 
     class Models:
-        def read_frame(self, frame, timestamp, faint=False):
+        def read_frame(self, frame, timestamp, faint=False, gaps=False):
             return TableReading(tiles, timestamp=timestamp)
 
         def notices(self):

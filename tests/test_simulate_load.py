@@ -97,10 +97,11 @@ def test_a_reader_slow_at_random_gives_the_same_game(monkeypatch):
         pipeline, pace = TruthPipeline(misread=0.1, seed=3), np.random.default_rng(1)
         read = pipeline.read_frame
 
-        def read_frame(frame: Any, timestamp: float, faint: bool = False) -> Any:
+        def read_frame(frame: Any, timestamp: float, faint: bool = False,
+                       gaps: bool = False) -> Any:
             if slow:
                 time.sleep(float(pace.uniform(0.0, 0.03)))
-            return read(frame, timestamp, faint)
+            return read(frame, timestamp, faint, gaps)
 
         pipeline.read_frame = read_frame  # type: ignore[method-assign]
 

@@ -52,8 +52,9 @@ class MisreadingPipeline:
         self.pipeline, self.share, self.seed = pipeline, share, seed
         self.misread = 0
 
-    def read_frame(self, frame: Any, timestamp: float, faint: bool = False) -> TableReading:
-        reading = self.pipeline.read_frame(frame, timestamp, faint)
+    def read_frame(self, frame: Any, timestamp: float, faint: bool = False,
+                   gaps: bool = False) -> TableReading:
+        reading = self.pipeline.read_frame(frame, timestamp, faint, gaps)
         tiles = tuple(misread_tile(seen, self.share, self.seed) for seen in reading.tiles)
         self.misread += sum(a is not b for a, b in zip(tiles, reading.tiles, strict=True))
         return replace(reading, tiles=tiles)

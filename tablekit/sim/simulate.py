@@ -242,7 +242,8 @@ class ReadingPipeline:
     def __init__(self, read: ReadFrame) -> None:
         self.read, self.warnings = read, []
 
-    def read_frame(self, frame: Any, timestamp: float, faint: bool = False) -> TableReading:
+    def read_frame(self, frame: Any, timestamp: float, faint: bool = False,
+                   gaps: bool = False) -> TableReading:
         return self.read(frame, faint)
 
     def notices(self) -> list[str]:
@@ -260,7 +261,8 @@ class TruthPipeline:
         self.reader = PerfectReader(misread=misread, seed=seed, confuse=confuse)
         self.warnings: list[str] = []
 
-    def read_frame(self, frame: Any, timestamp: float, faint: bool = False) -> TableReading:
+    def read_frame(self, frame: Any, timestamp: float, faint: bool = False,
+                   gaps: bool = False) -> TableReading:
         return self.reader.read(frame.truth, timestamp)
 
     def notices(self) -> list[str]:

@@ -11,7 +11,7 @@ It keeps no state of the engine's and never reduces one itself.
 >>> from tablekit.game.state import TableState
 >>> class Feed:  # frames read as an empty, calibrated table
 ...     warnings, source, fps = [], None, 4.0
-...     def poll(self, faint): return TableReading(())
+...     def poll(self, faint, gaps): return TableReading(())
 ...     def tracking(self, lines): self.warnings = lines
 ...     def close(self): pass
 >>> camera = Camera(Feed())
@@ -43,7 +43,8 @@ class Readings(Protocol):
     source: Any
     fps: float
 
-    def poll(self, faint: Callable[[], bool]) -> TableReading | None: ...
+    def poll(self, faint: Callable[[], bool], gaps: Callable[[], bool]
+             ) -> TableReading | None: ...
 
     def tracking(self, lines: list[str]) -> None:
         """The tracking's lines about the last reading, for ``warnings``."""
@@ -68,7 +69,8 @@ class Camera:
 
     def poll(self, state: TableState) -> list[Event]:
         """The events the newest frame (when one is due) makes certain against ``state``."""
-        reading = self.feed.poll(lambda: self.tracker.wants_faint(state))
+        reading = self.feed.poll(lambda: self.tracker.wants_faint(state),
+                                 self.tracker.wants_gaps)
         if reading is None:
             return []
         events = self.tracker.update(reading, state)

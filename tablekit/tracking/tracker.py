@@ -161,6 +161,12 @@ class Tracker:
         return state.turn is not None and following(state) and \
             self.discards.turn_passed(state, state.turn)
 
+    def wants_gaps(self) -> bool:
+        """Whether the next frame should look again at the revealed rows' empty places
+        (:mod:`tablekit.vision.row_gaps`): only while a win is read, the only time their
+        reads count (:meth:`~tablekit.tracking.revealed_hands.RevealedHands.looking`)."""
+        return self.revealed.looking(self.now)
+
     def offer_again(self) -> None:
         """The app let the last events wait (a win or a draw on the screen): the next frame
         gives them again (unanswered, they are not refused ones)."""

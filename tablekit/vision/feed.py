@@ -49,8 +49,8 @@ class FramePipeline(Protocol):
 
     warnings: list[str]
 
-    def read_frame(self, frame: Any, timestamp: float, faint: bool = False
-                   ) -> TableReading: ...
+    def read_frame(self, frame: Any, timestamp: float, faint: bool = False,
+                   gaps: bool = False) -> TableReading: ...
 
     def notices(self) -> list[str]:
         """Lines about the reading itself (an unfamiliar tile set)."""
@@ -88,9 +88,11 @@ class CameraFeed:
     _covered_since: float | None = None
     _own: list[str] = field(default_factory=list)  # the last reading's lines after tracking's
 
-    def poll(self, faint: Callable[[], bool] = lambda: False) -> TableReading | None:
+    def poll(self, faint: Callable[[], bool] = lambda: False,
+             gaps: Callable[[], bool] = lambda: False) -> TableReading | None:
         """The newest frame's reading, its ponds' faint peaks too when ``faint()`` says so
-        (asked only when a frame is read); None when no frame is due or none could be read,
+        and the revealed rows' empty places looked at again when ``gaps()`` does (each
+        asked only when a frame is read); None when no frame is due or none could be read,
         or the table is not calibrated (``warnings`` says why)."""
         now = self.clock()
         if now < self._next - 1e-6:   # (a driven clock's rounding)
@@ -113,17 +115,17 @@ class CameraFeed:
             self.warnings = [f"camera sends {problem}: skipped; the buttons keep the score"]
             return None
         self._shape = image.shape
-        return self._read(frame, image, now, faint)
+        return self._read(frame, image, now, faint, gaps)
 
     def tracking(self, lines: list[str]) -> None:
         """What the tracking says of the last reading: shown after the pipeline's warnings,
         before the feed's own lines."""
         self._warn([*self.pipeline.warnings, *lines, *self._own])
 
-    def _read(self, frame: Any, image: np.ndarray, now: float, faint: Callable[[], bool]
-              ) -> TableReading | None:
+    def _read(self, frame: Any, image: np.ndarray, now: float, faint: Callable[[], bool],
+              gaps: Callable[[], bool]) -> TableReading | None:
         try:
-            reading = self.pipeline.read_frame(frame, now, faint())
+            reading = self.pipeline.read_frame(frame, now, faint(), gaps())
         except Exception as error:  # a frame the pipeline chokes on is skipped, not fatal
             self.warnings = [f"camera: a frame could not be read ({type(error).__name__})"]
             return None

@@ -83,10 +83,12 @@ class CameraPipeline:
         warning = self.familiar.warning()
         return [warning] if warning else []
 
-    def read(self, image: np.ndarray, timestamp: float = 0.0, faint: bool = False
-             ) -> TableReading:
+    def read(self, image: np.ndarray, timestamp: float = 0.0, faint: bool = False,
+             gaps: bool = False) -> TableReading:
         """The frame's reading; ``faint``: the ponds' faint peaks too (the tracker's
-        :meth:`~tablekit.tracking.tracker.Tracker.wants_faint`)."""
+        :meth:`~tablekit.tracking.tracker.Tracker.wants_faint`); ``gaps``: the revealed
+        rows' empty places looked at again (the tracker's
+        :meth:`~tablekit.tracking.tracker.Tracker.wants_gaps`)."""
         self.frames += 1
         if self.profile is None and not self._calibrate(image):
             return TableReading((), (), timestamp, calibrated=False)
@@ -106,13 +108,14 @@ class CameraPipeline:
                 return TableReading((), (), timestamp, calibrated=False)
         self._last_small = small
         reading = read_table(image, self.profile, self.models, timestamp, felt=self.felt,
-                             faint=faint)
+                             faint=faint, gaps=gaps)
         self.familiar.add(tile.score for tile in reading.tiles if tile.face_up)
         return reading
 
-    def read_frame(self, frame: Any, timestamp: float, faint: bool = False) -> TableReading:
+    def read_frame(self, frame: Any, timestamp: float, faint: bool = False,
+                   gaps: bool = False) -> TableReading:
         """:meth:`read` for a camera frame (anything with ``image``)."""
-        return self.read(frame.image, timestamp, faint)
+        return self.read(frame.image, timestamp, faint, gaps)
 
     def _calibrate(self, image: np.ndarray) -> bool:
         self._pending = [*self._pending[-(FRAMES_TO_CALIBRATE - 1):], image]

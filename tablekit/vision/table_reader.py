@@ -364,11 +364,13 @@ def look_in_gaps(models: TableModels, image: np.ndarray, view: TableView,
 
 def read_frame(image: np.ndarray, profile: Profile, models: TableModels,
                timestamp: float = 0.0, calibrated: bool = True,
-               felt: FeltMemory | None = None, faint: bool = False
+               felt: FeltMemory | None = None, faint: bool = False, gaps: bool = False
                ) -> tuple[TableReading, list[ViewTile]]:
     """The reading and the view tiles it was made from (same order); ``felt``: the game's
     memory of the bare felt (:class:`tablekit.vision.busy.FeltMemory`), for arms;
-    ``faint``: read the ponds' faint peaks too, apart (when the tracker asks for them)."""
+    ``faint``: read the ponds' faint peaks too, apart (when the tracker asks for them);
+    ``gaps``: look again at the revealed rows' empty places (:func:`look_in_gaps`, while
+    the tracker reads a win)."""
     view = TableView(profile.camera, layout=profile.layout)
     every, small = read_view(image, view, models, faint=faint)
     floor = min(ZONE_THRESHOLDS.values())  # under it: a faint pond peak
@@ -378,7 +380,7 @@ def read_frame(image: np.ndarray, profile: Profile, models: TableModels,
                       [tuple(float(v) for v in b) for b in table_boxes],  # type: ignore[misc]
                       felt, timestamp, profile.layout)
     faint_tiles = seen_tiles([tile for tile in every if tile.score < floor], view, small)
-    looked, moved = look_in_gaps(models, image, view, tiles)
+    looked, moved = look_in_gaps(models, image, view, tiles) if gaps else ([], [])
     seen = seen_tiles(tiles, view, small)
     reading = TableReading(seen, tuple(busy), timestamp, calibrated, faint_tiles,
                            seen_tiles(looked, view, small), profile.layout,
@@ -388,9 +390,11 @@ def read_frame(image: np.ndarray, profile: Profile, models: TableModels,
 
 def read_table(image: np.ndarray, profile: Profile, models: TableModels,
                timestamp: float = 0.0, calibrated: bool = True,
-               felt: FeltMemory | None = None, faint: bool = False) -> TableReading:
-    """Everything a calibrated camera's frame shows of the table, in table mm.
+               felt: FeltMemory | None = None, faint: bool = False, gaps: bool = False
+               ) -> TableReading:
+    """Everything a calibrated camera's frame shows of the table, in table mm (``faint``,
+    ``gaps``: :func:`read_frame`).
 
     ``calibrated`` is passed on: the caller that checks the markers now and then
     (:func:`tablekit.vision.calibration.check_profile`) says False once they have moved."""
-    return read_frame(image, profile, models, timestamp, calibrated, felt, faint)[0]
+    return read_frame(image, profile, models, timestamp, calibrated, felt, faint, gaps)[0]
