@@ -15,7 +15,7 @@ True
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from tablekit.game.events import DiscardCorrected, Event
@@ -90,18 +90,12 @@ class PondVotes:
         >>> state = replace(state, seats=tuple(seats))
         >>> votes = PondVotes()
         >>> votes.votes[3] = [{Tile.from_code("5m"): 1.28, Tile.from_code("3m"): 0.72}]
-        >>> votes.doubts(state)
+        >>> {kind: round(doubt, 2) for kind, doubt in votes.doubts(state).items()}
         {4: 0.36}
         """
         found: dict[int, float] = {}
-        for seat in range(state.players):
-            for index, tally in zip(lying_at(state, seat), self.votes[seat], strict=False):
-                total = sum(tally.values())
-                if not total:
-                    continue
-                registered = state.seats[seat].pond[index].tile
-                doubt = round(1 - tally.get(registered, 0.0) / total, 6)
-                found[registered.kind] = max(found.get(registered.kind, 0.0), doubt)
+        for _, _, registered, _, share in self.voted(state):
+            found[registered.kind] = max(found.get(registered.kind, 0.0), 1 - share)
         return found
 
     def weakest(self, state: TableState, kind: int, counts: Counter[int]
@@ -109,21 +103,24 @@ class PondVotes:
         """The registered discard of ``kind`` the frames supported least (its share of the
         votes) and its correction to the likeliest other tile that fits on the table."""
         found: tuple[float, DiscardCorrected] | None = None
+        for seat, index, registered, tally, share in self.voted(state):
+            others = [(m, t) for t, m in tally.items() if t.kind != kind and counts[t.kind] < 4]
+            if registered.kind != kind or not others:
+                continue
+            best = max(others, key=lambda item: item[0])[1]
+            if found is None or share < found[0]:
+                found = (share, DiscardCorrected(seat, index, best))
+        return found
+
+    def voted(self, state: TableState) -> Iterator[tuple[int, int, Tile, Tally, float]]:
+        """Each registered discard still lying in a pond that frames voted for: its seat,
+        its index in the state's pond, the tile, its votes and their share for that tile."""
         for seat in range(state.players):
             for index, tally in zip(lying_at(state, seat), self.votes[seat], strict=False):
-                registered = state.seats[seat].pond[index].tile
                 total = sum(tally.values())
-                if registered.kind != kind or not total:
-                    continue
-                others = [(m, t) for t, m in tally.items()
-                          if t.kind != kind and counts[t.kind] < 4]
-                if not others:
-                    continue
-                share = tally.get(registered, 0.0) / total
-                best = max(others, key=lambda item: item[0])[1]
-                if found is None or share < found[0]:
-                    found = (share, DiscardCorrected(seat, index, best))
-        return found
+                if total:
+                    registered = state.seats[seat].pond[index].tile
+                    yield seat, index, registered, tally, tally.get(registered, 0.0) / total
 
 
 def _lines_up(seen: list[SeenTile], registered: list[Tile]) -> bool:
