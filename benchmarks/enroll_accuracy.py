@@ -106,7 +106,7 @@ def main() -> int:
                     cpu = time.process_time() - cpu
                     tileset = TileSet.load(out)
                     reader = TileReader(base.detector, tileset.load_classifier(),
-                                        overlap=tileset.overlap)
+                                        overlap=tileset.overlap, refiner=base.refiner)
                     for part in args.tests:
                         row = {"photos_enrolled": count, "chosen": how, "method": method,
                                "test": part, "enroll_cpu_s": round(cpu, 1),

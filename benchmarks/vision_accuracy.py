@@ -32,10 +32,12 @@ from training.photo_sets import EVAL_SETS  # noqa: E402
 
 
 def readers(threads: int, classifier: Path | None = None, peer: bool = True,
-            detector: Path | None = None, ways: int = 4, sure: float | None = SURE) -> dict:
+            detector: Path | None = None, ways: int = 4, sure: float | None = SURE,
+            refine: bool = True) -> dict:
     options = {key: path for key, path in (("classifier", classifier), ("detector", detector))
                if path}
-    reader = TileReader.load(threads=threads, **options)
+    reader = TileReader.load(threads=threads, **options,
+                             **({} if refine else {"refiner": None}))
     found = {"tablekit": dataclasses.replace(reader, ways=ways, sure=sure).read}
     if not peer:
         return found
@@ -87,6 +89,8 @@ def main() -> int:
                         help="another photo detector ONNX for tablekit (default tablekit/models/)")
     parser.add_argument("--sets", nargs="*", default=list(EVAL_SETS), choices=list(EVAL_SETS))
     parser.add_argument("--no-peer", action="store_true", help="leave out mahjong-detector")
+    parser.add_argument("--no-refiner", action="store_true",
+                        help="name the detector's boxes as found (no box_refiner.onnx)")
     parser.add_argument("--ways", type=int, default=4, choices=WAYS,
                         help="read each face 1 way (as cut), 2 (and half a turn) or 4 (and a "
                              "quarter turned, both ways up; the reader's default)")
@@ -95,7 +99,7 @@ def main() -> int:
                              f"(default {SURE}; 'all': read every face --ways ways)")
     args = parser.parse_args()
     found_readers = readers(args.threads, args.classifier, not args.no_peer, args.detector,
-                            args.ways, args.sure)
+                            args.ways, args.sure, not args.no_refiner)
     figures = photo_sets(found_readers, args.sets, args.photos)
     if args.json:
         args.json.write_text(json.dumps(figures, indent=1) + "\n")

@@ -66,6 +66,8 @@ def main() -> int:
                              (1, None, "upright only")):
         found[f"tablekit {name}"] = readers(args.threads, peer=False, ways=ways,
                                             sure=sure)["tablekit"]
+    found["tablekit, boxes as found"] = readers(args.threads, peer=False,
+                                                refine=False)["tablekit"]
     times: dict[str, list[float]] = {name: [] for name in found}
     for _ in range(args.repeat):  # the readers in turn, so a busy machine slows them alike
         for name, read in found.items():

@@ -158,14 +158,17 @@ def test_labelled_photos_choose_the_detectors_overlap(shared_data, tmp_path):
     from tablekit.vision.enroll_labels import box_f1, choose_overlap, decoded
     from tablekit.vision.onnx_model import DETECTOR_PATH
     from tablekit.vision.reader import TileReader
+    from tablekit.vision.refine import REFINER_PATH
 
     folder = _labelled_folder(shared_data, tmp_path, ["IMG_2773", "IMG_2765"])
     photos = decoded(load_split(folder, ""))
-    detector = load_model(DETECTOR_PATH)
-    chosen = choose_overlap(detector, photos)
+    detector, refiner = load_model(DETECTOR_PATH), load_model(REFINER_PATH)
+    chosen = choose_overlap(detector, photos, refiner)  # on the boxes the reader will name
     assert chosen["overlap"] < OVERLAP
     assert chosen["box_f1"][f"{chosen['overlap']:g}"] > chosen["box_f1"][f"{OVERLAP:g}"]
-    assert box_f1(detector, photos, chosen["overlap"]) > box_f1(detector, photos, OVERLAP)
+    assert box_f1(detector, photos, chosen["overlap"], refiner) > box_f1(
+        detector, photos, OVERLAP, refiner)
+    assert box_f1(detector, photos, OVERLAP, refiner) > box_f1(detector, photos, OVERLAP)
     out = tmp_path / "club"
     assert tablekit(["enroll", "--from-labels", str(folder), "--out", str(out)]) == 0
     assert TileSet.load(out).overlap == chosen["overlap"]

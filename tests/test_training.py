@@ -30,11 +30,11 @@ def test_small_scale_is_a_few_hundred_steps():
 
 def test_one_entry_point_runs_every_step():
     assert list(COMMANDS) == ["pack", "photo", "tune-detector", "table", "retrain", "red-fives",
-                              "card"]
+                              "refiner", "card"]
 
 
 def test_every_command_that_trains_a_network_takes_a_device():
-    for name in ("photo", "tune-detector", "table", "retrain"):
+    for name in ("photo", "tune-detector", "table", "retrain", "refiner"):
         extra = ["--out", "x"] if name in ("tune-detector", "retrain") else []
         args = parser().parse_args([name, "--device", "cpu", *extra])
         assert args.device == "cpu" and args.run is COMMANDS[name][3]
@@ -69,3 +69,12 @@ def test_the_card_draft_gives_the_entry_points_commands(tmp_path):
     assert "python -m training tune-detector --out tablekit/models" in draft
     assert "--tilt 0.6 --start OUT/tile_detector.onnx" in draft
     assert "tools/train" not in draft
+
+
+def test_the_refiners_logged_command_parses_to_the_shipped_net():
+    log = card._load(MODELS, "box_refiner_log.json")
+    args = parser().parse_args(log["command"].split()[3:])
+    assert args.run is COMMANDS["refiner"][3]
+    assert (args.widths, args.hidden, args.seconds, args.seed) == ([16, 32, 48, 64], 64, 600, 0)
+    assert log["mean_iou_found_refined"]["chinese-test"][1] > \
+        log["mean_iou_found_refined"]["chinese-test"][0]

@@ -10,7 +10,7 @@ import argparse
 import sys
 from collections.abc import Callable
 
-from training import card, photo, red_fives, retrain, table
+from training import card, photo, red_fives, refiner, retrain, table
 
 Runner = Callable[[argparse.Namespace], None]
 COMMANDS: dict[str, tuple[str, str | None, Callable[[argparse.ArgumentParser], None], Runner]] = {
@@ -26,6 +26,8 @@ COMMANDS: dict[str, tuple[str, str | None, Callable[[argparse.ArgumentParser], N
                 retrain.__doc__, retrain.add_arguments, retrain.run),
     "red-fives": ("red_fives.json: the red-five check fitted on sim rigs' fives",
                   red_fives.__doc__, red_fives.add_arguments, red_fives.run),
+    "refiner": ("box_refiner.onnx: the photo detector's boxes put onto the tiles' edges",
+                refiner.__doc__, refiner.add_arguments, refiner.run),
     "card": ("card-draft.md: the model card's figures and commands from the logs",
              card.__doc__, card.add_arguments, card.run),
 }

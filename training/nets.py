@@ -133,3 +133,24 @@ class TableDetector(nn.Module):
         far = F.interpolate(self.down(near), scale_factor=2.0, mode="nearest")
         out = self.head(self.mix(torch.cat([near, far], dim=1)))
         return out[:, :2], out[:, 2:4], out[:, 4:6]
+
+
+class BoxRefiner(nn.Module):
+    """A window twice a box's size around it (64x64) to where the tile's edges are: centre
+    shift in box widths and heights, log width and height ratios
+    (:mod:`tablekit.vision.refine`)."""
+
+    def __init__(self, widths: tuple[int, ...] = (16, 32, 48, 64), hidden: int = 64) -> None:
+        super().__init__()
+        self.norm = Normalise()
+        layers: list[nn.Module] = []
+        cin = 3
+        for width in widths:
+            layers += [conv_bn(cin, width, 3, 2), conv_bn(width, width)]
+            cin = width
+        self.features = nn.Sequential(*layers)
+        self.head = nn.Sequential(nn.Flatten(), nn.Linear(cin * 16, hidden),
+                                  nn.ReLU(inplace=True), nn.Linear(hidden, 4))
+
+    def forward(self, window: torch.Tensor) -> torch.Tensor:
+        return self.head(self.features(self.norm(window)))

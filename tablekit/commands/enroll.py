@@ -125,6 +125,7 @@ def from_labels(args: argparse.Namespace) -> int:
     )
     from tablekit.vision.nearest import embed
     from tablekit.vision.onnx_model import CLASSIFIER_PATH, DETECTOR_PATH, load_model
+    from tablekit.vision.refine import REFINER_PATH
     from tablekit.vision.tileset import TileSetError, save_nearest_tileset, save_tileset
 
     folder = args.from_labels
@@ -138,16 +139,17 @@ def from_labels(args: argparse.Namespace) -> int:
     if not images:
         raise TileSetError(f"{folder}/images: no labelled photos")
     model = FeatureModel(CLASSIFIER_PATH)
-    detector = load_model(DETECTOR_PATH)
+    detector, refiner = load_model(DETECTOR_PATH), load_model(REFINER_PATH)
     photos = decoded(images)
     if not photos:
         raise TileSetError(f"{folder}/images: none of its photos can be read")
     nearest = (args.method or HEAD) == "nearest"
     progress = Progress("tablekit enroll")  # on a terminal only
     with progress.running(f"cutting the faces from {len(photos)} photos"):
-        boxes = choose_overlap(detector, photos)
+        boxes = choose_overlap(detector, photos, refiner)
         samples = samples_from_photos(photos, detector, model.size, overlap=boxes["overlap"],
-                                      straddling=STRADDLING if nearest else 0.0)
+                                      straddling=STRADDLING if nearest else 0.0,
+                                      refiner=refiner)
     source = f"{len(images)} labelled photos in {folder}"
     if nearest:
         crops, labels = samples.batch()

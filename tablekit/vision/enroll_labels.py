@@ -30,11 +30,12 @@ import numpy as np
 
 from tablekit.vision.classes import CLASSES, NOT_A_TILE, class_index
 from tablekit.vision.datasets import LabelledImage
-from tablekit.vision.detect import OVERLAP, find_tiles
+from tablekit.vision.detect import OVERLAP
 from tablekit.vision.enroll import FaceSamples, background_boxes, cut_faces, straddling_boxes
 from tablekit.vision.metrics import Count, match_image
 from tablekit.vision.onnx_model import OnnxModel
 from tablekit.vision.postprocess import box_iou
+from tablekit.vision.refine import located
 
 NONE = class_index(NOT_A_TILE)
 MATCH_IOU = 0.5
@@ -57,11 +58,13 @@ def decoded(images: Sequence[LabelledImage]) -> list[Photo]:
 def add_photo(samples: FaceSamples, image: LabelledImage, bgr: np.ndarray,
               detector: OnnxModel | None, size: tuple[int, int],
               rng: np.random.Generator, overlap: float = OVERLAP,
-              straddling: float = 0.0) -> None:
-    """Add one labelled photo's faces (and its not-a-tile crops) to ``samples``;
-    ``straddling``: boxes between two tiles per labelled tile, cut as not-a-tile."""
+              straddling: float = 0.0, refiner: OnnxModel | None = None) -> None:
+    """Add one labelled photo's faces (and its not-a-tile crops) to ``samples``: each
+    labelled box, and each box the detector found (refined by ``refiner``, as the reader
+    finds them) on a labelled tile; ``straddling``: boxes between two tiles per labelled
+    tile, cut as not-a-tile."""
     boxes = image.pixel_boxes(bgr.shape[1], bgr.shape[0])
-    found = (find_tiles(detector, bgr, overlap=overlap).boxes if detector is not None
+    found = (located(detector, refiner, bgr, overlap).boxes if detector is not None
              else np.zeros((0, 4)))
     iou = box_iou(found, boxes)
     for i, code in enumerate(image.codes):
@@ -82,12 +85,14 @@ def add_photo(samples: FaceSamples, image: LabelledImage, bgr: np.ndarray,
 
 def samples_from_photos(photos: Sequence[Photo], detector: OnnxModel | None,
                         size: tuple[int, int], seed: int = 0,
-                        overlap: float = OVERLAP, straddling: float = 0.0) -> FaceSamples:
-    """Every face of ``photos`` cut for enrollment (``straddling``: :func:`add_photo`)."""
+                        overlap: float = OVERLAP, straddling: float = 0.0,
+                        refiner: OnnxModel | None = None) -> FaceSamples:
+    """Every face of ``photos`` cut for enrollment (``straddling``, ``refiner``:
+    :func:`add_photo`)."""
     rng = np.random.default_rng(seed)
     samples = FaceSamples()
     for image, bgr in photos:
-        add_photo(samples, image, bgr, detector, size, rng, overlap, straddling)
+        add_photo(samples, image, bgr, detector, size, rng, overlap, straddling, refiner)
     return samples
 
 
@@ -114,24 +119,28 @@ def lacking_red(labels: np.ndarray) -> list[str]:
             and class_index(f"0{suit}") not in present]
 
 
-def box_f1(detector: OnnxModel, photos: Sequence[Photo], overlap: float) -> float:
-    """F1 of the detector's boxes against every labelled box (IoU >= 0.5, any kind)."""
+def box_f1(detector: OnnxModel, photos: Sequence[Photo], overlap: float,
+           refiner: OnnxModel | None = None) -> float:
+    """F1 of the detector's boxes (refined by ``refiner``) against every labelled box
+    (IoU >= 0.5, any kind)."""
     count = Count()
     for image, bgr in photos:
-        found = find_tiles(detector, bgr, overlap=overlap)
+        found = located(detector, refiner, bgr, overlap)
         truth = image.pixel_boxes(bgr.shape[1], bgr.shape[0])
         count.add(match_image(found.boxes, ["tile"] * len(found.boxes), found.scores,
                               truth, ["tile"] * len(truth)))
     return count.f1
 
 
-def choose_overlap(detector: OnnxModel, photos: Sequence[Photo]) -> dict[str, Any]:
-    """The overlap that finds the labelled tiles of ``photos`` best, and each one's F1.
+def choose_overlap(detector: OnnxModel, photos: Sequence[Photo],
+                   refiner: OnnxModel | None = None) -> dict[str, Any]:
+    """The overlap that finds the labelled tiles of ``photos`` best (boxes refined by
+    ``refiner``, as the reader finds them), and each one's F1.
 
     The trained :data:`~tablekit.vision.detect.OVERLAP` stays unless another finds them
     strictly better.
     """
-    tried = {overlap: box_f1(detector, photos, overlap) for overlap in OVERLAPS}
+    tried = {overlap: box_f1(detector, photos, overlap, refiner) for overlap in OVERLAPS}
     best = max(OVERLAPS, key=tried.__getitem__)  # the first of equals: the trained one
     return {"overlap": best, "box_f1": {f"{overlap:g}": round(f1, 4)
                                          for overlap, f1 in tried.items()}}

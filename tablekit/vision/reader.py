@@ -14,8 +14,9 @@ import numpy as np
 
 from tablekit.vision.classes import NOT_A_TILE
 from tablekit.vision.classify import classify_boxes
-from tablekit.vision.detect import OVERLAP, find_tiles
+from tablekit.vision.detect import OVERLAP
 from tablekit.vision.onnx_model import CLASSIFIER_PATH, DETECTOR_PATH, OnnxModel, load_model
+from tablekit.vision.refine import REFINER_PATH, located
 
 SURE = 0.97
 """A photo's face whose first reading scores at least this is not read again."""
@@ -52,25 +53,30 @@ class TileReader:
     ``ways`` ways (None: every face read ``ways`` ways)."""
     overlap: float = OVERLAP
     """The detector's non-maximum suppression (:data:`~tablekit.vision.detect.OVERLAP`)."""
+    refiner: OnnxModel | None = None
+    """The box refiner (:mod:`tablekit.vision.refine`): each box the detector found is put
+    onto its tile's edges before the face is cut (None: the detector's boxes as found)."""
 
     @classmethod
     def load(cls, threads: int = 1, detector: Path = DETECTOR_PATH,
-             classifier: Path = CLASSIFIER_PATH, tileset: str | Path | None = None
-             ) -> TileReader:
-        """Load both models from ``tablekit/models/`` (or the paths given); ``tileset``: an
-        enrolled set's folder, whose classifier (or nearest faces,
+             classifier: Path = CLASSIFIER_PATH, tileset: str | Path | None = None,
+             refiner: Path | None = REFINER_PATH) -> TileReader:
+        """Load the models from ``tablekit/models/`` (or the paths given; ``refiner`` None:
+        none); ``tileset``: an enrolled set's folder, whose classifier (or nearest faces,
         :mod:`tablekit.vision.nearest`) and overlap replace the trained ones."""
+        boxes = load_model(refiner, threads) if refiner else None
         if tileset:
             from tablekit.vision.tileset import TileSet
 
             chosen = TileSet.load(tileset)
             return cls(load_model(detector, threads), chosen.load_classifier(threads),
-                       overlap=chosen.overlap)
-        return cls(load_model(detector, threads), load_model(classifier, threads))
+                       overlap=chosen.overlap, refiner=boxes)
+        return cls(load_model(detector, threads), load_model(classifier, threads),
+                   refiner=boxes)
 
     def read(self, image_bgr: np.ndarray) -> list[TileReading]:
         """Every tile found in a BGR image (any photo: the generic, uncalibrated mode)."""
-        found = find_tiles(self.detector, image_bgr, self.long_side, overlap=self.overlap)
+        found = located(self.detector, self.refiner, image_bgr, self.overlap, self.long_side)
         named = classify_boxes(self.classifier, image_bgr, found.boxes, self.ways,
                                self.sure)
         return [
