@@ -22,7 +22,7 @@ def test_doctor_lists_every_check_and_passes_here(tmp_path, capsys) -> None:
         assert name in names
     assert all(line[:4] in ("OK  ", "FIX ", "--  ") for line in lines)
     assert any(line.startswith("OK   camera:") and "330x150" in line for line in lines)
-    assert names.count("model") == 4  # the detectors, the classifier, the box refiner
+    assert names.count("model") == 5  # two detectors, two classifiers, the box refiner
     assert status == (1 if any(line.startswith("FIX") for line in lines) else 0)
 
 

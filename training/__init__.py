@@ -10,6 +10,8 @@ root with the ``train`` extra installed (``pip install -e '.[train]'``):
 - ``retrain``: all three models in one run (``pack`` when absent, ``table`` and
   ``tune-detector``'s steps), checked with tablekit's readers;
 - ``refiner``: the box refiner (``box_refiner.onnx``), trained on the CPU;
+- ``photo-classifier``: the photo path's classifier (``photo_classifier.onnx``), the shipped
+  classifier fine-tuned on the CPU on photos' faces at any slant;
 - ``red-fives``: the red-five check (``red_fives.json``) fitted on simulated rigs;
 - ``card``: the model card's figures and commands from the logs (``card-draft.md``).
 
@@ -23,7 +25,8 @@ shipped models are in ``tablekit/models/README.md``. Modules:
 - :mod:`training.sim_data`, :mod:`training.sim_batches`: the simulated table's views and
   patches, and their batches;
 - :mod:`training.photo`, :mod:`training.table`, :mod:`training.retrain`,
-  :mod:`training.red_fives`, :mod:`training.refiner`: the runs;
+  :mod:`training.red_fives`, :mod:`training.refiner`, :mod:`training.photo_classifier`: the
+  runs;
 - :mod:`training.evaluate`: a reader scored on labelled photos (the benchmarks' figures);
 - :mod:`training.face_cut`: printed faces cut from labelled photos (the ``photo-*`` art sets
   of ``tools/make_photo_art.py``);

@@ -10,7 +10,7 @@ import argparse
 import sys
 from collections.abc import Callable
 
-from training import card, photo, red_fives, refiner, retrain, table
+from training import card, photo, photo_classifier, red_fives, refiner, retrain, table
 
 Runner = Callable[[argparse.Namespace], None]
 COMMANDS: dict[str, tuple[str, str | None, Callable[[argparse.ArgumentParser], None], Runner]] = {
@@ -28,6 +28,9 @@ COMMANDS: dict[str, tuple[str, str | None, Callable[[argparse.ArgumentParser], N
                   red_fives.__doc__, red_fives.add_arguments, red_fives.run),
     "refiner": ("box_refiner.onnx: the photo detector's boxes put onto the tiles' edges",
                 refiner.__doc__, refiner.add_arguments, refiner.run),
+    "photo-classifier": ("photo_classifier.onnx: the classifier fine-tuned for the photo path",
+                         photo_classifier.__doc__, photo_classifier.add_arguments,
+                         photo_classifier.run),
     "card": ("card-draft.md: the model card's figures and commands from the logs",
              card.__doc__, card.add_arguments, card.run),
 }

@@ -27,7 +27,8 @@ from tablekit.errors import one_line
 PACKAGES = ("tablekit", "numpy", "opencv-python-headless", "onnxruntime", "pygame-ce",
             "gpiozero", "mahjong")
 RUN_SIZES = {"tile_detector.onnx": (1, 3, 288, 512), "table_detector.onnx": (1, 3, 512, 512),
-             "tile_classifier.onnx": (16, 3, 48, 36), "box_refiner.onnx": (32, 3, 64, 64)}
+             "tile_classifier.onnx": (16, 3, 48, 36), "box_refiner.onnx": (32, 3, 64, 64),
+             "photo_classifier.onnx": (16, 3, 48, 36)}
 """The input each model gets in tablekit run (a frame, the rectified view, a batch of crops)."""
 KMSDRM_LIBRARIES = {"gbm": "libgbm1", "EGL": "libegl1", "GLESv2": "libgles2"}
 

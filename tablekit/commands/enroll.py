@@ -124,7 +124,7 @@ def from_labels(args: argparse.Namespace) -> int:
         samples_from_photos,
     )
     from tablekit.vision.nearest import embed
-    from tablekit.vision.onnx_model import CLASSIFIER_PATH, DETECTOR_PATH, load_model
+    from tablekit.vision.onnx_model import DETECTOR_PATH, PHOTO_CLASSIFIER_PATH, load_model
     from tablekit.vision.refine import REFINER_PATH
     from tablekit.vision.tileset import TileSetError, save_nearest_tileset, save_tileset
 
@@ -138,7 +138,7 @@ def from_labels(args: argparse.Namespace) -> int:
         raise TileSetError(f"{folder}: cannot read its labels ({error})") from None
     if not images:
         raise TileSetError(f"{folder}/images: no labelled photos")
-    model = FeatureModel(CLASSIFIER_PATH)
+    model = FeatureModel(PHOTO_CLASSIFIER_PATH)  # photos are read by the photo path
     detector, refiner = load_model(DETECTOR_PATH), load_model(REFINER_PATH)
     photos = decoded(images)
     if not photos:
@@ -157,13 +157,13 @@ def from_labels(args: argparse.Namespace) -> int:
         features = embed(model.features(crops, on_step=_shown(progress)), None)
         progress.clear()
         tileset = save_nearest_tileset(args.out, features, labels, samples.counts(),
-                                       CLASSIFIER_PATH, source,
+                                       PHOTO_CLASSIFIER_PATH, source,
                                        {"detector": boxes, "red_split": lacking_red(labels),
                                         "lacking": lacking_kinds(labels)})
     else:
         enrollment = enroll(samples, model, on_step=_shown(progress))
         progress.clear()
-        tileset = save_tileset(args.out, enrollment, CLASSIFIER_PATH, source,
+        tileset = save_tileset(args.out, enrollment, PHOTO_CLASSIFIER_PATH, source,
                                {"detector": boxes})
     print(f"{args.out}: {tileset.summary()} in {time.perf_counter() - start:.1f} s")
     shown = kinds_shown(samples.counts())

@@ -17,6 +17,10 @@ from tablekit.files.resources import packaged
 MODELS_DIR = packaged("models")
 DETECTOR_PATH = MODELS_DIR / "tile_detector.onnx"
 CLASSIFIER_PATH = MODELS_DIR / "tile_classifier.onnx"
+PHOTO_CLASSIFIER_PATH = MODELS_DIR / "photo_classifier.onnx"
+"""The classifier fine-tuned on photos' faces at any slant, read by the photo path alone
+(``tablekit detect``, enrollment from labelled photos); the table path reads
+:data:`CLASSIFIER_PATH`."""
 
 
 class ModelNotFound(TablekitError, FileNotFoundError):

@@ -15,7 +15,12 @@ import numpy as np
 from tablekit.vision.classes import NOT_A_TILE
 from tablekit.vision.classify import classify_boxes
 from tablekit.vision.detect import OVERLAP
-from tablekit.vision.onnx_model import CLASSIFIER_PATH, DETECTOR_PATH, OnnxModel, load_model
+from tablekit.vision.onnx_model import (
+    DETECTOR_PATH,
+    PHOTO_CLASSIFIER_PATH,
+    OnnxModel,
+    load_model,
+)
 from tablekit.vision.refine import REFINER_PATH, located
 
 SURE = 0.97
@@ -59,7 +64,7 @@ class TileReader:
 
     @classmethod
     def load(cls, threads: int = 1, detector: Path = DETECTOR_PATH,
-             classifier: Path = CLASSIFIER_PATH, tileset: str | Path | None = None,
+             classifier: Path = PHOTO_CLASSIFIER_PATH, tileset: str | Path | None = None,
              refiner: Path | None = REFINER_PATH) -> TileReader:
         """Load the models from ``tablekit/models/`` (or the paths given; ``refiner`` None:
         none); ``tileset``: an enrolled set's folder, whose classifier (or nearest faces,
