@@ -210,7 +210,10 @@ def _softmax(logits: np.ndarray) -> np.ndarray:
 def fit_head(features: np.ndarray, labels: np.ndarray, base: Head, steps: int = STEPS,
              pull: float = PULL, rate: float = 0.01, on_step: OnStep | None = None) -> Head:
     """Softmax regression from ``base`` on these features, balanced over classes
-    (``on_step``: told each step done, for a progress line).
+    (``on_step``: told each step done, for a progress line). The classes no face is labelled
+    with are left out of the fit (out of the softmax's sum), so their rows stay as ``base``
+    has them: faces that show no face of a kind say nothing against it, and it is read as
+    the trained classifier reads it.
 
     >>> rng = np.random.default_rng(0)
     >>> base = Head(np.zeros((3, 2), np.float32), np.zeros(3, np.float32), 1.0)
@@ -219,6 +222,8 @@ def fit_head(features: np.ndarray, labels: np.ndarray, base: Head, steps: int = 
     >>> head = fit_head(x.astype(np.float32), y, base, steps=200, pull=0.0, rate=0.1)
     >>> head.logits(np.array([[3.0, 0.0], [0.0, 3.0]], np.float32)).argmax(axis=1).tolist()
     [0, 2]
+    >>> bool((head.weight[1] == base.weight[1]).all())  # no face of class 1: as it was
+    True
     """
     weight, bias = base.weight.astype(np.float64), base.bias.astype(np.float64)
     x = features.astype(np.float64)
@@ -226,10 +231,11 @@ def fit_head(features: np.ndarray, labels: np.ndarray, base: Head, steps: int = 
     per_class = np.bincount(labels, minlength=len(bias)).astype(np.float64)
     sample_weight = (1.0 / per_class[labels])[:, None] / np.count_nonzero(per_class)
     scale = 1.0 / base.temperature
+    shown = per_class > 0
     moments = [np.zeros_like(weight), np.zeros_like(weight), np.zeros_like(bias),
                np.zeros_like(bias)]
     for step in range(1, steps + 1):
-        probs = _softmax((x @ weight.T + bias) * scale)
+        probs = _softmax(np.where(shown, (x @ weight.T + bias) * scale, -np.inf))
         grad_logits = (probs - onehot) * sample_weight * scale
         grads = (grad_logits.T @ x + pull * (weight - base.weight),
                  grad_logits.sum(axis=0) + pull * (bias - base.bias))
