@@ -1,4 +1,4 @@
-"""The whole read: find tiles, name them, drop what is not a tile.
+"""The whole read: find tiles, put each box onto its tile, name them, drop what is not a tile.
 
 >>> reading = TileReading((1.0, 2.0, 3.0, 4.0), "0p", 0.97)
 >>> reading.as_json()
@@ -69,15 +69,15 @@ class TileReader:
         """Load the models from ``tablekit/models/`` (or the paths given; ``refiner`` None:
         none); ``tileset``: an enrolled set's folder, whose classifier (or nearest faces,
         :mod:`tablekit.vision.nearest`) and overlap replace the trained ones."""
-        boxes = load_model(refiner, threads) if refiner else None
+        box_refiner = load_model(refiner, threads) if refiner else None
         if tileset:
             from tablekit.vision.tileset import TileSet
 
             chosen = TileSet.load(tileset)
             return cls(load_model(detector, threads), chosen.load_classifier(threads),
-                       overlap=chosen.overlap, refiner=boxes)
+                       overlap=chosen.overlap, refiner=box_refiner)
         return cls(load_model(detector, threads), load_model(classifier, threads),
-                   refiner=boxes)
+                   refiner=box_refiner)
 
     def read(self, image_bgr: np.ndarray) -> list[TileReading]:
         """Every tile found in a BGR image (any photo: the generic, uncalibrated mode)."""
