@@ -161,7 +161,8 @@ def from_labels(args: argparse.Namespace) -> int:
                                        {"detector": boxes, "red_split": lacking_red(labels),
                                         "lacking": lacking_kinds(labels)})
     else:
-        enrollment = enroll(samples, model, on_step=_shown(progress))
+        # kinds the photos do not show read as trained, as a nearest set reads them
+        enrollment = enroll(samples, model, on_step=_shown(progress), keep_unshown=True)
         progress.clear()
         tileset = save_tileset(args.out, enrollment, PHOTO_CLASSIFIER_PATH, source,
                                {"detector": boxes})
