@@ -27,6 +27,7 @@ shipped models are in ``tablekit/models/README.md``. Modules:
 - :mod:`training.photo`, :mod:`training.table`, :mod:`training.retrain`,
   :mod:`training.red_fives`, :mod:`training.refiner`, :mod:`training.photo_classifier`: the
   runs;
+- :mod:`training.cpu_runs`: the options and log the CPU-only runs share;
 - :mod:`training.evaluate`: a reader scored on labelled photos (the benchmarks' figures);
 - :mod:`training.face_cut`: printed faces cut from labelled photos (the ``photo-*`` art sets
   of ``tools/make_photo_art.py``);

@@ -155,14 +155,18 @@ _ONNX = {"opset_version": 17, "do_constant_folding": True, "dynamo": False}
 
 
 def export(det, cls, temperature: float, out: Path) -> None:
+    export_detector(det, out)
+    export_classifier(cls, temperature, out / "tile_classifier.onnx")
+
+
+def export_classifier(cls, temperature: float, path: Path) -> None:
+    """A classifier (logits out) exported with ``temperature`` as ``crops`` -> ``probs``."""
     import torch
 
     from training.nets import ExportClassifier
 
-    export_detector(det, out)
-    cls_cpu = ExportClassifier(cls.cpu(), temperature)
-    torch.onnx.export(cls_cpu.eval(), (torch.rand(4, 3, 48, 36),),
-                      str(out / "tile_classifier.onnx"), input_names=["crops"],
+    torch.onnx.export(ExportClassifier(cls.cpu(), temperature).eval(),
+                      (torch.rand(4, 3, 48, 36),), str(path), input_names=["crops"],
                       output_names=["probs"], dynamic_axes={"crops": {0: "n"}, "probs": {0: "n"}},
                       **_ONNX)
 

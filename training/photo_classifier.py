@@ -28,8 +28,6 @@ never-seen set.
 from __future__ import annotations
 
 import argparse
-import json
-import sys
 import time
 from pathlib import Path
 
@@ -39,8 +37,8 @@ from tablekit.vision.classes import CLASSES, NOT_A_TILE, class_index
 from tablekit.vision.datasets import LabelledImage
 from tablekit.vision.onnx_model import CLASSIFIER_PATH, DETECTOR_PATH, OnnxModel, load_model
 from tablekit.vision.postprocess import box_iou
+from training.cpu_runs import add_run_arguments, command, write_log
 
-ROOT = Path(__file__).resolve().parents[1]
 NONE = CLASSES.index(NOT_A_TILE)
 SIZE = (48, 36)
 TURN = 45.0
@@ -168,7 +166,7 @@ def run(args: argparse.Namespace) -> None:
 
     from tablekit.vision.refine import REFINER_PATH
     from training.from_onnx import onnx_temperature
-    from training.nets import ExportClassifier
+    from training.photo import export_classifier
     from training.photo_sets import EVAL_SETS, training_images
 
     torch.set_num_threads(args.threads)
@@ -178,33 +176,21 @@ def run(args: argparse.Namespace) -> None:
     faces = photo_faces(training_images(photos), load_model(DETECTOR_PATH, args.threads),
                         load_model(REFINER_PATH, args.threads), rng)
     art = art_faces(rng)
-    log: dict = {"command": "python -m training " + " ".join(sys.argv[1:]),
-                 "photo_faces": len(faces[0]), "art_faces": len(art[0]),
+    log: dict = {"command": command(), "photo_faces": len(faces[0]), "art_faces": len(art[0]),
                  "cut_s": round(time.time() - cut)}
     print(f"{len(faces[0])} photo faces, {len(art[0])} art faces cut in {log['cut_s']} s",
           flush=True)
     net = fine_tune(faces, art, args.steps, args.seconds, args.lr, args.seed, log)
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    torch.onnx.export(ExportClassifier(net, onnx_temperature(CLASSIFIER_PATH)).eval(),
-                      (torch.rand(4, 3, *SIZE),), str(args.out), input_names=["crops"],
-                      output_names=["probs"],
-                      dynamic_axes={"crops": {0: "n"}, "probs": {0: "n"}}, dynamo=False)
+    export_classifier(net, onnx_temperature(CLASSIFIER_PATH), args.out)
     log["f1_shipped_tuned"] = {
         name: [photo_f1(CLASSIFIER_PATH, EVAL_SETS[name](photos)),
                photo_f1(args.out, EVAL_SETS[name](photos))]
         for name in ("hust-valid", "chinese-test")}
-    print(json.dumps(log, indent=1))
-    (args.out.parent / "photo_classifier_log.json").write_text(json.dumps(log, indent=1) + "\n")
+    write_log(args.out, "photo_classifier_log.json", log)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--data", type=Path, default=ROOT.parent / "shared/data")
+    add_run_arguments(parser, 900.0, "photo_classifier.onnx")
     parser.add_argument("--steps", type=int, default=800)
-    parser.add_argument("--seconds", type=float, default=900.0)
-    parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--lr", type=float, default=2e-4)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--device", default="cpu", choices=("cpu",),
-                        help="made on the CPU")
-    parser.add_argument("--out", type=Path,
-                        default=ROOT / "tablekit/models/photo_classifier.onnx")

@@ -21,10 +21,7 @@ The unseen-table photos are never used here: they are the benchmarks' never-seen
 from __future__ import annotations
 
 import argparse
-import json
-import sys
 import time
-from pathlib import Path
 
 import numpy as np
 
@@ -32,8 +29,8 @@ from tablekit.vision.datasets import LabelledImage
 from tablekit.vision.onnx_model import DETECTOR_PATH, OnnxModel, load_model
 from tablekit.vision.postprocess import box_iou
 from tablekit.vision.refine import ROUNDS, cut_window, refine_boxes
+from training.cpu_runs import add_run_arguments, command, write_log
 
-ROOT = Path(__file__).resolve().parents[1]
 WINDOW = 64
 JITTERS = 4
 PARTIAL = 0.35
@@ -140,8 +137,8 @@ def mean_iou(detector: OnnxModel, refiner: OnnxModel | None,
         if len(found) == 0 or len(tiles) == 0:
             continue
         boxes = found if refiner is None else refine_boxes(refiner, bgr, found, ROUNDS)
-        best = box_iou(found, tiles).argmax(axis=1)
-        meets = box_iou(found, tiles).max(axis=1) >= MATCH
+        met = box_iou(found, tiles)
+        best, meets = met.argmax(axis=1), met.max(axis=1) >= MATCH
         ious += [float(box_iou(box[None], tiles[t][None])[0, 0])
                  for box, t, ok in zip(boxes, best, meets, strict=True) if ok]
     return round(float(np.mean(ious)), 4)
@@ -204,8 +201,7 @@ def run(args: argparse.Namespace) -> None:
     cut = time.time()
     windows, targets = samples(training_images(photos), detector, JITTERS,
                                np.random.default_rng(args.seed))
-    log: dict = {"command": "python -m training " + " ".join(sys.argv[1:]),
-                 "samples": len(windows), "cut_s": round(time.time() - cut)}
+    log: dict = {"command": command(), "samples": len(windows), "cut_s": round(time.time() - cut)}
     print(f"{len(windows)} windows cut in {log['cut_s']} s", flush=True)
     net = train(windows, targets, args.seconds, args.seed, log, tuple(args.widths),
                 args.hidden, args.device)
@@ -218,18 +214,11 @@ def run(args: argparse.Namespace) -> None:
         name: [mean_iou(detector, None, EVAL_SETS[name](photos)),
                mean_iou(detector, refiner, EVAL_SETS[name](photos))]
         for name in ("chinese-test", "hust-valid")}
-    print(json.dumps(log, indent=1))
-    (args.out.parent / "box_refiner_log.json").write_text(json.dumps(log, indent=1) + "\n")
+    write_log(args.out, "box_refiner_log.json", log)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--data", type=Path, default=ROOT.parent / "shared/data")
-    parser.add_argument("--seconds", type=float, default=600.0)
-    parser.add_argument("--threads", type=int, default=2)
-    parser.add_argument("--device", default="cpu", choices=("cpu", "cuda"),
-                        help="made on the CPU: a GPU only speeds it up")
-    parser.add_argument("--seed", type=int, default=0)
+    add_run_arguments(parser, 600.0, "box_refiner.onnx", ("cpu", "cuda"))
     parser.add_argument("--widths", type=int, nargs=4, default=[16, 32, 48, 64],
                         help="channels of the four stride-2 stages")
     parser.add_argument("--hidden", type=int, default=64)
-    parser.add_argument("--out", type=Path, default=ROOT / "tablekit/models/box_refiner.onnx")
